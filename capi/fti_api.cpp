@@ -1,0 +1,290 @@
+// The exported C API. Each entry point validates its arguments, forwards to
+// the core session and converts every exception into an FTI return code and
+// a message (FTI_LastError); nothing is thrown across this boundary.
+#include <mpi.h>
+
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "fti.h"
+#include "runtime/session.hpp"
+
+using mlckpt::core::Error;
+using mlckpt::core::ErrorKind;
+using mlckpt::core::fail;
+using mlckpt::core::Session;
+
+MPI_Comm FTI_COMM_WORLD = MPI_COMM_NULL;
+fti_id_t FTI_CHAR = mlckpt::core::kChar;
+fti_id_t FTI_SHRT = mlckpt::core::kShort;
+fti_id_t FTI_INTG = mlckpt::core::kInt;
+fti_id_t FTI_LONG = mlckpt::core::kLong;
+fti_id_t FTI_UCHR = mlckpt::core::kUChar;
+fti_id_t FTI_USHT = mlckpt::core::kUShort;
+fti_id_t FTI_UINT = mlckpt::core::kUInt;
+fti_id_t FTI_ULNG = mlckpt::core::kULong;
+fti_id_t FTI_SFLT = mlckpt::core::kFloat;
+fti_id_t FTI_DBLE = mlckpt::core::kDouble;
+fti_id_t FTI_LDBE = mlckpt::core::kLongDouble;
+
+namespace {
+
+std::unique_ptr<Session> g_session;
+thread_local std::string g_last_error;
+
+// How a failure maps onto a return code differs per call: recovery calls
+// report unrecoverable data as FTI_NREC, everything else as FTI_NSCS.
+enum class Failure { nscs, nrec_on_data };
+
+int code_for(ErrorKind kind, Failure policy) {
+    bool data_problem = kind == ErrorKind::not_recoverable || kind == ErrorKind::corrupt;
+    return policy == Failure::nrec_on_data && data_problem ? FTI_NREC : FTI_NSCS;
+}
+
+void report(const char* function, const std::string& message, bool print) {
+    g_last_error = std::string(function) + ": " + message;
+    if (!print) return;
+    if (g_session) {
+        g_session->log().error(g_last_error);
+    } else {
+        mlckpt::core::Logger(3, 0, false).error(g_last_error);
+    }
+}
+
+template <typename Result, typename Body>
+Result guarded(const char* function, Result on_failure, Failure policy, Body&& body) {
+    g_last_error.clear();
+    try {
+        return body();
+    } catch (const Error& e) {
+        report(function, e.what(), !e.remote());
+        if constexpr (std::is_same_v<Result, int>) {
+            return on_failure == FTI_NSCS ? code_for(e.kind(), policy) : on_failure;
+        } else {
+            return on_failure;
+        }
+    } catch (const std::bad_alloc&) {
+        report(function, "out of memory", true);
+    } catch (const std::exception& e) {
+        report(function, std::string("internal error: ") + e.what(), true);
+    } catch (...) {
+        report(function, "internal error", true);
+    }
+    return on_failure;
+}
+
+template <typename Body>
+int guarded(const char* function, Body&& body) {
+    return guarded<int>(function, FTI_NSCS, Failure::nscs, std::forward<Body>(body));
+}
+
+template <typename Body>
+int guarded_recovery(const char* function, Body&& body) {
+    return guarded<int>(function, FTI_NSCS, Failure::nrec_on_data, std::forward<Body>(body));
+}
+
+Session& session() {
+    if (!g_session) {
+        fail(ErrorKind::usage, "the library is not initialized: call FTI_Init first");
+    }
+    return *g_session;
+}
+
+void require(bool ok, const std::string& message) {
+    if (!ok) fail(ErrorKind::usage, message);
+}
+
+}  // namespace
+
+extern "C" {
+
+int FTI_Init(const char* configFile, MPI_Comm globalComm) {
+    return guarded("FTI_Init", [&]() -> int {
+        require(!g_session, "FTI_Init was already called; call FTI_Finalize first");
+        require(configFile != nullptr, "configuration file path is NULL");
+        int mpi_ready = 0;
+        MPI_Initialized(&mpi_ready);
+        require(mpi_ready != 0, "MPI is not initialized: call MPI_Init before FTI_Init");
+        require(globalComm != MPI_COMM_NULL, "the communicator is MPI_COMM_NULL");
+
+        auto s = std::make_unique<Session>(configFile, globalComm);
+        if (s->is_head()) {
+            s->run_head();
+            if (s->keep_heads_alive()) {
+                g_session = std::move(s);
+                return FTI_HEAD;
+            }
+            // FTI semantics: head ranks never return to the application.
+            s.reset();
+            MPI_Finalize();
+            std::exit(0);
+        }
+        FTI_COMM_WORLD = s->app_comm();
+        g_session = std::move(s);
+        if (const auto& problem = g_session->init_problem()) {
+            // The same verdict on every rank: printed once, by application rank 0.
+            int app_rank = 0;
+            MPI_Comm_rank(g_session->app_comm(), &app_rank);
+            report("FTI_Init", *problem, app_rank == 0);
+            return FTI_NREC;
+        }
+        return FTI_SCES;
+    });
+}
+
+int FTI_Status(void) {
+    return guarded("FTI_Status", [] { return session().status(); });
+}
+
+int FTI_Finalize(void) {
+    return guarded("FTI_Finalize", []() -> int {
+        Session& s = session();
+        struct Release {  // the session is released even when finalize fails
+            ~Release() {
+                g_session.reset();
+                FTI_COMM_WORLD = MPI_COMM_NULL;
+            }
+        } release;
+        s.finalize();
+        return FTI_SCES;
+    });
+}
+
+int FTI_InitType(fti_id_t* type, int size) {
+    return guarded("FTI_InitType", [&] {
+        require(type != nullptr, "type handle pointer is NULL");
+        require(size > 0, "type size " + std::to_string(size) + " is invalid; allowed: > 0");
+        *type = session().registry().types().add_opaque(static_cast<std::size_t>(size));
+        return FTI_SCES;
+    });
+}
+
+fti_id_t FTI_InitCompositeType(const char* name, size_t size, FTIT_H5Group* h5g) {
+    return guarded("FTI_InitCompositeType", [&] {
+        return session().registry().types().add_composite(name ? name : "", size,
+                                                          h5g ? h5g->name : "");
+    });
+}
+
+int FTI_AddScalarField(fti_id_t id, const char* name, fti_id_t fid, size_t offset) {
+    return guarded("FTI_AddScalarField", [&] {
+        session().registry().types().add_field(id, name ? name : "", fid, offset, {});
+        return FTI_SCES;
+    });
+}
+
+int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, size_t offset, int ndims,
+                       int* dim_sizes) {
+    return guarded("FTI_AddVectorField", [&] {
+        require(ndims >= 1, "ndims " + std::to_string(ndims) + " is invalid; allowed: >= 1");
+        require(dim_sizes != nullptr, "dim_sizes is NULL");
+        std::vector<int> dims(dim_sizes, dim_sizes + ndims);
+        session().registry().types().add_field(id, name ? name : "", tid, offset, std::move(dims));
+        return FTI_SCES;
+    });
+}
+
+int FTI_Protect(int id, void* ptr, int64_t count, fti_id_t type) {
+    return guarded("FTI_Protect", [&] {
+        session().protect(id, ptr, count, type);
+        return FTI_SCES;
+    });
+}
+
+int FTI_Checkpoint(int id, int level) {
+    return guarded("FTI_Checkpoint", [&] {
+        session().checkpoint(id, level);
+        return FTI_DONE;
+    });
+}
+
+int FTI_Snapshot(void) {
+    return guarded_recovery("FTI_Snapshot", [] { return session().snapshot() ? FTI_DONE : FTI_SCES; });
+}
+
+int FTI_Recover(void) {
+    return guarded_recovery("FTI_Recover", [] {
+        session().recover();
+        return FTI_SCES;
+    });
+}
+
+int FTI_RecoverVarInit(void) {
+    return guarded_recovery("FTI_RecoverVarInit", [] {
+        session().recover_var_init();
+        return FTI_SCES;
+    });
+}
+
+int FTI_RecoverVar(int id) {
+    return guarded_recovery("FTI_RecoverVar", [&] {
+        session().recover_var(id);
+        return FTI_SCES;
+    });
+}
+
+int FTI_RecoverVarFinalize(void) {
+    return guarded_recovery("FTI_RecoverVarFinalize", [] {
+        session().recover_var_finalize();
+        return FTI_SCES;
+    });
+}
+
+int64_t FTI_GetStoredSize(int id) {
+    return guarded<int64_t>("FTI_GetStoredSize", 0, Failure::nscs,
+                            [&] { return session().stored_size(id); });
+}
+
+void* FTI_Realloc(int id, void* ptr) {
+    return guarded<void*>("FTI_Realloc", nullptr, Failure::nscs,
+                          [&] { return session().realloc_var(id, ptr); });
+}
+
+int FTI_setIDFromString(const char* name) {
+    return guarded("FTI_setIDFromString", [&] {
+        require(name != nullptr, "name is NULL");
+        return session().registry().bind_name(name);
+    });
+}
+
+int FTI_getIDFromString(const char* name) {
+    return guarded("FTI_getIDFromString", [&] {
+        require(name != nullptr, "name is NULL");
+        auto id = session().registry().id_of(name);
+        require(id.has_value(), std::string("no variable is named '") + name + "'");
+        return *id;
+    });
+}
+
+int FTI_InitICP(int id, int level, bool activate) {
+    return guarded("FTI_InitICP", [&] {
+        session().icp_init(id, level, activate);
+        return FTI_SCES;
+    });
+}
+
+int FTI_AddVarICP(int varID) {
+    return guarded("FTI_AddVarICP", [&] {
+        session().icp_add(varID);
+        return FTI_SCES;
+    });
+}
+
+int FTI_FinalizeICP(void) {
+    return guarded("FTI_FinalizeICP", [] { return session().icp_finalize() ? FTI_DONE : FTI_SCES; });
+}
+
+const char* FTI_LastError(void) { return g_last_error.c_str(); }
+
+const char* FTI_VersionString(void) {
+#define MLCKPT_STR2(x) #x
+#define MLCKPT_STR(x) MLCKPT_STR2(x)
+    return MLCKPT_STR(MLCKPT_VERSION_MAJOR) "." MLCKPT_STR(MLCKPT_VERSION_MINOR) "." MLCKPT_STR(
+        MLCKPT_VERSION_PATCH);
+}
+
+int FTI_VersionNumber(void) { return MLCKPT_VERSION_NUMBER; }
+
+}  // extern "C"

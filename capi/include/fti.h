@@ -1,0 +1,178 @@
+/*
+ * fti.h - public C API of mlckpt, source-compatible with FTI 1.6.
+ *
+ * Every function returns one of the FTI_* codes below (unless stated
+ * otherwise) and never aborts the program: on failure the reason is printed
+ * at the configured verbosity and is available as text from FTI_LastError().
+ *
+ * This header compiles on its own as C99 and as C++.
+ */
+#ifndef MLCKPT_FTI_H
+#define MLCKPT_FTI_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Version of mlckpt (not of FTI). MLCKPT_VERSION_NUMBER is MMmmpp. */
+#define MLCKPT_VERSION_MAJOR 0
+#define MLCKPT_VERSION_MINOR 1
+#define MLCKPT_VERSION_PATCH 0
+#define MLCKPT_VERSION_NUMBER \
+    (MLCKPT_VERSION_MAJOR * 10000 + MLCKPT_VERSION_MINOR * 100 + MLCKPT_VERSION_PATCH)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MLCKPT_EXPORT __attribute__((visibility("default")))
+#else
+#define MLCKPT_EXPORT
+#endif
+
+/* Return codes (pinned: never renumbered). */
+#define FTI_SCES 0  /* success */
+#define FTI_NSCS -1 /* failure; see FTI_LastError() */
+#define FTI_NREC -2 /* recovery impossible; see FTI_LastError() */
+#define FTI_DONE 1  /* a checkpoint was taken */
+#define FTI_HEAD 2  /* returned to head ranks when keep_heads_alive = 1 */
+
+/* Checkpoint levels. */
+#define FTI_L1 1     /* node-local storage */
+#define FTI_L2 2     /* local + partner copy */
+#define FTI_L3 3     /* local + Reed-Solomon parity */
+#define FTI_L4 4     /* parallel file system */
+#define FTI_L4_DCP 8 /* parallel file system, differential */
+
+/* Size of FTI's fixed character buffers. */
+#define FTI_BUFS 256
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Handle of a data type (primitive, opaque or composite). */
+typedef int fti_id_t;
+/* FTI 1.4 and earlier spelled type handles FTIT_type. */
+#define FTIT_type fti_id_t
+
+/* Group description accepted by FTI_InitCompositeType, as in FTI. mlckpt
+ * records the name of the group a composite type belongs to; it has no HDF5
+ * output, so the remaining fields are informational. */
+typedef struct FTIT_H5Group {
+    int id;
+    char name[FTI_BUFS];
+    int childrenNo;
+    int childrenID[FTI_BUFS];
+} FTIT_H5Group;
+
+/* Communicator of the application ranks (head ranks excluded); valid after
+ * FTI_Init, MPI_COMM_NULL before. */
+MLCKPT_EXPORT extern MPI_Comm FTI_COMM_WORLD;
+
+/* Primitive type handles; valid at any time. */
+MLCKPT_EXPORT extern fti_id_t FTI_CHAR;
+MLCKPT_EXPORT extern fti_id_t FTI_SHRT;
+MLCKPT_EXPORT extern fti_id_t FTI_INTG;
+MLCKPT_EXPORT extern fti_id_t FTI_LONG;
+MLCKPT_EXPORT extern fti_id_t FTI_UCHR;
+MLCKPT_EXPORT extern fti_id_t FTI_USHT;
+MLCKPT_EXPORT extern fti_id_t FTI_UINT;
+MLCKPT_EXPORT extern fti_id_t FTI_ULNG;
+MLCKPT_EXPORT extern fti_id_t FTI_SFLT;
+MLCKPT_EXPORT extern fti_id_t FTI_DBLE;
+MLCKPT_EXPORT extern fti_id_t FTI_LDBE;
+
+/* ---- Life cycle -------------------------------------------------------- */
+
+/* Collective over globalComm. Reads the configuration, builds the topology,
+ * creates the directories and, on a restart, selects the newest checkpoint
+ * that verifies. FTI_SCES; FTI_NREC when a restart was requested but nothing
+ * is recoverable; FTI_NSCS on a bad configuration; FTI_HEAD on head ranks
+ * with keep_heads_alive = 1 (otherwise head ranks never return). */
+MLCKPT_EXPORT int FTI_Init(const char* configFile, MPI_Comm globalComm);
+
+/* 0 fresh run, 1 restart, 2 restart from a checkpoint kept by
+ * keep_last_ckpt; back to 0 after a successful recovery. */
+MLCKPT_EXPORT int FTI_Status(void);
+
+/* Collective. Waits for pending work, keeps or removes checkpoints as
+ * configured (keep_last_ckpt, keep_l4_ckpt) and releases everything. */
+MLCKPT_EXPORT int FTI_Finalize(void);
+
+/* ---- Data types --------------------------------------------------------- */
+
+/* Registers an opaque type of `size` bytes and stores its handle in *type. */
+MLCKPT_EXPORT int FTI_InitType(fti_id_t* type, int size);
+
+/* Registers a composite type of `size` bytes; returns its handle or
+ * FTI_NSCS. `name` and `h5g` may be NULL. */
+MLCKPT_EXPORT fti_id_t FTI_InitCompositeType(const char* name, size_t size, FTIT_H5Group* h5g);
+
+/* Adds a field of type `fid` at byte `offset` of composite type `id`. */
+MLCKPT_EXPORT int FTI_AddScalarField(fti_id_t id, const char* name, fti_id_t fid, size_t offset);
+
+/* Adds an array field of `ndims` dimensions (`dim_sizes`) of type `tid`. */
+MLCKPT_EXPORT int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, size_t offset,
+                                     int ndims, int* dim_sizes);
+
+/* ---- Protection and checkpoints ------------------------------------------ */
+
+/* Registers (or updates: new pointer, count or type) variable `id`:
+ * `count` elements of type `type` at `ptr`. */
+MLCKPT_EXPORT int FTI_Protect(int id, void* ptr, int64_t count, fti_id_t type);
+
+/* Collective. Checkpoints every protected variable at `level` (FTI_L1..
+ * FTI_L4, FTI_L4_DCP). FTI_DONE on success; on failure the previous
+ * checkpoint stays intact. */
+MLCKPT_EXPORT int FTI_Checkpoint(int id, int level);
+
+/* Collective. On a restart, recovers; otherwise checkpoints at the highest
+ * level whose interval (ckpt_l1..ckpt_l4) has elapsed. FTI_DONE when a
+ * checkpoint was taken, FTI_SCES when none was due or after recovery. */
+MLCKPT_EXPORT int FTI_Snapshot(void);
+
+/* Collective. Loads every protected variable from the selected checkpoint.
+ * FTI_NREC, naming the variable, when a size differs or data is corrupt. */
+MLCKPT_EXPORT int FTI_Recover(void);
+
+/* Per-variable recovery, in any order, between Init and Finalize calls. */
+MLCKPT_EXPORT int FTI_RecoverVarInit(void);
+MLCKPT_EXPORT int FTI_RecoverVar(int id);
+MLCKPT_EXPORT int FTI_RecoverVarFinalize(void);
+
+/* Bytes stored for variable `id` in the checkpoint selected for recovery;
+ * 0 when there is none. */
+MLCKPT_EXPORT int64_t FTI_GetStoredSize(int id);
+
+/* On a restart, resizes the buffer of variable `id` to its stored size
+ * (realloc semantics), re-protects it and returns the new pointer; NULL on
+ * failure (ptr is then still valid). */
+MLCKPT_EXPORT void* FTI_Realloc(int id, void* ptr);
+
+/* Named variables: returns the id bound to `name`, binding a free id first
+ * when needed; the binding is stored in checkpoints. */
+MLCKPT_EXPORT int FTI_setIDFromString(const char* name);
+/* Returns the id bound to `name`, or FTI_NSCS. */
+MLCKPT_EXPORT int FTI_getIDFromString(const char* name);
+
+/* Incremental checkpoint: the variables are written one call at a time.
+ * With activate == false the three calls do nothing. FTI_FinalizeICP commits
+ * (FTI_DONE) only when every protected variable was added. */
+MLCKPT_EXPORT int FTI_InitICP(int id, int level, bool activate);
+MLCKPT_EXPORT int FTI_AddVarICP(int varID);
+MLCKPT_EXPORT int FTI_FinalizeICP(void);
+
+/* ---- mlckpt extensions ---------------------------------------------------- */
+
+/* Message of the last failed call on this thread ("" when none). The string
+ * stays valid until the next call into the library on this thread. */
+MLCKPT_EXPORT const char* FTI_LastError(void);
+
+/* Version of the library actually loaded: "MAJOR.MINOR.PATCH" and MMmmpp. */
+MLCKPT_EXPORT const char* FTI_VersionString(void);
+MLCKPT_EXPORT int FTI_VersionNumber(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLCKPT_FTI_H */

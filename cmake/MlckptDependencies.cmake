@@ -1,0 +1,12 @@
+# Every dependency is a Debian package; nothing is vendored.
+find_package(MPI REQUIRED COMPONENTS C CXX)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+find_package(PkgConfig REQUIRED)
+
+find_path(INIPARSER_INCLUDE_DIR iniparser.h PATH_SUFFIXES iniparser REQUIRED)
+find_library(INIPARSER_LIBRARY iniparser REQUIRED)
+add_library(mlckpt_dep_iniparser INTERFACE)
+target_include_directories(mlckpt_dep_iniparser SYSTEM INTERFACE ${INIPARSER_INCLUDE_DIR})
+target_link_libraries(mlckpt_dep_iniparser INTERFACE ${INIPARSER_LIBRARY})
+
+pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)

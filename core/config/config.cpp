@@ -1,0 +1,293 @@
+#include "config/config.hpp"
+
+#include <iniparser.h>
+
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+// Where a value came from, for error messages.
+struct Where {
+    const std::string& file;
+    std::string section;
+    std::string key;
+    std::string value;
+};
+
+[[noreturn]] void bad_value(const Where& w, const std::string& problem, const std::string& allowed) {
+    fail(ErrorKind::config, w.file + ": [" + w.section + "] " + w.key + " = '" + w.value + "': " +
+                                problem + "; allowed: " + allowed);
+}
+
+long parse_integer(const Where& w, long lo, long hi) {
+    const std::string& v = w.value;
+    std::string allowed = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+    long out = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (v.empty() || ec == std::errc::invalid_argument || end != v.data() + v.size()) {
+        bad_value(w, "not an integer", allowed);
+    }
+    if (ec == std::errc::result_out_of_range || out < lo || out > hi) {
+        bad_value(w, "out of range", allowed);
+    }
+    return out;
+}
+
+bool parse_flag(const Where& w) {
+    if (w.value == "1" || w.value == "true") return true;
+    if (w.value == "0" || w.value == "false") return false;
+    bad_value(w, "not a flag", "0 or 1");
+}
+
+double parse_minutes(const Where& w) {
+    const char* allowed = "a number of minutes >= 0 (0 disables the level; decimals allowed)";
+    errno = 0;
+    char* end = nullptr;
+    double out = std::strtod(w.value.c_str(), &end);
+    if (w.value.empty() || end != w.value.c_str() + w.value.size() || errno != 0) {
+        bad_value(w, "not a number", allowed);
+    }
+    if (!(out >= 0.0) || out > 1e9) bad_value(w, "out of range", allowed);
+    return out;
+}
+
+struct KeySpec {
+    const char* section;
+    const char* key;
+    bool required;
+    std::function<void(Config&, const Where&)> apply;
+};
+
+KeySpec int_key(const char* sec, const char* key, int Config::*field, long lo, long hi) {
+    return {sec, key, false,
+            [=](Config& c, const Where& w) { c.*field = static_cast<int>(parse_integer(w, lo, hi)); }};
+}
+
+KeySpec flag_key(const char* sec, const char* key, bool Config::*field) {
+    return {sec, key, false, [=](Config& c, const Where& w) { c.*field = parse_flag(w); }};
+}
+
+KeySpec dir_key(const char* key, std::string Config::*field) {
+    return {"basic", key, true, [=](Config& c, const Where& w) {
+                if (w.value.empty()) bad_value(w, "empty", "a directory path");
+                c.*field = w.value;
+            }};
+}
+
+KeySpec interval_key(const char* key, int level) {
+    return {"basic", key, false, [=](Config& c, const Where& w) {
+                c.ckpt_interval_min[static_cast<std::size_t>(level - 1)] = parse_minutes(w);
+            }};
+}
+
+KeySpec inline_key(const char* key, int level) {
+    return {"basic", key, false, [=](Config& c, const Where& w) {
+                c.inline_post[static_cast<std::size_t>(level - 2)] = parse_flag(w);
+            }};
+}
+
+// FTI keys with no meaning here (HDF5, staging, GPU, Lustre striping, SDC
+// injection): accepted so that existing FTI configurations load unchanged.
+bool is_ignored_fti_key(const std::string& section, const std::string& key) {
+    static const char* const ignored[] = {
+        "basic:h5_single_file_enable", "basic:h5_single_file_dir", "basic:h5_single_file_inline",
+        "basic:enable_staging",        "basic:gpu_host_bufsize",   "basic:transfer_size",
+        "basic:ckpt_type",             "advanced:lustre_striping_unit",
+        "advanced:lustre_striping_factor", "advanced:lustre_striping_offset",
+        "advanced:mpi_tag",            "injection:rank",           "injection:number",
+        "injection:position",          "injection:frequency",      "injection:index"};
+    std::string full = section + ":" + key;
+    for (const char* k : ignored) {
+        if (full == k) return true;
+    }
+    return false;
+}
+
+const std::vector<KeySpec>& key_specs() {
+    static const std::vector<KeySpec> specs = [] {
+        std::vector<KeySpec> s;
+        s.push_back(flag_key("basic", "head", &Config::head));
+        KeySpec node_size = int_key("basic", "node_size", &Config::node_size, 1, 4096);
+        node_size.required = true;
+        s.push_back(node_size);
+        s.push_back(dir_key("ckpt_dir", &Config::ckpt_dir));
+        s.push_back(dir_key("glbl_dir", &Config::glbl_dir));
+        s.push_back(dir_key("meta_dir", &Config::meta_dir));
+        s.push_back(interval_key("ckpt_l1", 1));
+        s.push_back(interval_key("ckpt_l2", 2));
+        s.push_back(interval_key("ckpt_l3", 3));
+        s.push_back(interval_key("ckpt_l4", 4));
+        s.push_back(inline_key("inline_l2", 2));
+        s.push_back(inline_key("inline_l3", 3));
+        s.push_back(inline_key("inline_l4", 4));
+        s.push_back(flag_key("basic", "keep_last_ckpt", &Config::keep_last_ckpt));
+        s.push_back(flag_key("basic", "keep_l4_ckpt", &Config::keep_l4_ckpt));
+        s.push_back(flag_key("basic", "keep_heads_alive", &Config::keep_heads_alive));
+        s.push_back(int_key("basic", "group_size", &Config::group_size, 1, 32));
+        s.push_back(int_key("basic", "verbosity", &Config::verbosity, 1, 3));
+        s.push_back({"basic", "ckpt_io", false, [](Config& c, const Where& w) {
+                         long v = parse_integer(w, 1, 4);
+                         c.ckpt_io = static_cast<IoMode>(v);
+                     }});
+        s.push_back(flag_key("basic", "enable_dcp", &Config::enable_dcp));
+        s.push_back({"basic", "dcp_mode", false, [](Config& c, const Where& w) {
+                         c.dcp_mode = static_cast<DcpMode>(parse_integer(w, 1, 2));
+                     }});
+        s.push_back(int_key("basic", "dcp_block_size", &Config::dcp_block_size, 512, 65536));
+        s.push_back(int_key("basic", "max_var_id", &Config::max_var_id, 0, 2147483646));
+        s.push_back(int_key("restart", "failure", &Config::failure, 0, 2));
+        s.push_back({"restart", "exec_id", false, [](Config& c, const Where& w) {
+                         for (char ch : w.value) {
+                             bool ok = std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' ||
+                                       ch == '_' || ch == '.';
+                             if (!ok) bad_value(w, "invalid character", "letters, digits, - _ .");
+                         }
+                         c.exec_id = w.value;
+                     }});
+        s.push_back(int_key("advanced", "block_size", &Config::block_size_kb, 1, 1048576));
+        s.push_back(int_key("advanced", "transfer_size", &Config::transfer_size_mb, 1, 65536));
+        s.push_back(flag_key("advanced", "local_test", &Config::local_test));
+        s.push_back(int_key("advanced", "general_tag", &Config::general_tag, 0, 32767));
+        s.push_back(int_key("advanced", "ckpt_tag", &Config::ckpt_tag, 0, 32767));
+        s.push_back(int_key("advanced", "stage_tag", &Config::stage_tag, 0, 32767));
+        s.push_back(int_key("advanced", "final_tag", &Config::final_tag, 0, 32767));
+        return s;
+    }();
+    return specs;
+}
+
+const KeySpec* find_spec(const std::string& section, const std::string& key) {
+    for (const KeySpec& spec : key_specs()) {
+        if (section == spec.section && key == spec.key) return &spec;
+    }
+    return nullptr;
+}
+
+std::string allowed_keys(const std::string& section) {
+    std::string out;
+    for (const KeySpec& spec : key_specs()) {
+        if (section != spec.section) continue;
+        if (!out.empty()) out += ", ";
+        out += spec.key;
+    }
+    return out;
+}
+
+// iniparser reports syntax errors through a printf-like callback.
+thread_local std::string g_parse_errors;
+
+int collect_parse_error(const char* format, ...) {
+    char buf[1024];
+    va_list args;
+    va_start(args, format);
+    int n = std::vsnprintf(buf, sizeof buf, format, args);
+    va_end(args);
+    g_parse_errors += buf;
+    return n;
+}
+
+struct DictionaryDeleter {
+    void operator()(dictionary* d) const { iniparser_freedict(d); }
+};
+
+void check_consistency(const Config& c) {
+    const std::string& f = c.path;
+    if (c.head && c.node_size < 2) {
+        fail(ErrorKind::config, f + ": [basic] head = 1 needs node_size >= 2 (one rank per node "
+                                    "is the head), but node_size = " +
+                                    std::to_string(c.node_size));
+    }
+    if (c.failure > 0 && c.exec_id.empty()) {
+        fail(ErrorKind::config, f + ": [restart] failure = " + std::to_string(c.failure) +
+                                    " asks for a restart but exec_id is empty; allowed: set "
+                                    "exec_id to the execution to restart, or failure = 0");
+    }
+}
+
+}  // namespace
+
+const char* io_mode_name(IoMode mode) {
+    switch (mode) {
+        case IoMode::posix: return "POSIX";
+        case IoMode::mpiio: return "MPI-IO";
+        case IoMode::ftiff: return "FTI-FF";
+        case IoMode::container: return "shared container";
+    }
+    return "unknown";
+}
+
+Config load_config(const std::string& path) {
+    FILE* probe = std::fopen(path.c_str(), "r");
+    if (probe == nullptr) {
+        fail(ErrorKind::config,
+             "cannot read configuration file '" + path + "': " + std::strerror(errno));
+    }
+    std::fclose(probe);
+
+    g_parse_errors.clear();
+    iniparser_set_error_callback(collect_parse_error);
+    std::unique_ptr<dictionary, DictionaryDeleter> dict(iniparser_load(path.c_str()));
+    iniparser_set_error_callback(nullptr);
+    if (!dict) {
+        std::string detail = g_parse_errors.empty() ? "not a valid INI file" : g_parse_errors;
+        while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ')) detail.pop_back();
+        fail(ErrorKind::config, "cannot parse configuration file '" + path + "': " + detail);
+    }
+
+    Config config;
+    config.path = path;
+    std::vector<const KeySpec*> seen;
+    int nsec = iniparser_getnsec(dict.get());
+    for (int i = 0; i < nsec; ++i) {
+        std::string section = iniparser_getsecname(dict.get(), i);
+        bool known_section = section == "basic" || section == "restart" ||
+                             section == "advanced" || section == "injection";
+        if (!known_section) {
+            fail(ErrorKind::config, path + ": unknown section [" + section +
+                                        "]; allowed: [basic], [restart], [advanced], [injection]");
+        }
+        int nkeys = iniparser_getsecnkeys(dict.get(), section.c_str());
+        std::vector<const char*> keys(static_cast<std::size_t>(nkeys));
+        if (nkeys > 0) iniparser_getseckeys(dict.get(), section.c_str(), keys.data());
+        for (const char* full_key : keys) {
+            std::string key = std::string(full_key).substr(section.size() + 1);
+            const char* raw = iniparser_getstring(dict.get(), full_key, "");
+            Where where{path, section, key, raw ? raw : ""};
+            const KeySpec* spec = find_spec(section, key);
+            if (spec == nullptr) {
+                if (is_ignored_fti_key(section, key)) continue;
+                std::string allowed = allowed_keys(section);
+                fail(ErrorKind::config, path + ": [" + section + "] unknown key '" + key + "'" +
+                                            (allowed.empty() ? std::string()
+                                                             : "; allowed keys: " + allowed));
+            }
+            spec->apply(config, where);
+            seen.push_back(spec);
+        }
+    }
+    for (const KeySpec& spec : key_specs()) {
+        if (!spec.required) continue;
+        bool found = false;
+        for (const KeySpec* s : seen) found = found || s == &spec;
+        if (!found) {
+            fail(ErrorKind::config, path + ": [" + spec.section + "] " + spec.key +
+                                        " is required but missing");
+        }
+    }
+    check_consistency(config);
+    return config;
+}
+
+}  // namespace mlckpt::core

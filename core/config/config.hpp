@@ -1,0 +1,57 @@
+// The configuration file (INI, FTI's keys). load_config() validates every key
+// and throws a config Error naming file, section, key, value and what is allowed.
+#pragma once
+
+#include <array>
+#include <string>
+
+namespace mlckpt::core {
+
+enum class IoMode { posix = 1, mpiio = 2, ftiff = 3, container = 4 };
+enum class DcpMode { md5 = 1, crc32 = 2 };
+
+struct Config {
+    std::string path;  // the file it was read from
+
+    // [basic]
+    bool head = false;
+    int node_size = 1;
+    std::string ckpt_dir;  // node-local storage (L1-L3)
+    std::string glbl_dir;  // parallel file system (L4)
+    std::string meta_dir;  // checkpoint metadata (reliable, shared)
+    std::array<double, 4> ckpt_interval_min{};  // ckpt_l1..ckpt_l4, minutes; 0 = off
+    std::array<bool, 3> inline_post{true, true, true};  // inline_l2..inline_l4
+    bool keep_last_ckpt = false;
+    bool keep_l4_ckpt = false;
+    bool keep_heads_alive = false;
+    int group_size = 4;
+    int verbosity = 2;
+    IoMode ckpt_io = IoMode::posix;
+    bool enable_dcp = false;
+    DcpMode dcp_mode = DcpMode::md5;
+    int dcp_block_size = 16384;  // bytes
+    int max_var_id = 1048575;
+
+    // [restart]
+    int failure = 0;
+    std::string exec_id;
+
+    // [advanced]
+    int block_size_kb = 1024;
+    int transfer_size_mb = 16;
+    bool local_test = false;
+    int general_tag = 2612;
+    int ckpt_tag = 711;
+    int stage_tag = 406;
+    int final_tag = 3107;
+
+    double interval_minutes(int level) const { return ckpt_interval_min[level - 1]; }
+    bool is_inline(int level) const { return level < 2 || inline_post[level - 2]; }
+};
+
+Config load_config(const std::string& path);
+
+// The human-readable name of a checkpoint I/O mode ("POSIX", "FTI-FF", ...).
+const char* io_mode_name(IoMode mode);
+
+}  // namespace mlckpt::core

@@ -1,0 +1,39 @@
+// ckpt_io = 1: a rank's file is its variables' bytes, one after the other;
+// the metadata (VarRecord) says where each one starts. CRC-32 of every
+// variable and of the whole file are computed on the way out, from memory.
+#pragma once
+
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "hash/crc32.hpp"
+#include "io/file.hpp"
+#include "meta/checkpoint_meta.hpp"
+
+namespace mlckpt::core {
+
+class PosixWriter {
+public:
+    explicit PosixWriter(const fs::path& path);
+
+    void add(int id, std::span<const std::byte> data, const std::string& name);
+    bool has(int id) const { return record_.find_var(id) != nullptr; }
+    // Syncs and closes; the record holds size, CRC and the variable table.
+    FileRecord finish();
+
+private:
+    File file_;
+    Crc32 file_crc_;
+    FileRecord record_;
+};
+
+// Reads variable `var` of an open checkpoint file into `out` (sizes must
+// match) and checks its CRC. Throws a corrupt Error naming file and variable.
+void read_posix_var(const File& file, const VarRecord& var, std::span<std::byte> out);
+
+// Checks size and CRC of a whole file against its record; reads in pieces of
+// `buffer_bytes`. Throws a corrupt Error naming the file and the defect.
+void verify_posix_file(const fs::path& path, const FileRecord& record, std::size_t buffer_bytes);
+
+}  // namespace mlckpt::core

@@ -1,0 +1,180 @@
+#include "io/file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "common/error.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+[[noreturn]] void fail_errno(const std::string& what, const fs::path& path, int err) {
+    fail(ErrorKind::io, what + " '" + path.string() + "': " + std::strerror(err));
+}
+
+int open_or_throw(const fs::path& path, int flags, const char* what) {
+    int fd;
+    do {
+        fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) fail_errno(what, path, errno);
+    return fd;
+}
+
+}  // namespace
+
+File File::create(const fs::path& path) {
+    return File(open_or_throw(path, O_WRONLY | O_CREAT | O_TRUNC, "cannot create"), path);
+}
+
+File File::open_read(const fs::path& path) {
+    return File(open_or_throw(path, O_RDONLY, "cannot open"), path);
+}
+
+File::File(File&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
+    other.fd_ = -1;
+}
+
+File& File::operator=(File&& other) noexcept {
+    if (this != &other) {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = other.fd_;
+        path_ = std::move(other.path_);
+        other.fd_ = -1;
+    }
+    return *this;
+}
+
+File::~File() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void File::write_all(std::span<const std::byte> data) {
+    const std::byte* p = data.data();
+    std::size_t left = data.size();
+    while (left > 0) {
+        ssize_t n = ::write(fd_, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail_errno("cannot write", path_, errno);
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+}
+
+void File::read_exact_at(std::span<std::byte> data, std::uint64_t offset) const {
+    std::byte* p = data.data();
+    std::size_t left = data.size();
+    auto pos = static_cast<off_t>(offset);
+    while (left > 0) {
+        ssize_t n = ::pread(fd_, p, left, pos);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail_errno("cannot read", path_, errno);
+        }
+        if (n == 0) {
+            fail(ErrorKind::corrupt, "file '" + path_.string() + "' is truncated: expected " +
+                                         std::to_string(offset + data.size()) +
+                                         " bytes, it ends at " + std::to_string(pos));
+        }
+        p += n;
+        pos += n;
+        left -= static_cast<std::size_t>(n);
+    }
+}
+
+std::uint64_t File::size() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) fail_errno("cannot stat", path_, errno);
+    return static_cast<std::uint64_t>(st.st_size);
+}
+
+void File::sync() {
+    if (::fsync(fd_) != 0) fail_errno("cannot sync", path_, errno);
+}
+
+void File::close() {
+    int fd = fd_;
+    fd_ = -1;
+    if (fd >= 0 && ::close(fd) != 0) fail_errno("cannot close", path_, errno);
+}
+
+void make_dirs(const fs::path& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) fail(ErrorKind::io, "cannot create directory '" + dir.string() + "': " + ec.message());
+    if (!fs::is_directory(dir, ec)) {
+        fail(ErrorKind::io, "'" + dir.string() + "' exists but is not a directory");
+    }
+}
+
+void ensure_writable_dir(const fs::path& dir, std::string_view role, int unique_tag) {
+    try {
+        make_dirs(dir);
+        fs::path probe = dir / (".mlckpt-probe-" + std::to_string(::getpid()) + "-" +
+                                std::to_string(unique_tag));
+        File f = File::create(probe);
+        f.close();
+        remove_file(probe);
+    } catch (const Error& e) {
+        fail(ErrorKind::config, std::string(role) + " is not a writable directory: " + e.what());
+    }
+}
+
+void sync_dir(const fs::path& dir) {
+    int fd = open_or_throw(dir, O_RDONLY | O_DIRECTORY, "cannot open directory");
+    int rc = ::fsync(fd);
+    int err = errno;
+    ::close(fd);
+    // Some file systems do not support fsync on directories; that is not an error.
+    if (rc != 0 && err != EINVAL && err != ENOTSUP) fail_errno("cannot sync directory", dir, err);
+}
+
+void rename_path(const fs::path& from, const fs::path& to) {
+    if (::rename(from.c_str(), to.c_str()) != 0) {
+        fail(ErrorKind::io, "cannot rename '" + from.string() + "' to '" + to.string() +
+                                "': " + std::strerror(errno));
+    }
+}
+
+void atomic_write_file(const fs::path& path, std::string_view content) {
+    fs::path tmp = path;
+    tmp += ".tmp." + std::to_string(::getpid());
+    try {
+        File f = File::create(tmp);
+        f.write_all(std::as_bytes(std::span(content.data(), content.size())));
+        f.sync();
+        f.close();
+        rename_path(tmp, path);
+    } catch (...) {
+        remove_file(tmp);
+        throw;
+    }
+    sync_dir(path.has_parent_path() ? path.parent_path() : fs::path("."));
+}
+
+std::string read_text_file(const fs::path& path) {
+    File f = File::open_read(path);
+    std::string text(f.size(), '\0');
+    f.read_exact_at(std::as_writable_bytes(std::span(text.data(), text.size())), 0);
+    return text;
+}
+
+bool remove_tree(const fs::path& path) noexcept {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+    return !ec;
+}
+
+bool remove_file(const fs::path& path) noexcept {
+    return ::unlink(path.c_str()) == 0 || errno == ENOENT;
+}
+
+}  // namespace mlckpt::core

@@ -1,0 +1,60 @@
+// POSIX file access with RAII descriptors. Every failure throws an io Error
+// that names the path, the operation and the system's reason.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace mlckpt::core {
+
+namespace fs = std::filesystem;
+
+class File {
+public:
+    static File create(const fs::path& path);  // write-only, truncated, mode 0644
+    static File open_read(const fs::path& path);
+
+    File(File&& other) noexcept;
+    File& operator=(File&& other) noexcept;
+    File(const File&) = delete;
+    File& operator=(const File&) = delete;
+    ~File();
+
+    void write_all(std::span<const std::byte> data);
+    // Reads exactly data.size() bytes at offset; a short file is an error.
+    void read_exact_at(std::span<std::byte> data, std::uint64_t offset) const;
+    std::uint64_t size() const;
+    void sync();   // fsync: the data is durable when this returns
+    void close();  // checked close; the destructor closes silently
+
+    const fs::path& path() const { return path_; }
+
+private:
+    File(int fd, fs::path path) : fd_(fd), path_(std::move(path)) {}
+    int fd_ = -1;
+    fs::path path_;
+};
+
+// mkdir -p; an existing directory is fine.
+void make_dirs(const fs::path& dir);
+// Creates the directory if needed and proves it writable by creating and
+// removing a probe file (named with `unique_tag`, so that concurrent ranks do
+// not collide). `role` names the directory in the error message
+// (for instance "ckpt_dir").
+void ensure_writable_dir(const fs::path& dir, std::string_view role, int unique_tag);
+// fsync on a directory, so that renames and creations in it are durable.
+void sync_dir(const fs::path& dir);
+// rename(2) with a clear error.
+void rename_path(const fs::path& from, const fs::path& to);
+// Writes `content` to a temporary file next to `path`, syncs it and renames
+// it over `path`: readers see either the old or the new content.
+void atomic_write_file(const fs::path& path, std::string_view content);
+std::string read_text_file(const fs::path& path);
+// Best-effort removal; returns false (and leaves the tree) on failure.
+bool remove_tree(const fs::path& path) noexcept;
+bool remove_file(const fs::path& path) noexcept;
+
+}  // namespace mlckpt::core

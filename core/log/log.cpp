@@ -1,0 +1,33 @@
+#include "log/log.hpp"
+
+#include <cstdio>
+
+namespace mlckpt::core {
+
+bool Logger::enabled(LogLevel level) const {
+    if (level == LogLevel::error) return true;
+    if (static_cast<int>(level) < verbosity_) return false;
+    return level != LogLevel::info || prints_info_;
+}
+
+void Logger::print(LogLevel level, const std::string& message) const {
+    if (!enabled(level)) return;
+    switch (level) {
+        case LogLevel::info:
+            std::fprintf(stdout, "[ FTI  Information ] : %s\n", message.c_str());
+            std::fflush(stdout);
+            break;
+        case LogLevel::debug:
+            std::fprintf(stdout, "[ FTI  Debug - %06d ] : %s\n", rank_, message.c_str());
+            std::fflush(stdout);
+            break;
+        case LogLevel::warning:
+            std::fprintf(stderr, "[ FTI  Warning - %06d ] : %s\n", rank_, message.c_str());
+            break;
+        case LogLevel::error:
+            std::fprintf(stderr, "[ FTI  Error - %06d ] : %s\n", rank_, message.c_str());
+            break;
+    }
+}
+
+}  // namespace mlckpt::core

@@ -1,0 +1,35 @@
+// FTI-style log lines: "[ FTI  Information ] : ...". Information is printed
+// by rank 0 only; debug, warnings and errors by the rank they concern.
+#pragma once
+
+#include <string>
+
+namespace mlckpt::core {
+
+enum class LogLevel { debug = 1, info = 2, warning = 3, error = 4 };
+
+class Logger {
+public:
+    Logger() = default;
+    // `rank` labels debug, warning and error lines; information lines are
+    // printed only by the logger created with prints_info.
+    Logger(int verbosity, int rank, bool prints_info)
+        : verbosity_(verbosity), rank_(rank), prints_info_(prints_info) {}
+
+    void debug(const std::string& message) const { print(LogLevel::debug, message); }
+    void info(const std::string& message) const { print(LogLevel::info, message); }
+    void warning(const std::string& message) const { print(LogLevel::warning, message); }
+    void error(const std::string& message) const { print(LogLevel::error, message); }
+
+    // Whether a line of this level would be printed on this rank.
+    bool enabled(LogLevel level) const;
+
+private:
+    void print(LogLevel level, const std::string& message) const;
+
+    int verbosity_ = 2;  // 1 debug, 2 information, 3 warnings and errors only
+    int rank_ = 0;
+    bool prints_info_ = true;
+};
+
+}  // namespace mlckpt::core

@@ -1,0 +1,214 @@
+#include "meta/checkpoint_meta.hpp"
+
+#include <charconv>
+#include <cinttypes>
+#include <cstdio>
+
+#include "common/error.hpp"
+#include "hash/crc32.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+constexpr std::string_view kMagic = "MLCKPT_META 1";
+
+std::string hex32(std::uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
+    return buf;
+}
+
+std::uint32_t crc_of_text(std::string_view text) {
+    return crc32_of(std::as_bytes(std::span(text.data(), text.size())));
+}
+
+// Reads "KEY value" lines one at a time and reports defects with the line number.
+class LineReader {
+public:
+    LineReader(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+
+    bool done() const { return pos_ >= text_.size(); }
+
+    // Next line split into key and the rest.
+    std::pair<std::string_view, std::string_view> next() {
+        if (done()) error("unexpected end of file");
+        auto nl = text_.find('\n', pos_);
+        if (nl == std::string_view::npos) nl = text_.size();
+        std::string_view line = text_.substr(pos_, nl - pos_);
+        pos_ = nl + 1;
+        ++line_no_;
+        auto sp = line.find(' ');
+        if (sp == std::string_view::npos) return {line, {}};
+        return {line.substr(0, sp), line.substr(sp + 1)};
+    }
+
+    std::string_view expect(std::string_view key) {
+        auto [k, v] = next();
+        if (k != key) error("expected " + std::string(key) + ", found '" + std::string(k) + "'");
+        return v;
+    }
+
+    template <typename T>
+    T number(std::string_view v, int base = 10) {
+        if (base == 16) {
+            if (v.substr(0, 2) != "0x") error("expected a hexadecimal number");
+            v.remove_prefix(2);
+        }
+        T out{};
+        auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out, base);
+        if (ec != std::errc() || end != v.data() + v.size() || v.empty()) {
+            error("invalid number '" + std::string(v) + "'");
+        }
+        return out;
+    }
+
+    template <typename T>
+    T expect_number(std::string_view key, int base = 10) {
+        return number<T>(expect(key), base);
+    }
+
+    [[noreturn]] void error(const std::string& what) const {
+        fail(ErrorKind::corrupt, "checkpoint metadata '" + source_ + "' line " +
+                                     std::to_string(line_no_) + ": " + what);
+    }
+
+private:
+    std::string_view text_;
+    const std::string& source_;
+    std::size_t pos_ = 0;
+    int line_no_ = 0;
+};
+
+FileRecord read_file_record(LineReader& in) {
+    FileRecord r;
+    r.file = std::string(in.expect("FILE"));
+    r.rank = in.expect_number<int>("RANK");
+    r.node = in.expect_number<int>("NODE");
+    r.type = std::string(in.expect("TYPE"));
+    r.complete = in.expect_number<int>("COMPLETE") == 1;
+    r.size = in.expect_number<std::uint64_t>("SIZE");
+    r.crc32 = in.expect_number<std::uint32_t>("CRC", 16);
+    for (;;) {
+        auto [key, rest] = in.next();
+        if (key == "END_FILE") break;
+        if (key != "VAR") in.error("expected VAR or END_FILE, found '" + std::string(key) + "'");
+        // VAR <id> OFFSET <o> SIZE <s> CRC <c> [NAME <name...>]
+        VarRecord v;
+        std::string_view s = rest;
+        auto field = [&](std::string_view label) -> std::string_view {
+            if (!label.empty()) {
+                if (s.substr(0, label.size() + 1) != std::string(label) + " ") {
+                    in.error("VAR record lacks " + std::string(label));
+                }
+                s.remove_prefix(label.size() + 1);
+            }
+            auto sp = s.find(' ');
+            std::string_view value = s.substr(0, sp);
+            s = sp == std::string_view::npos ? std::string_view{} : s.substr(sp + 1);
+            return value;
+        };
+        v.id = in.number<int>(field(""));
+        v.offset = in.number<std::uint64_t>(field("OFFSET"));
+        v.size = in.number<std::uint64_t>(field("SIZE"));
+        v.crc32 = in.number<std::uint32_t>(field("CRC"), 16);
+        if (!s.empty()) {
+            if (s.substr(0, 5) != "NAME ") in.error("unexpected text after VAR record");
+            v.name = std::string(s.substr(5));
+        }
+        r.vars.push_back(std::move(v));
+    }
+    return r;
+}
+
+}  // namespace
+
+const VarRecord* FileRecord::find_var(int id) const {
+    for (const VarRecord& v : vars) {
+        if (v.id == id) return &v;
+    }
+    return nullptr;
+}
+
+std::string serialize_file_record(const FileRecord& r) {
+    std::string out;
+    out += "FILE " + r.file + "\n";
+    out += "RANK " + std::to_string(r.rank) + "\n";
+    out += "NODE " + std::to_string(r.node) + "\n";
+    out += "TYPE " + r.type + "\n";
+    out += "COMPLETE " + std::string(r.complete ? "1" : "0") + "\n";
+    out += "SIZE " + std::to_string(r.size) + "\n";
+    out += "CRC " + hex32(r.crc32) + "\n";
+    for (const VarRecord& v : r.vars) {
+        out += "VAR " + std::to_string(v.id) + " OFFSET " + std::to_string(v.offset) + " SIZE " +
+               std::to_string(v.size) + " CRC " + hex32(v.crc32);
+        if (!v.name.empty()) out += " NAME " + v.name;
+        out += "\n";
+    }
+    out += "END_FILE\n";
+    return out;
+}
+
+FileRecord parse_file_record(std::string_view text, const std::string& source) {
+    LineReader in(text, source);
+    FileRecord r = read_file_record(in);
+    if (!in.done()) in.error("trailing data after END_FILE");
+    return r;
+}
+
+std::string serialize_meta(const CheckpointMeta& m) {
+    std::string out;
+    out += std::string(kMagic) + "\n";
+    out += "EXEC_ID " + m.exec_id + "\n";
+    out += "CKPT " + std::to_string(m.ckpt_id) + "\n";
+    out += "SEQ " + std::to_string(m.seq) + "\n";
+    out += "LEVEL " + std::to_string(m.level) + "\n";
+    out += "IO " + std::to_string(static_cast<int>(m.io)) + "\n";
+    out += "RANKS " + std::to_string(m.ranks) + "\n";
+    out += "TIME_NS " + std::to_string(m.time_ns) + "\n";
+    out += "COMPLETE " + std::string(m.complete ? "1" : "0") + "\n";
+    out += "FILES " + std::to_string(m.files.size()) + "\n";
+    for (const FileRecord& r : m.files) out += serialize_file_record(r);
+    out += "CHECKSUM " + hex32(crc_of_text(out)) + "\n";
+    return out;
+}
+
+CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
+    // Verify the trailing checksum before trusting any field.
+    auto last = text.rfind("CHECKSUM ");
+    if (last == std::string_view::npos || (last > 0 && text[last - 1] != '\n')) {
+        fail(ErrorKind::corrupt, "checkpoint metadata '" + source +
+                                     "' has no CHECKSUM line (truncated or not a metadata file)");
+    }
+    LineReader tail(text.substr(last), source);
+    auto stored = tail.expect_number<std::uint32_t>("CHECKSUM", 16);
+    if (!tail.done()) tail.error("trailing data after CHECKSUM");
+    std::uint32_t actual = crc_of_text(text.substr(0, last));
+    if (stored != actual) {
+        fail(ErrorKind::corrupt, "checkpoint metadata '" + source + "' fails its checksum (stored " +
+                                     hex32(stored) + ", computed " + hex32(actual) + ")");
+    }
+
+    LineReader in(text.substr(0, last), source);
+    auto [magic, version] = in.next();
+    if (std::string(magic) + " " + std::string(version) != kMagic) {
+        in.error("not an mlckpt metadata file of version 1");
+    }
+    CheckpointMeta m;
+    m.exec_id = std::string(in.expect("EXEC_ID"));
+    m.ckpt_id = in.expect_number<int>("CKPT");
+    m.seq = in.expect_number<std::uint64_t>("SEQ");
+    m.level = in.expect_number<int>("LEVEL");
+    int io = in.expect_number<int>("IO");
+    if (io < 1 || io > 4) in.error("unknown IO mode " + std::to_string(io));
+    m.io = static_cast<IoMode>(io);
+    m.ranks = in.expect_number<int>("RANKS");
+    m.time_ns = in.expect_number<std::int64_t>("TIME_NS");
+    m.complete = in.expect_number<int>("COMPLETE") == 1;
+    auto files = in.expect_number<std::size_t>("FILES");
+    for (std::size_t i = 0; i < files; ++i) m.files.push_back(read_file_record(in));
+    if (!in.done()) in.error("trailing data after the file records");
+    return m;
+}
+
+}  // namespace mlckpt::core

@@ -1,0 +1,57 @@
+// Checkpoint metadata: self-describing key/value text with the fields of the
+// SCR meta record (FILE, TYPE, COMPLETE, SIZE, CRC, CKPT, RANKS) plus the
+// per-variable table (id, offset, size, CRC, name). The text ends with a
+// CHECKSUM line (CRC-32 of everything before it), so a damaged metadata file
+// is detected rather than trusted.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/config.hpp"
+
+namespace mlckpt::core {
+
+struct VarRecord {
+    int id = 0;
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    std::uint32_t crc32 = 0;
+    std::string name;  // "" when the variable has no name
+};
+
+struct FileRecord {
+    int rank = 0;  // application rank that owns the data
+    int node = 0;  // node it was written on
+    std::string file;
+    std::string type = "FULL";  // FULL (application data), later PARTNER, PARITY
+    bool complete = false;
+    std::uint64_t size = 0;
+    std::uint32_t crc32 = 0;
+    std::vector<VarRecord> vars;
+
+    const VarRecord* find_var(int id) const;
+};
+
+struct CheckpointMeta {
+    std::string exec_id;
+    int ckpt_id = 0;         // the application's id (FTI_Checkpoint's first argument)
+    std::uint64_t seq = 0;   // commit order within the execution: newest is largest
+    int level = 1;
+    IoMode io = IoMode::posix;
+    int ranks = 0;           // application ranks of the run that wrote it
+    std::int64_t time_ns = 0;
+    bool complete = false;
+    std::vector<FileRecord> files;  // one per application rank, by rank
+};
+
+std::string serialize_file_record(const FileRecord& record);
+FileRecord parse_file_record(std::string_view text, const std::string& source);
+
+std::string serialize_meta(const CheckpointMeta& meta);
+// Throws a corrupt Error naming `source` and the line for any defect.
+CheckpointMeta parse_meta(std::string_view text, const std::string& source);
+
+}  // namespace mlckpt::core

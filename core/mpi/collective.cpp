@@ -1,0 +1,123 @@
+#include "mpi/collective.hpp"
+
+#include <climits>
+
+namespace mlckpt::core {
+
+void check_mpi(int rc, const char* what) {
+    if (rc == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    fail(ErrorKind::mpi, std::string(what) + " failed: " + std::string(text, static_cast<std::size_t>(len)));
+}
+
+Communicator& Communicator::operator=(Communicator&& o) noexcept {
+    if (this != &o) {
+        if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+        comm_ = o.comm_;
+        o.comm_ = MPI_COMM_NULL;
+    }
+    return *this;
+}
+
+Communicator::~Communicator() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+}
+
+int Communicator::rank() const {
+    int r = 0;
+    check_mpi(MPI_Comm_rank(comm_, &r), "MPI_Comm_rank");
+    return r;
+}
+
+int Communicator::size() const {
+    int s = 0;
+    check_mpi(MPI_Comm_size(comm_, &s), "MPI_Comm_size");
+    return s;
+}
+
+void agree(MPI_Comm comm, std::exception_ptr failure) {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    std::string message;
+    int kind = static_cast<int>(ErrorKind::io);
+    if (failure) {
+        try {
+            std::rethrow_exception(failure);
+        } catch (const Error& e) {
+            message = e.what();
+            kind = static_cast<int>(e.kind());
+        } catch (const std::exception& e) {
+            message = e.what();
+        } catch (...) {
+            message = "unknown error";
+        }
+    }
+    int mine = failure ? rank : INT_MAX;
+    int first = INT_MAX;
+    check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+    if (first == INT_MAX) return;
+    check_mpi(MPI_Bcast(&kind, 1, MPI_INT, first, comm), "MPI_Bcast");
+    message = bcast_string(comm, message, first);
+    if (size > 1 && rank != first && message.find("rank ") == std::string::npos) {
+        message = "on rank " + std::to_string(first) + ": " + message;
+    }
+    throw Error(static_cast<ErrorKind>(kind), message, rank != first);
+}
+
+void run_collectively(MPI_Comm comm, const std::function<void()>& step) {
+    std::exception_ptr failure;
+    try {
+        step();
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    agree(comm, failure);
+}
+
+std::string bcast_string(MPI_Comm comm, const std::string& value, int root) {
+    unsigned long long len = value.size();
+    check_mpi(MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, root, comm), "MPI_Bcast");
+    std::string out = value;
+    out.resize(len);
+    // Broadcast in pieces below INT_MAX bytes.
+    for (unsigned long long done = 0; done < len;) {
+        int piece = static_cast<int>(std::min<unsigned long long>(len - done, 1ULL << 30));
+        check_mpi(MPI_Bcast(out.data() + done, piece, MPI_CHAR, root, comm), "MPI_Bcast");
+        done += static_cast<unsigned long long>(piece);
+    }
+    return out;
+}
+
+std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& value, int root) {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int len = static_cast<int>(value.size());
+    std::vector<int> lens(rank == root ? static_cast<std::size_t>(size) : 0);
+    check_mpi(MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, comm), "MPI_Gather");
+    std::vector<int> displs(lens.size());
+    long long total = 0;
+    for (std::size_t i = 0; i < lens.size(); ++i) {
+        displs[i] = static_cast<int>(total);
+        total += lens[i];
+    }
+    if (total > INT_MAX) fail(ErrorKind::mpi, "metadata of all ranks exceeds 2 GiB");
+    std::string all(static_cast<std::size_t>(total), '\0');
+    check_mpi(MPI_Gatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(),
+                          MPI_CHAR, root, comm),
+              "MPI_Gatherv");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < lens.size(); ++i) {
+        out.push_back(all.substr(static_cast<std::size_t>(displs[i]), static_cast<std::size_t>(lens[i])));
+    }
+    return out;
+}
+
+}  // namespace mlckpt::core

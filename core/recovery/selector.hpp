@@ -1,0 +1,27 @@
+// Chooses the checkpoint to restart from: the newest committed one whose
+// files verify on every rank (size and CRC), trying for each checkpoint the
+// lowest level first. Collective over the application ranks.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "meta/checkpoint_meta.hpp"
+#include "runtime/context.hpp"
+
+namespace mlckpt::core {
+
+struct RecoverySource {
+    CheckpointRef ref;
+    FileRecord record;  // this rank's file
+    fs::path path;      // where this rank's file is
+};
+
+struct Selection {
+    std::optional<RecoverySource> source;
+    std::string report;  // why nothing was selected, checkpoint by checkpoint
+};
+
+Selection select_checkpoint(Context& ctx);
+
+}  // namespace mlckpt::core

@@ -1,0 +1,113 @@
+#include "registry/registry.hpp"
+
+#include <limits>
+
+#include "common/error.hpp"
+
+namespace mlckpt::core {
+
+void Registry::protect(int id, void* ptr, std::int64_t count, int type) {
+    if (id < 0 || id > max_var_id_) {
+        fail(ErrorKind::usage, "variable id " + std::to_string(id) + " is invalid; allowed: 0 to " +
+                                   std::to_string(max_var_id_) + " ([basic] max_var_id)");
+    }
+    if (count < 0) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + ": count " +
+                                   std::to_string(count) + " is negative; allowed: count >= 0");
+    }
+    if (ptr == nullptr && count > 0) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) +
+                                   ": null pointer for " + std::to_string(count) +
+                                   " elements; allowed: a valid buffer, or NULL with count 0");
+    }
+    std::size_t elem = types_.at(type).size;
+    if (static_cast<std::uint64_t>(count) >
+        static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / elem) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + ": " + std::to_string(count) +
+                                   " elements of " + std::to_string(elem) +
+                                   " bytes overflow a 64-bit size");
+    }
+    Variable v{id, ptr, count, type, elem};
+    for (Variable& existing : vars_) {
+        if (existing.id == id) {
+            existing = v;
+            return;
+        }
+    }
+    vars_.push_back(v);
+}
+
+const Variable* Registry::find(int id) const {
+    for (const Variable& v : vars_) {
+        if (v.id == id) return &v;
+    }
+    return nullptr;
+}
+
+const Variable& Registry::at(int id) const {
+    const Variable* v = find(id);
+    if (v == nullptr) {
+        fail(ErrorKind::usage, "variable id " + std::to_string(id) +
+                                   " is not protected; call FTI_Protect first");
+    }
+    return *v;
+}
+
+std::uint64_t Registry::total_bytes() const {
+    std::uint64_t total = 0;
+    for (const Variable& v : vars_) total += v.bytes();
+    return total;
+}
+
+bool Registry::id_in_use(int id) const {
+    if (find(id) != nullptr) return true;
+    for (const auto& [name, bound] : names_) {
+        if (bound == id) return true;
+    }
+    return false;
+}
+
+int Registry::bind_name(const std::string& name) {
+    validate_variable_name(name);
+    if (auto it = names_.find(name); it != names_.end()) return it->second;
+    int id = 0;
+    while (id_in_use(id)) ++id;
+    if (id > max_var_id_) {
+        fail(ErrorKind::usage, "no free variable id for '" + name + "': all ids up to " +
+                                   std::to_string(max_var_id_) + " ([basic] max_var_id) are used");
+    }
+    names_[name] = id;
+    return id;
+}
+
+std::optional<int> Registry::id_of(const std::string& name) const {
+    if (auto it = names_.find(name); it != names_.end()) return it->second;
+    return std::nullopt;
+}
+
+std::string Registry::name_of(int id) const {
+    for (const auto& [name, bound] : names_) {
+        if (bound == id) return name;
+    }
+    return {};
+}
+
+void Registry::restore_name(const std::string& name, int id) {
+    names_.emplace(name, id);
+}
+
+void validate_variable_name(const std::string& name) {
+    if (name.empty() || name.size() > 255) {
+        fail(ErrorKind::usage, "variable name of " + std::to_string(name.size()) +
+                                   " characters is invalid; allowed: 1 to 255 characters");
+    }
+    for (unsigned char c : name) {
+        if (c < 0x20 || c == 0x7f) {
+            fail(ErrorKind::usage, "variable name '" + name +
+                                       "' contains a control character; allowed: printable "
+                                       "characters");
+        }
+    }
+}
+
+}  // namespace mlckpt::core

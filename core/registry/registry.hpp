@@ -1,0 +1,63 @@
+// The protected variables of a session, in the order they were first
+// protected, and the name -> id bindings of FTI_setIDFromString.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "registry/types.hpp"
+
+namespace mlckpt::core {
+
+struct Variable {
+    int id = 0;
+    void* ptr = nullptr;
+    std::int64_t count = 0;
+    int type = 0;
+    std::size_t element_size = 0;
+
+    std::uint64_t bytes() const { return static_cast<std::uint64_t>(count) * element_size; }
+    std::span<std::byte> data() const {
+        return {static_cast<std::byte*>(ptr), static_cast<std::size_t>(bytes())};
+    }
+};
+
+class Registry {
+public:
+    explicit Registry(int max_var_id) : max_var_id_(max_var_id) {}
+
+    TypeTable& types() { return types_; }
+    const TypeTable& types() const { return types_; }
+
+    // Registers or updates a variable; validates every argument.
+    void protect(int id, void* ptr, std::int64_t count, int type);
+
+    const Variable* find(int id) const;
+    const Variable& at(int id) const;  // throws a usage Error naming the id
+    const std::vector<Variable>& variables() const { return vars_; }
+    std::uint64_t total_bytes() const;
+
+    // Returns the id bound to `name`, binding the lowest free id first.
+    int bind_name(const std::string& name);
+    std::optional<int> id_of(const std::string& name) const;
+    std::string name_of(int id) const;  // "" when unnamed
+    // Restores bindings found in a checkpoint (names stay bound to their ids).
+    void restore_name(const std::string& name, int id);
+
+private:
+    bool id_in_use(int id) const;
+
+    int max_var_id_;
+    TypeTable types_;
+    std::vector<Variable> vars_;
+    std::map<std::string, int> names_;
+};
+
+// Names are stored in checkpoint metadata: printable, 1 to 255 characters.
+void validate_variable_name(const std::string& name);
+
+}  // namespace mlckpt::core

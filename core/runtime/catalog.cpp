@@ -1,0 +1,60 @@
+#include "runtime/catalog.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace mlckpt::core {
+
+void Catalog::remove(const CheckpointRef& ref) {
+    std::erase_if(refs_, [&](const CheckpointRef& r) { return r.seq == ref.seq && r.level == ref.level; });
+}
+
+std::uint64_t Catalog::next_seq() const {
+    std::uint64_t next = 1;
+    for (const CheckpointRef& r : refs_) next = std::max(next, r.seq + 1);
+    return next;
+}
+
+const CheckpointRef* Catalog::newest() const {
+    const CheckpointRef* best = nullptr;
+    for (const CheckpointRef& r : refs_) {
+        if (best == nullptr || r.seq > best->seq || (r.seq == best->seq && r.level < best->level)) {
+            best = &r;
+        }
+    }
+    return best;
+}
+
+int Catalog::last_ckpt_id() const {
+    const CheckpointRef* n = newest();
+    return n ? n->ckpt_id : 0;
+}
+
+bool Catalog::contains(std::uint64_t seq, int level) const {
+    return std::any_of(refs_.begin(), refs_.end(),
+                       [&](const CheckpointRef& r) { return r.seq == seq && r.level == level; });
+}
+
+std::vector<CheckpointRef> Catalog::superseded_by(int level, std::uint64_t seq) const {
+    std::vector<CheckpointRef> out;
+    for (const CheckpointRef& r : refs_) {
+        if (r.seq < seq && r.level <= level) out.push_back(r);
+    }
+    return out;
+}
+
+std::string Catalog::serialize() const {
+    std::ostringstream out;
+    for (const CheckpointRef& r : refs_) out << r.seq << ' ' << r.level << ' ' << r.ckpt_id << '\n';
+    return out.str();
+}
+
+Catalog Catalog::parse(const std::string& text) {
+    Catalog c;
+    std::istringstream in(text);
+    CheckpointRef r;
+    while (in >> r.seq >> r.level >> r.ckpt_id) c.refs_.push_back(r);
+    return c;
+}
+
+}  // namespace mlckpt::core

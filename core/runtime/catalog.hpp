@@ -1,0 +1,40 @@
+// The committed checkpoints of the execution. Every application rank holds
+// the same catalog: it changes only through collective steps.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlckpt::core {
+
+struct CheckpointRef {
+    std::uint64_t seq = 0;
+    int level = 1;
+    int ckpt_id = 0;
+};
+
+class Catalog {
+public:
+    const std::vector<CheckpointRef>& refs() const { return refs_; }
+    bool empty() const { return refs_.empty(); }
+
+    void add(const CheckpointRef& ref) { refs_.push_back(ref); }
+    void remove(const CheckpointRef& ref);
+    std::uint64_t next_seq() const;
+    int last_ckpt_id() const;  // of the newest checkpoint; 0 when empty
+    const CheckpointRef* newest() const;
+    bool contains(std::uint64_t seq, int level) const;
+
+    // Older checkpoints that a new one at `level` replaces: every level up
+    // to and including its own.
+    std::vector<CheckpointRef> superseded_by(int level, std::uint64_t seq) const;
+
+    std::string serialize() const;
+    static Catalog parse(const std::string& text);
+
+private:
+    std::vector<CheckpointRef> refs_;
+};
+
+}  // namespace mlckpt::core

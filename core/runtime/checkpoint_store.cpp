@@ -1,0 +1,212 @@
+#include "runtime/checkpoint_store.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "config/restart_state.hpp"
+#include "hash/crc32.hpp"
+#include "io/file.hpp"
+#include "mpi/collective.hpp"
+#include "runtime/fault_injection.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// Removes `file`, then its directory if that left it empty.
+void remove_file_and_empty_dir(const fs::path& file) {
+    remove_file(file);
+    ::rmdir(file.parent_path().c_str());
+}
+
+// Removes the ckpt<seq> directories under `level_root` that the catalog does
+// not know, and temporary files anywhere below.
+void remove_uncommitted(const Context& ctx, const fs::path& level_root, int level) {
+    std::error_code ec;
+    if (!fs::is_directory(level_root, ec)) return;
+    for (const auto& entry : fs::directory_iterator(level_root, ec)) {
+        std::uint64_t seq = 0;
+        std::string name = entry.path().filename().string();
+        if (StorageLayout::parse_ckpt_dir_name(name, seq) && ctx.catalog.contains(seq, level)) continue;
+        ctx.log.debug("removing uncommitted checkpoint data " + entry.path().string());
+        remove_tree(entry.path());
+    }
+}
+
+// Rank 0, right after the first commit: the configuration file now says that
+// relaunching restarts. Done before any rank returns from the checkpoint.
+void record_restart(const Context& ctx) {
+    if (ctx.restart_recorded) return;
+    try {
+        write_restart_state(ctx.config.path, 1, ctx.layout.exec_id());
+    } catch (const Error& e) {
+        ctx.log.warning(std::string("the checkpoint is committed, but relaunching will not restart "
+                                    "automatically: ") + e.what());
+    }
+}
+
+}  // namespace
+
+void publish(Context& ctx, const CheckpointRef& ref, FileRecord mine) {
+    std::vector<std::string> records = gather_strings(ctx.app, serialize_file_record(mine), 0);
+    run_collectively(ctx.app, [&] {
+        if (ctx.rank() != 0) return;
+        CheckpointMeta meta;
+        meta.exec_id = ctx.layout.exec_id();
+        meta.ckpt_id = ref.ckpt_id;
+        meta.seq = ref.seq;
+        meta.level = ref.level;
+        meta.io = ctx.config.ckpt_io;
+        meta.ranks = ctx.topo.app_size;
+        meta.time_ns = now_ns();
+        meta.complete = true;
+        for (std::size_t r = 0; r < records.size(); ++r) {
+            meta.files.push_back(parse_file_record(records[r], "record of rank " + std::to_string(r)));
+        }
+        fault_point("before_meta_commit", 0, ref.seq);
+        make_dirs(ctx.layout.meta_exec_dir());
+        atomic_write_file(ctx.layout.meta_file(ref.level, ref.seq), serialize_meta(meta));
+        record_restart(ctx);
+    });
+    ctx.catalog.add(ref);
+    ctx.restart_recorded = true;
+}
+
+void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
+    if (refs.empty()) return;
+    auto archived = [&](const CheckpointRef& r) { return r.level == 4 && ctx.config.keep_l4_ckpt; };
+    if (ctx.rank() == 0) {
+        for (const CheckpointRef& r : refs) {
+            try {
+                if (archived(r)) {
+                    make_dirs(ctx.layout.archive_meta_file(r.seq).parent_path());
+                    make_dirs(ctx.layout.archive_dir(r.seq).parent_path());
+                    rename_path(ctx.layout.ckpt_dir(4, r.seq, 0), ctx.layout.archive_dir(r.seq));
+                    rename_path(ctx.layout.meta_file(4, r.seq), ctx.layout.archive_meta_file(r.seq));
+                } else if (!remove_file(ctx.layout.meta_file(r.level, r.seq))) {
+                    ctx.log.warning("cannot remove " + ctx.layout.meta_file(r.level, r.seq).string());
+                }
+            } catch (const Error& e) {
+                ctx.log.warning(std::string("retiring checkpoint ") + std::to_string(r.seq) + ": " + e.what());
+            }
+        }
+    }
+    // Metadata is gone before any data file goes.
+    check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
+    for (const CheckpointRef& r : refs) {
+        if (!archived(r)) remove_file_and_empty_dir(ctx.data_path(r, ctx.topo.node_id));
+        ctx.catalog.remove(r);
+    }
+}
+
+CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
+    fs::path path = ctx.layout.meta_file(ref.level, ref.seq);
+    return parse_meta(read_text_file(path), path.string());
+}
+
+CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
+    CheckpointRef target{ref.seq, 4, ref.ckpt_id};
+    FileRecord mine;
+    fs::path tmp;
+    fs::path copy;
+    auto discard = [&] {
+        if (!tmp.empty()) remove_file(tmp);
+        if (!copy.empty()) remove_file_and_empty_dir(copy);
+    };
+    try {
+    run_collectively(ctx.app, [&] {
+        CheckpointMeta meta = read_meta(ctx, ref);
+        mine = meta.files.at(static_cast<std::size_t>(ctx.rank()));
+        fs::path source = ctx.layout.ckpt_dir(ref.level, ref.seq, mine.node) / mine.file;
+        fs::path dir = ctx.layout.ckpt_dir(4, ref.seq, 0);
+        make_dirs(dir);
+        tmp = dir / (mine.file + ".tmp");
+        File in = File::open_read(source);
+        File out = File::create(tmp);
+        std::vector<std::byte> buffer(ctx.io_buffer_bytes());
+        Crc32 crc;
+        std::uint64_t size = in.size();
+        if (size != mine.size) {
+            fail(ErrorKind::corrupt, "cannot flush '" + source.string() + "' to L4: it has " +
+                                         std::to_string(size) + " bytes, its metadata says " +
+                                         std::to_string(mine.size));
+        }
+        for (std::uint64_t pos = 0; pos < size;) {
+            auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - pos));
+            std::span<std::byte> piece(buffer.data(), n);
+            in.read_exact_at(piece, pos);
+            crc.update(piece);
+            out.write_all(piece);
+            pos += n;
+        }
+        if (crc.value() != mine.crc32) {
+            fail(ErrorKind::corrupt, "cannot flush '" + source.string() +
+                                         "' to L4: it fails its checksum");
+        }
+        out.sync();
+        out.close();
+        rename_path(tmp, dir / mine.file);
+        copy = dir / mine.file;
+        sync_dir(dir);
+    });
+    mine.node = ctx.topo.node_id;
+    publish(ctx, target, mine);
+    } catch (...) {
+        discard();
+        throw;
+    }
+    ctx.log.info("Checkpoint " + std::to_string(ref.ckpt_id) + " flushed to L4.");
+    return target;
+}
+
+void load_catalog_and_clean(Context& ctx) {
+    std::string text;
+    if (ctx.rank() == 0) {
+        Catalog found;
+        std::error_code ec;
+        fs::path dir = ctx.layout.meta_exec_dir();
+        if (fs::is_directory(dir, ec)) {
+            for (const auto& entry : fs::directory_iterator(dir, ec)) {
+                std::string name = entry.path().filename().string();
+                std::uint64_t seq = 0;
+                int level = 0;
+                if (name.find(".tmp.") != std::string::npos) {
+                    remove_file(entry.path());
+                    continue;
+                }
+                if (!StorageLayout::parse_meta_file_name(name, seq, level)) continue;
+                try {
+                    CheckpointMeta meta = parse_meta(read_text_file(entry.path()), entry.path().string());
+                    if (!meta.complete || meta.seq != seq || meta.level != level) {
+                        ctx.log.warning("ignoring " + entry.path().string() +
+                                        ": incomplete or inconsistent with its name");
+                        continue;
+                    }
+                    found.add({seq, level, meta.ckpt_id});
+                } catch (const Error& e) {
+                    ctx.log.warning(std::string("ignoring damaged metadata: ") + e.what());
+                }
+            }
+        }
+        text = found.serialize();
+    }
+    ctx.catalog = Catalog::parse(bcast_string(ctx.app, text, 0));
+
+    // One rank per node cleans that node's storage; rank 0 the global one.
+    if (ctx.topo.node_index == 0) {
+        for (int level = 1; level <= 3; ++level) {
+            remove_uncommitted(ctx, ctx.layout.node_exec_dir(ctx.topo.node_id) / ("l" + std::to_string(level)), level);
+        }
+    }
+    if (ctx.rank() == 0) remove_uncommitted(ctx, ctx.layout.global_exec_dir() / "l4", 4);
+    check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
+}
+
+}  // namespace mlckpt::core

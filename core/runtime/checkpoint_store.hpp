@@ -1,0 +1,35 @@
+// The commit protocol. Data files are written under temporary names and
+// renamed when complete; a checkpoint exists only once rank 0 has atomically
+// committed its metadata file, after every rank reported success. Older
+// checkpoints are retired only after that commit, metadata first, so a crash
+// at any point leaves the previous good checkpoint recoverable.
+#pragma once
+
+#include <vector>
+
+#include "meta/checkpoint_meta.hpp"
+#include "runtime/context.hpp"
+
+namespace mlckpt::core {
+
+// Collective. Commits checkpoint `ref` from each rank's record of its file;
+// on failure nothing is committed and every rank throws the same error.
+void publish(Context& ctx, const CheckpointRef& ref, FileRecord mine);
+
+// Collective. Removes the given checkpoints (L4 ones are archived with
+// keep_l4_ckpt). Failures here are warnings: the newer checkpoint is safe.
+void retire(Context& ctx, const std::vector<CheckpointRef>& refs);
+
+// Collective. Copies a node-local checkpoint to L4, verifying each file's
+// CRC on the way, and commits it with the same sequence number.
+CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref);
+
+// Reads the committed metadata of `ref` (each rank reads the file itself).
+CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref);
+
+// Collective. Loads the catalog of committed checkpoints from the metadata
+// directory (rank 0 reads it, everybody gets it), then removes leftovers of
+// checkpoints that never committed.
+void load_catalog_and_clean(Context& ctx);
+
+}  // namespace mlckpt::core

@@ -1,0 +1,47 @@
+// One checkpoint being written by this rank: opened by begin(), fed one
+// variable at a time, and committed collectively by commit(). Used both by
+// FTI_Checkpoint (all variables at once) and by the incremental checkpoint
+// calls (one variable per call).
+#pragma once
+
+#include <exception>
+#include <memory>
+#include <optional>
+
+#include "format/posix_format.hpp"
+#include "registry/registry.hpp"
+#include "runtime/context.hpp"
+
+namespace mlckpt::core {
+
+class CheckpointWriter {
+public:
+    // Collective: all ranks open their file or all fail.
+    CheckpointWriter(Context& ctx, int ckpt_id, int level);
+    CheckpointWriter(const CheckpointWriter&) = delete;
+    CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+    ~CheckpointWriter();  // discards an uncommitted checkpoint
+
+    // Local: a failure is remembered and makes commit() fail on every rank.
+    void add(const Variable& var, const std::string& name);
+    bool has(int id) const;
+
+    // Collective: commits and retires what the new checkpoint supersedes.
+    // `missing` is this rank's complaint about an incomplete checkpoint, if any.
+    CheckpointRef commit(const std::optional<std::string>& missing = std::nullopt);
+
+    const CheckpointRef& ref() const { return ref_; }
+
+private:
+    void discard() noexcept;
+
+    Context& ctx_;
+    CheckpointRef ref_;
+    fs::path tmp_path_;
+    fs::path final_path_;
+    std::unique_ptr<PosixWriter> writer_;
+    std::exception_ptr failure_;
+    bool committed_ = false;
+};
+
+}  // namespace mlckpt::core

@@ -1,0 +1,15 @@
+// Deterministic fault injection for tests of the commit protocol. When the
+// environment variable MLCKPT_FAULT_INJECT is "<point>:<rank>:<seq>", the
+// application rank <rank> kills itself with SIGKILL on reaching <point>
+// while writing checkpoint number <seq> of the execution (1 = first).
+// Points: after_data_write (its file is written, nothing committed yet),
+// before_meta_commit (rank 0: all files written, metadata not yet renamed).
+#pragma once
+
+#include <cstdint>
+
+namespace mlckpt::core {
+
+void fault_point(const char* point, int app_rank, std::uint64_t seq);
+
+}  // namespace mlckpt::core

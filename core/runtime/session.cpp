@@ -1,0 +1,436 @@
+#include "runtime/session.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+
+#include "config/restart_state.hpp"
+#include "io/file.hpp"
+#include "runtime/checkpoint_store.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+constexpr int kHeadFinalize = 1;
+
+const char* level_name(int level) {
+    switch (level) {
+        case 1: return "L1";
+        case 2: return "L2";
+        case 3: return "L3";
+        case 4: return "L4";
+        case 8: return "L4 differential";
+        default: return "unknown";
+    }
+}
+
+MPI_Comm dup_comm(MPI_Comm comm) {
+    MPI_Comm out = MPI_COMM_NULL;
+    check_mpi(MPI_Comm_dup(comm, &out), "MPI_Comm_dup");
+    return out;
+}
+
+// Node of every world rank from the hardware: ranks sharing memory share a node.
+std::vector<int> discovered_node_map(MPI_Comm world) {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &size);
+    MPI_Comm node_comm = MPI_COMM_NULL;
+    check_mpi(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm),
+              "MPI_Comm_split_type");
+    Communicator node(node_comm);
+    int leader = rank;
+    check_mpi(MPI_Bcast(&leader, 1, MPI_INT, 0, node.get()), "MPI_Bcast");
+    std::vector<int> leaders(static_cast<std::size_t>(size));
+    check_mpi(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, world), "MPI_Allgather");
+    std::vector<int> sorted = leaders;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    std::vector<int> map(leaders.size());
+    for (std::size_t r = 0; r < leaders.size(); ++r) {
+        map[r] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), leaders[r]) - sorted.begin());
+    }
+    return map;
+}
+
+// Features of the configuration that this version cannot honour yet fail at
+// FTI_Init rather than at the first checkpoint.
+void check_supported(const Config& c) {
+    if (c.ckpt_io != IoMode::posix) {
+        fail(ErrorKind::config, c.path + ": [basic] ckpt_io = '" +
+                                    std::to_string(static_cast<int>(c.ckpt_io)) + "': " +
+                                    io_mode_name(c.ckpt_io) +
+                                    " is not available in this version; allowed: 1 (POSIX)");
+    }
+    for (int level : {2, 3}) {
+        if (c.interval_minutes(level) > 0) {
+            fail(ErrorKind::config, c.path + ": [basic] ckpt_l" + std::to_string(level) + " = '" +
+                                        std::to_string(c.interval_minutes(level)) + "': level " +
+                                        std::to_string(level) +
+                                        " is not available in this version; allowed: 0");
+        }
+    }
+}
+
+Context build_context(const std::string& path, MPI_Comm world) {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &size);
+    Config config;
+    run_collectively(world, [&] {
+        config = load_config(path);
+        check_supported(config);
+    });
+    std::vector<int> node_map;
+    if (!config.local_test) node_map = discovered_node_map(world);
+    Topology topo;
+    run_collectively(world, [&] {
+        if (config.local_test) node_map = simulated_node_map(size, config.node_size, path);
+        topo = build_topology({node_map, config.node_size, config.group_size, config.head, path}, rank);
+    });
+    Logger log(config.verbosity, topo.is_head ? rank : topo.app_rank, topo.app_rank == 0);
+    return Context{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, {}};
+}
+
+// A new execution id in FTI's form (local time), made unique in the metadata
+// and global directories.
+std::string new_exec_id(const Config& c) {
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&now, &tm);
+    char base[64];
+    std::strftime(base, sizeof base, "%Y-%m-%d_%H-%M-%S", &tm);
+    std::string id = base;
+    for (int n = 1;; ++n) {
+        std::error_code ec;
+        bool taken = fs::exists(fs::path(c.meta_dir) / id, ec) || fs::exists(fs::path(c.glbl_dir) / id, ec);
+        if (!taken) return id;
+        id = std::string(base) + "-" + std::to_string(n);
+    }
+}
+
+}  // namespace
+
+Session::Session(const std::string& config_path, MPI_Comm global)
+    : world_(dup_comm(global)),
+      ctx_(build_context(config_path, world_.get())),
+      registry_(ctx_.config.max_var_id),
+      scheduler_(ctx_.config.ckpt_interval_min) {
+    MPI_Comm user = MPI_COMM_NULL;
+    check_mpi(MPI_Comm_split(global, ctx_.topo.is_head ? MPI_UNDEFINED : 0, ctx_.topo.app_rank, &user),
+              "MPI_Comm_split");
+    user_comm_ = Communicator(user);
+
+    const Config& c = ctx_.config;
+    bool restart = c.failure > 0;
+    std::string exec_id;
+    if (ctx_.topo.world_rank == 0) exec_id = restart ? c.exec_id : new_exec_id(c);
+    exec_id = bcast_string(world_.get(), exec_id, 0);
+    ctx_.layout = StorageLayout(c, exec_id);
+    if (ctx_.topo.is_head) return;
+
+    app_ = Communicator(dup_comm(user));
+    ctx_.app = app_.get();
+    if (c.head) {
+        for (int level = 2; level <= 4; ++level) {
+            if (!c.is_inline(level)) {
+                ctx_.log.warning("inline_l" + std::to_string(level) +
+                                 " = 0: asynchronous post-processing is not available in this "
+                                 "version; level " + std::to_string(level) + " runs inline");
+            }
+        }
+    }
+    run_collectively(ctx_.app, [&] {
+        ensure_writable_dir(ctx_.layout.node_exec_dir(ctx_.topo.node_id), "[basic] ckpt_dir", ctx_.rank());
+        if (ctx_.rank() == 0) {
+            ensure_writable_dir(ctx_.layout.global_exec_dir(), "[basic] glbl_dir", 0);
+            ensure_writable_dir(ctx_.layout.meta_exec_dir(), "[basic] meta_dir", 0);
+        }
+    });
+    load_catalog_and_clean(ctx_);
+
+    if (restart) {
+        Selection selection = select_checkpoint(ctx_);
+        if (selection.source) {
+            source_ = std::move(selection.source);
+            status_ = c.failure;
+            ctx_.restart_recorded = true;
+            for (const VarRecord& v : source_->record.vars) {
+                if (!v.name.empty()) registry_.restore_name(v.name, v.id);
+            }
+        } else {
+            init_problem_ = selection.report;
+        }
+    }
+    ctx_.log.info("mlckpt initialized: " + std::to_string(ctx_.topo.app_size) + " application ranks on " +
+                  std::to_string(ctx_.topo.nodes) + " nodes, execution '" + exec_id + "'" +
+                  (status_ != 0 ? ", restarting" : ""));
+}
+
+Session::~Session() = default;
+
+void Session::run_head() {
+    int remaining = ctx_.topo.app_per_node;
+    while (remaining > 0) {
+        int command = 0;
+        check_mpi(MPI_Recv(&command, 1, MPI_INT, MPI_ANY_SOURCE, ctx_.config.final_tag, world_.get(),
+                           MPI_STATUS_IGNORE),
+                  "MPI_Recv");
+        if (command == kHeadFinalize) --remaining;
+    }
+    finalized_ = true;
+}
+
+void Session::protect(int id, void* ptr, std::int64_t count, int type) {
+    registry_.protect(id, ptr, count, type);
+}
+
+void Session::check_level(int level) const {
+    // Every rank must ask for the same level, or the collective steps would diverge.
+    int bounds[2] = {-level, level};
+    int agreed[2] = {0, 0};
+    check_mpi(MPI_Allreduce(bounds, agreed, 2, MPI_INT, MPI_MAX, ctx_.app), "MPI_Allreduce");
+    if (-agreed[0] != agreed[1]) {
+        fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" +
+                                   std::to_string(-agreed[0]) + " to " + std::to_string(agreed[1]) +
+                                   "); every rank must pass the same level");
+    }
+    if (level == 2 || level == 3) {
+        fail(ErrorKind::usage, std::string("level ") + std::to_string(level) + " (" +
+                                   (level == 2 ? "partner copy" : "Reed-Solomon") +
+                                   ") is not available in this version; allowed: FTI_L1, FTI_L4");
+    }
+    if (level == 8) {
+        fail(ErrorKind::usage,
+             ctx_.config.enable_dcp
+                 ? "FTI_L4_DCP (differential checkpoint) is not available in this version; "
+                   "allowed: FTI_L1, FTI_L4"
+                 : "FTI_L4_DCP needs [basic] enable_dcp = 1 in " + ctx_.config.path);
+    }
+    if (level != 1 && level != 4) {
+        fail(ErrorKind::usage, "checkpoint level " + std::to_string(level) +
+                                   " is invalid; allowed: FTI_L1 (1), FTI_L2 (2), FTI_L3 (3), "
+                                   "FTI_L4 (4), FTI_L4_DCP (8)");
+    }
+}
+
+void Session::checkpoint(int ckpt_id, int level) {
+    if (icp_) {
+        fail(ErrorKind::usage, "an incremental checkpoint (FTI_InitICP) is in progress; finish it "
+                               "with FTI_FinalizeICP first");
+    }
+    check_level(level);
+    double start = MPI_Wtime();
+    CheckpointWriter writer(ctx_, ckpt_id, level);
+    try {
+        for (const Variable& var : registry_.variables()) writer.add(var, registry_.name_of(var.id));
+    } catch (const Error&) {
+        // Remembered by the writer; commit() makes every rank fail with it.
+    }
+    after_commit(writer.commit(), MPI_Wtime() - start);
+}
+
+void Session::after_commit(const CheckpointRef& ref, double seconds) {
+    scheduler_.on_checkpoint(ref.level);
+    char line[160];
+    std::snprintf(line, sizeof line, "Ckpt. ID %d (%s) (%.2f MB/proc) taken in %.2f sec.", ref.ckpt_id,
+                  level_name(ref.level), static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0),
+                  seconds);
+    ctx_.log.info(line);
+}
+
+bool Session::snapshot() {
+    if (status_ != 0) {
+        recover();
+        return false;
+    }
+    int level = scheduler_.on_iteration(ctx_.app, MPI_Wtime());
+    if (level == 0) return false;
+    checkpoint(ctx_.catalog.last_ckpt_id() + 1, level);
+    return true;
+}
+
+const VarRecord& Session::stored_var(int id) const {
+    if (!source_) {
+        fail(ErrorKind::not_recoverable, "there is no checkpoint to recover from (FTI_Status() is 0)");
+    }
+    const VarRecord* v = source_->record.find_var(id);
+    if (v == nullptr) {
+        fail(ErrorKind::not_recoverable, "variable " + std::to_string(id) + " is not in checkpoint " +
+                                             std::to_string(source_->ref.ckpt_id) + " ('" +
+                                             source_->path.string() + "')");
+    }
+    return *v;
+}
+
+void Session::recover() {
+    run_collectively(ctx_.app, [&] {
+        for (const Variable& var : registry_.variables()) {
+            const VarRecord& stored = stored_var(var.id);
+            if (stored.size != var.bytes()) {
+                fail(ErrorKind::not_recoverable,
+                     "variable " + std::to_string(var.id) + ": the checkpoint holds " +
+                         std::to_string(stored.size) + " bytes, the protected buffer has " +
+                         std::to_string(var.bytes()) +
+                         "; protect it with the stored size (FTI_GetStoredSize) or use FTI_Realloc");
+            }
+        }
+        if (!source_) stored_var(-1);  // nothing protected and nothing to recover from
+        File file = File::open_read(source_->path);
+        for (const Variable& var : registry_.variables()) {
+            read_posix_var(file, stored_var(var.id), var.data());
+        }
+    });
+    status_ = 0;
+    ctx_.log.info("Recovered " + std::to_string(registry_.variables().size()) +
+                  " variables from checkpoint " + std::to_string(source_->ref.ckpt_id) + " (" +
+                  level_name(source_->ref.level) + ").");
+}
+
+void Session::recover_var_init() {
+    if (!source_) stored_var(-1);
+    recover_var_file_ = File::open_read(source_->path);
+}
+
+void Session::recover_var(int id) {
+    if (!recover_var_file_) fail(ErrorKind::usage, "call FTI_RecoverVarInit before FTI_RecoverVar");
+    const Variable& var = registry_.at(id);
+    const VarRecord& stored = stored_var(id);
+    if (stored.size != var.bytes()) {
+        fail(ErrorKind::not_recoverable,
+             "variable " + std::to_string(id) + ": the checkpoint holds " + std::to_string(stored.size) +
+                 " bytes, the protected buffer has " + std::to_string(var.bytes()));
+    }
+    read_posix_var(*recover_var_file_, stored, var.data());
+}
+
+void Session::recover_var_finalize() {
+    if (!recover_var_file_) fail(ErrorKind::usage, "FTI_RecoverVarFinalize without FTI_RecoverVarInit");
+    recover_var_file_.reset();
+    status_ = 0;
+}
+
+std::int64_t Session::stored_size(int id) const {
+    if (!source_) return 0;
+    const VarRecord* v = source_->record.find_var(id);
+    return v ? static_cast<std::int64_t>(v->size) : 0;
+}
+
+void* Session::realloc_var(int id, void* ptr) {
+    Variable var = registry_.at(id);
+    if (ptr != var.ptr) {
+        fail(ErrorKind::usage, "FTI_Realloc: pointer is not the one protected as variable " +
+                                   std::to_string(id));
+    }
+    const VarRecord& stored = stored_var(id);
+    if (stored.size % var.element_size != 0) {
+        fail(ErrorKind::corrupt, "variable " + std::to_string(id) + ": " + std::to_string(stored.size) +
+                                     " stored bytes are not a whole number of " +
+                                     std::to_string(var.element_size) + "-byte elements");
+    }
+    void* grown = std::realloc(ptr, std::max<std::uint64_t>(stored.size, 1));
+    if (grown == nullptr) {
+        fail(ErrorKind::io, "FTI_Realloc: cannot allocate " + std::to_string(stored.size) + " bytes");
+    }
+    registry_.protect(id, grown, static_cast<std::int64_t>(stored.size / var.element_size), var.type);
+    return grown;
+}
+
+void Session::icp_init(int ckpt_id, int level, bool activate) {
+    if (icp_) fail(ErrorKind::usage, "an incremental checkpoint is already in progress");
+    icp_inactive_ = !activate;
+    if (!activate) return;
+    check_level(level);
+    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, level);
+    icp_start_ = MPI_Wtime();
+}
+
+void Session::icp_add(int id) {
+    if (icp_inactive_) return;
+    if (!icp_) fail(ErrorKind::usage, "FTI_AddVarICP without FTI_InitICP");
+    const Variable& var = registry_.at(id);
+    if (icp_->has(id)) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + " was already added to this checkpoint");
+    }
+    icp_->add(var, registry_.name_of(id));
+}
+
+bool Session::icp_finalize() {
+    if (icp_inactive_) {
+        icp_inactive_ = false;
+        return false;
+    }
+    if (!icp_) fail(ErrorKind::usage, "FTI_FinalizeICP without FTI_InitICP");
+    std::unique_ptr<CheckpointWriter> writer = std::move(icp_);
+    std::string missing;
+    for (const Variable& var : registry_.variables()) {
+        if (!writer->has(var.id)) missing += (missing.empty() ? "" : ", ") + std::to_string(var.id);
+    }
+    std::optional<std::string> complaint;
+    if (!missing.empty()) {
+        complaint = "incremental checkpoint " + std::to_string(writer->ref().ckpt_id) +
+                    ": protected variables " + missing +
+                    " were not added with FTI_AddVarICP; the checkpoint is discarded";
+    }
+    after_commit(writer->commit(complaint), MPI_Wtime() - icp_start_);
+    return true;
+}
+
+void Session::finalize() {
+    if (finalized_) return;
+    finalized_ = true;
+    if (ctx_.topo.is_head) return;
+    icp_.reset();
+    recover_var_file_.reset();
+    std::exception_ptr failure;
+    try {
+        finish_finalize();
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    if (ctx_.config.head) {
+        int command = kHeadFinalize;
+        check_mpi(MPI_Send(&command, 1, MPI_INT, ctx_.topo.head_world_rank, ctx_.config.final_tag,
+                           world_.get()),
+                  "MPI_Send");
+    }
+    agree(ctx_.app, failure);
+}
+
+void Session::finish_finalize() {
+    const Config& c = ctx_.config;
+    const CheckpointRef* newest = ctx_.catalog.newest();
+    if (c.keep_last_ckpt && newest != nullptr) {
+        CheckpointRef kept = *newest;
+        if (kept.level < 4) kept = flush_to_l4(ctx_, kept);
+        std::vector<CheckpointRef> others;
+        for (const CheckpointRef& r : ctx_.catalog.refs()) {
+            if (r.seq != kept.seq || r.level != kept.level) others.push_back(r);
+        }
+        retire(ctx_, others);
+        if (ctx_.rank() == 0) write_restart_state(c.path, 2, ctx_.layout.exec_id());
+        ctx_.log.info("Checkpoint " + std::to_string(kept.ckpt_id) +
+                      " kept at L4; relaunching restarts from it.");
+        return;
+    }
+    retire(ctx_, ctx_.catalog.refs());
+    check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
+    if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.node_exec_dir(ctx_.topo.node_id));
+    if (ctx_.rank() == 0) {
+        if (c.keep_l4_ckpt) {
+            remove_tree(ctx_.layout.global_exec_dir() / "l4");
+        } else {
+            remove_tree(ctx_.layout.global_exec_dir());
+            remove_tree(ctx_.layout.meta_exec_dir());
+        }
+        if (ctx_.restart_recorded || c.failure != 0) write_restart_state(c.path, 0, ctx_.layout.exec_id());
+    }
+    ctx_.log.info("FTI finalized: checkpoints of execution '" + ctx_.layout.exec_id() + "' removed" +
+                  (c.keep_l4_ckpt ? " (L4 archive kept)." : "."));
+}
+
+}  // namespace mlckpt::core

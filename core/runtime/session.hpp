@@ -1,0 +1,83 @@
+// The session state machine behind the C API: one per FTI_Init .. FTI_Finalize.
+// Collective methods must be called by every application rank; each either
+// succeeds everywhere or throws the same Error everywhere.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "format/posix_format.hpp"
+#include "mpi/collective.hpp"
+#include "recovery/selector.hpp"
+#include "registry/registry.hpp"
+#include "runtime/checkpoint_writer.hpp"
+#include "runtime/context.hpp"
+#include "runtime/snapshot_scheduler.hpp"
+
+namespace mlckpt::core {
+
+class Session {
+public:
+    // Collective over `global`. Throws a config Error for a bad configuration.
+    Session(const std::string& config_path, MPI_Comm global);
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    bool is_head() const { return ctx_.topo.is_head; }
+    bool keep_heads_alive() const { return ctx_.config.keep_heads_alive; }
+    // Head ranks: serve the application ranks of the node until they finalize.
+    void run_head();
+
+    // Set when a restart was requested but no checkpoint can be recovered.
+    const std::optional<std::string>& init_problem() const { return init_problem_; }
+    MPI_Comm app_comm() const { return user_comm_.get(); }
+    const Logger& log() const { return ctx_.log; }
+    int status() const { return status_; }
+
+    Registry& registry() { return registry_; }
+    void protect(int id, void* ptr, std::int64_t count, int type);
+
+    void checkpoint(int ckpt_id, int level);  // collective
+    bool snapshot();                          // collective; true when it checkpointed
+    void recover();                           // collective
+
+    void recover_var_init();
+    void recover_var(int id);
+    void recover_var_finalize();
+    std::int64_t stored_size(int id) const;
+    void* realloc_var(int id, void* ptr);
+
+    void icp_init(int ckpt_id, int level, bool activate);  // collective
+    void icp_add(int id);
+    bool icp_finalize();  // collective; true when a checkpoint was committed
+
+    void finalize();  // collective
+
+private:
+    void check_level(int level) const;
+    void after_commit(const CheckpointRef& ref, double seconds);
+    const VarRecord& stored_var(int id) const;
+    void finish_finalize();
+
+    Communicator world_;      // library traffic over all ranks, heads included
+    Communicator user_comm_;  // FTI_COMM_WORLD
+    Communicator app_;        // library traffic over the application ranks
+    Context ctx_;
+    Registry registry_;
+    SnapshotScheduler scheduler_;
+    std::optional<std::string> init_problem_;
+    std::optional<RecoverySource> source_;
+    int status_ = 0;
+
+    std::unique_ptr<CheckpointWriter> icp_;
+    bool icp_inactive_ = false;
+    double icp_start_ = 0.0;
+    std::optional<File> recover_var_file_;
+    bool finalized_ = false;
+};
+
+}  // namespace mlckpt::core

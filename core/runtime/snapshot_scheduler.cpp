@@ -1,0 +1,47 @@
+#include "runtime/snapshot_scheduler.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "mpi/collective.hpp"
+
+namespace mlckpt::core {
+
+int SnapshotScheduler::on_iteration(MPI_Comm comm, double now_seconds) {
+    ++iteration_;
+    if (iteration_ == 1) {
+        start_seconds_ = now_seconds;
+        return 0;
+    }
+    if (iteration_ == next_sync_) resync(comm, now_seconds);
+    for (int level = 4; level >= 1; --level) {
+        auto i = static_cast<std::size_t>(level - 1);
+        if (interval_iters_[i] != 0 && iteration_ - last_ckpt_iter_[i] >= interval_iters_[i]) {
+            return level;
+        }
+    }
+    return 0;
+}
+
+void SnapshotScheduler::on_checkpoint(int level) {
+    // A checkpoint at a level also restarts the clocks of the levels below.
+    for (int l = 1; l <= std::min(level, 4); ++l) {
+        last_ckpt_iter_[static_cast<std::size_t>(l - 1)] = iteration_;
+    }
+}
+
+void SnapshotScheduler::resync(MPI_Comm comm, double now_seconds) {
+    double local_mean = (now_seconds - start_seconds_) / static_cast<double>(iteration_ - 1);
+    double mean = 0.0;
+    check_mpi(MPI_Allreduce(&local_mean, &mean, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
+    mean = std::max(mean, 1e-9);
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (minutes_[i] <= 0.0) continue;
+        double iters = std::round(minutes_[i] * 60.0 / mean);
+        interval_iters_[i] = static_cast<std::uint64_t>(std::clamp(iters, 1.0, 1e15));
+    }
+    sync_step_ = std::min<std::uint64_t>(sync_step_ * 2, 512);
+    next_sync_ = iteration_ + sync_step_;
+}
+
+}  // namespace mlckpt::core

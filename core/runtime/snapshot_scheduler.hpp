@@ -1,0 +1,37 @@
+// Decides when FTI_Snapshot checkpoints, from the intervals ckpt_l1..l4 in
+// minutes. Like FTI it turns minutes into iterations using the mean length
+// of an iteration, agreed by all ranks at sync points (iterations 2, 4, 8,
+// ... then every 512): between them every rank decides the same thing from
+// its iteration count alone, without communicating.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+
+namespace mlckpt::core {
+
+class SnapshotScheduler {
+public:
+    explicit SnapshotScheduler(const std::array<double, 4>& minutes) : minutes_(minutes) {}
+
+    // Collective at sync points. Returns the level due now (0 = none): the
+    // highest level whose interval has elapsed.
+    int on_iteration(MPI_Comm comm, double now_seconds);
+    // Records a checkpoint taken at `level` at the current iteration.
+    void on_checkpoint(int level);
+
+private:
+    void resync(MPI_Comm comm, double now_seconds);
+
+    std::array<double, 4> minutes_;
+    std::array<std::uint64_t, 4> interval_iters_{};  // 0 = level off
+    std::array<std::uint64_t, 4> last_ckpt_iter_{};
+    std::uint64_t iteration_ = 0;
+    std::uint64_t next_sync_ = 2;
+    std::uint64_t sync_step_ = 2;
+    double start_seconds_ = 0.0;
+};
+
+}  // namespace mlckpt::core

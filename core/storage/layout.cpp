@@ -1,0 +1,70 @@
+#include "storage/layout.hpp"
+
+#include <charconv>
+
+namespace mlckpt::core {
+
+namespace {
+
+bool parse_u64(std::string_view s, std::uint64_t& out) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+}
+
+}  // namespace
+
+StorageLayout::StorageLayout(const Config& config, std::string exec_id)
+    : ckpt_dir_(config.ckpt_dir),
+      glbl_dir_(config.glbl_dir),
+      meta_dir_(config.meta_dir),
+      exec_id_(std::move(exec_id)) {}
+
+fs::path StorageLayout::node_exec_dir(int node) const {
+    return ckpt_dir_ / ("node" + std::to_string(node)) / exec_id_;
+}
+
+fs::path StorageLayout::global_exec_dir() const { return glbl_dir_ / exec_id_; }
+
+fs::path StorageLayout::meta_exec_dir() const { return meta_dir_ / exec_id_; }
+
+fs::path StorageLayout::ckpt_dir(int level, std::uint64_t seq, int node) const {
+    std::string leaf = "ckpt" + std::to_string(seq);
+    if (level >= 4) return global_exec_dir() / "l4" / leaf;
+    return node_exec_dir(node) / ("l" + std::to_string(level)) / leaf;
+}
+
+fs::path StorageLayout::archive_dir(std::uint64_t seq) const {
+    return global_exec_dir() / "l4_archive" / ("ckpt" + std::to_string(seq));
+}
+
+fs::path StorageLayout::meta_file(int level, std::uint64_t seq) const {
+    return meta_exec_dir() / ("ckpt" + std::to_string(seq) + ".l" + std::to_string(level) + ".meta");
+}
+
+fs::path StorageLayout::archive_meta_file(std::uint64_t seq) const {
+    return meta_exec_dir() / "archive" / ("ckpt" + std::to_string(seq) + ".l4.meta");
+}
+
+std::string StorageLayout::data_file_name(int ckpt_id, int rank) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + ".fti";
+}
+
+bool StorageLayout::parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level) {
+    std::string_view s = name;
+    if (s.substr(0, 4) != "ckpt" || s.size() < 12 || s.substr(s.size() - 5) != ".meta") return false;
+    s = s.substr(4, s.size() - 9);  // "<seq>.l<L>"
+    auto dot = s.find(".l");
+    if (dot == std::string_view::npos) return false;
+    std::uint64_t lv = 0;
+    if (!parse_u64(s.substr(0, dot), seq) || !parse_u64(s.substr(dot + 2), lv)) return false;
+    if (lv < 1 || lv > 4) return false;
+    level = static_cast<int>(lv);
+    return true;
+}
+
+bool StorageLayout::parse_ckpt_dir_name(const std::string& name, std::uint64_t& seq) {
+    return name.size() > 4 && name.compare(0, 4, "ckpt") == 0 &&
+           parse_u64(std::string_view(name).substr(4), seq);
+}
+
+}  // namespace mlckpt::core

@@ -1,0 +1,50 @@
+// Where every file of an execution lives.
+//
+//   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/Ckpt<id>-Rank<r>.fti   L1-L3, node-local
+//   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-Rank<r>.fti            L4
+//   <glbl_dir>/<exec_id>/l4_archive/ckpt<seq>/...                     keep_l4_ckpt
+//   <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta                          metadata (commit point)
+//   <meta_dir>/<exec_id>/archive/ckpt<seq>.l4.meta
+//
+// Directories are numbered by the commit sequence number, so an application
+// that reuses a checkpoint id never overwrites a committed checkpoint.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "config/config.hpp"
+
+namespace mlckpt::core {
+
+namespace fs = std::filesystem;
+
+class StorageLayout {
+public:
+    StorageLayout(const Config& config, std::string exec_id);
+
+    const std::string& exec_id() const { return exec_id_; }
+    fs::path node_exec_dir(int node) const;
+    fs::path global_exec_dir() const;
+    fs::path meta_exec_dir() const;
+
+    fs::path ckpt_dir(int level, std::uint64_t seq, int node) const;
+    fs::path archive_dir(std::uint64_t seq) const;
+    fs::path meta_file(int level, std::uint64_t seq) const;
+    fs::path archive_meta_file(std::uint64_t seq) const;
+
+    static std::string data_file_name(int ckpt_id, int rank);
+    // Parses "ckpt<seq>.l<L>.meta"; false for any other name.
+    static bool parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level);
+    // Parses "ckpt<seq>"; false for any other name.
+    static bool parse_ckpt_dir_name(const std::string& name, std::uint64_t& seq);
+
+private:
+    fs::path ckpt_dir_;
+    fs::path glbl_dir_;
+    fs::path meta_dir_;
+    std::string exec_id_;
+};
+
+}  // namespace mlckpt::core

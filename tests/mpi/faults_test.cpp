@@ -1,0 +1,169 @@
+// Fault injection: checkpoint files deleted, truncated or overwritten in
+// place, node directories deleted, metadata damaged, ranks killed in the
+// middle of a checkpoint, and restarts with another number of ranks. Every
+// recovery is compared bit for bit with what was written.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "scenario.hpp"
+
+namespace mlckpt::test {
+namespace {
+
+int app_rank() {
+    int r = 0;
+    MPI_Comm_rank(FTI_COMM_WORLD, &r);
+    return r;
+}
+
+int last_rank() { return world_size() - 1; }
+
+// Phase 1 of most fault scenarios: an L4 checkpoint (version 1), then a newer
+// L1 checkpoint (version 2); the launch ends without Finalize.
+void write_l4_then_l1(const std::string& cfg) {
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Dataset d(app_rank());
+    d.protect();
+    d.fill(1);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
+    d.fill(2);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
+}
+
+// Phase 2: recovery must succeed with the given version.
+void expect_recovers(const std::string& cfg, int version) {
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    EXPECT_EQ(FTI_Status(), 1);
+    Dataset d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(version)) << "recovered data differs from version " << version;
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// Applies `damage` on rank 0 between the launches, then expects the fallback.
+template <typename Damage>
+void fallback_scenario(Damage damage) {
+    std::string cfg = config();
+    if (phase() == 1) return write_l4_then_l1(cfg);
+    if (world_rank() == 0) damage();
+    world_barrier();
+    expect_recovers(cfg, 1);
+}
+
+TEST(Faults, DeletedFileFallsBackToOlderCheckpoint) {
+    fallback_scenario([] { ASSERT_TRUE(fs::remove(the_file(data_file(2, last_rank())))); });
+}
+
+TEST(Faults, DeletedNodeDirectoryFallsBack) {
+    fallback_scenario([] {
+        int nodes = world_size() % 2 == 0 ? world_size() / 2 : world_size();
+        fs::path node = local_dir() / ("node" + std::to_string(nodes - 1));
+        ASSERT_TRUE(fs::is_directory(node));
+        fs::remove_all(node);
+    });
+}
+
+TEST(Faults, TruncatedFileFallsBack) {
+    fallback_scenario([] {
+        fs::path f = the_file(data_file(2, last_rank()));
+        truncate_file(f, fs::file_size(f) / 2);
+    });
+}
+
+TEST(Faults, OverwrittenFileFallsBack) {
+    fallback_scenario([] {
+        fs::path f = the_file(data_file(2, last_rank()));
+        overwrite_in_place(f, fs::file_size(f) / 2, 16);
+    });
+}
+
+TEST(Faults, DamagedMetadataFallsBack) {
+    fallback_scenario([] {
+        auto metas = find_files("ckpt2.l1.meta");
+        ASSERT_EQ(metas.size(), 1u);
+        overwrite_in_place(metas[0], 40, 4);
+    });
+}
+
+TEST(Faults, OnlyCheckpointCorruptIsNamed) {
+    std::string cfg = config();
+    int victim = last_rank();
+    if (phase() == 1) {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        Dataset d(app_rank());
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
+        return;
+    }
+    if (world_rank() == 0) overwrite_in_place(the_file(data_file(1, victim)), 100, 1);
+    world_barrier();
+    EXPECT_FTI(FTI_NREC, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    std::string message = FTI_LastError();
+    EXPECT_NE(message.find(data_file(1, victim)), std::string::npos) << message;
+    EXPECT_NE(message.find("fails its checksum"), std::string::npos) << message;
+    EXPECT_EQ(FTI_Status(), 0);
+    EXPECT_FTI(FTI_NREC, FTI_Recover());
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// A rank is killed at a fault point while checkpoint 2 is being written; the
+// relaunch must recover checkpoint 1 and clear the leftovers of checkpoint 2.
+void killed_scenario(const char* point, int victim, int level) {
+    std::string cfg = config();
+    if (phase() == 1) {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        Dataset d(app_rank());
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
+        mark("first-checkpoint-done");
+        std::string spec = std::string(point) + ":" + std::to_string(victim) + ":2";
+        ::setenv("MLCKPT_FAULT_INJECT", spec.c_str(), 1);
+        d.fill(2);
+        FTI_Checkpoint(2, level);
+        ADD_FAILURE() << "rank " << victim << " should have been killed";
+        return;
+    }
+    ASSERT_TRUE(marked("first-checkpoint-done"));
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    EXPECT_EQ(FTI_Status(), 1);
+    MPI_Barrier(FTI_COMM_WORLD);
+    EXPECT_TRUE(find_files(data_file(2, app_rank())).empty()) << "leftovers of the killed checkpoint";
+    EXPECT_TRUE(find_files(data_file(2, app_rank()) + ".tmp").empty());
+    Dataset d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1));
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(Faults, RankKilledAfterWritingItsFile) {
+    killed_scenario("after_data_write", last_rank(), FTI_L1);
+}
+
+TEST(Faults, RankZeroKilledBeforeMetadataCommit) {
+    killed_scenario("before_meta_commit", 0, FTI_L4);
+}
+
+TEST(Faults, DifferentRankCountIsRefused) {
+    std::string cfg = config();
+    if (phase() == 1) {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        Dataset d(app_rank());
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
+        return;
+    }
+    EXPECT_FTI(FTI_NREC, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    std::string message = FTI_LastError();
+    EXPECT_NE(message.find("written by 4 application ranks, this run has 8"), std::string::npos) << message;
+    EXPECT_EQ(FTI_Status(), 0);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+}  // namespace
+}  // namespace mlckpt::test

@@ -1,0 +1,51 @@
+// main() of the MPI tests: MPI around gtest, launch arguments --phase and
+// --workdir, full output on rank 0 and failures only on the other ranks, and
+// a non-zero exit code on every rank when any rank failed.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <gtest/gtest.h>
+
+#include "scenario.hpp"
+
+namespace {
+
+class FailurePrinter : public testing::EmptyTestEventListener {
+public:
+    explicit FailurePrinter(int rank) : rank_(rank) {}
+    void OnTestPartResult(const testing::TestPartResult& r) override {
+        if (!r.failed()) return;
+        std::fprintf(stderr, "[rank %d] %s:%d: Failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?",
+                     r.line_number(), r.summary());
+    }
+
+private:
+    int rank_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    MPI_Init(&argc, &argv);
+    testing::InitGoogleTest(&argc, argv);
+    int phase = 1;
+    std::string workdir = ".";
+    for (int i = 1; i < argc; ++i) {
+        if (std::strncmp(argv[i], "--phase=", 8) == 0) phase = std::atoi(argv[i] + 8);
+        if (std::strncmp(argv[i], "--workdir=", 10) == 0) workdir = argv[i] + 10;
+    }
+    mlckpt::test::set_launch_arguments(phase, workdir);
+
+    int rank = mlckpt::test::world_rank();
+    auto& listeners = testing::UnitTest::GetInstance()->listeners();
+    if (rank != 0) {
+        delete listeners.Release(listeners.default_result_printer());
+        listeners.Append(new FailurePrinter(rank));
+    }
+    int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+    int any_failed = 0;
+    MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any_failed;
+}

@@ -1,0 +1,187 @@
+#include "scenario.hpp"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <gtest/gtest.h>
+
+namespace mlckpt::test {
+
+namespace {
+
+int g_phase = 1;
+fs::path g_workdir;
+
+}  // namespace
+
+int phase() { return g_phase; }
+const fs::path& workdir() { return g_workdir; }
+
+void set_launch_arguments(int phase, fs::path dir) {
+    g_phase = phase;
+    g_workdir = std::move(dir);
+}
+
+int world_rank() {
+    int r = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
+int world_size() {
+    int s = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &s);
+    return s;
+}
+
+void world_barrier() { MPI_Barrier(MPI_COMM_WORLD); }
+
+fs::path local_dir() { return workdir() / "local"; }
+fs::path global_dir() { return workdir() / "global"; }
+fs::path meta_dir() { return workdir() / "meta"; }
+
+std::string config(const ConfigOptions& o) {
+    fs::path path = workdir() / "config.fti";
+    if (phase() == 1 && world_rank() == 0) {
+        int node_size = o.node_size > 0 ? o.node_size : (world_size() % 2 == 0 ? 2 : 1);
+        std::map<std::string, std::string> basic = {
+            {"node_size", std::to_string(node_size)},
+            {"group_size", std::to_string(o.group_size > 0 ? o.group_size : 1)},
+            {"ckpt_dir", local_dir().string()},
+            {"glbl_dir", global_dir().string()},
+            {"meta_dir", meta_dir().string()},
+            {"verbosity", "2"},
+            {"ckpt_io", "1"},
+        };
+        for (const auto& [k, v] : o.basic) basic[k] = v;
+        std::ofstream out(path);
+        out << "# written by the mlckpt test harness\n[basic]\n";
+        for (const auto& [k, v] : basic) out << k << " = " << v << "\n";
+        out << "\n[restart]\n; filled in by the library\nfailure = 0\nexec_id =\n";
+        out << "\n[advanced]\nlocal_test = 1\nblock_size = 64\n";
+        for (const auto& [k, v] : o.advanced) out << k << " = " << v << "\n";
+    }
+    world_barrier();
+    return path.string();
+}
+
+std::vector<fs::path> find_files(const std::string& name) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(workdir(), ec); it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+        if (it->path().filename() == name) out.push_back(it->path());
+    }
+    return out;
+}
+
+fs::path the_file(const std::string& name) {
+    auto files = find_files(name);
+    EXPECT_EQ(files.size(), 1u) << "files named " << name;
+    return files.empty() ? fs::path() : files.front();
+}
+
+std::string data_file(int ckpt_id, int rank) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + ".fti";
+}
+
+bool config_says(const std::string& line) {
+    std::ifstream in(workdir() / "config.fti");
+    for (std::string l; std::getline(in, l);) {
+        if (l == line) return true;
+    }
+    return false;
+}
+
+void truncate_file(const fs::path& path, std::uintmax_t size) {
+    ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(size)), 0) << path;
+}
+
+void overwrite_in_place(const fs::path& path, std::uintmax_t offset, std::uintmax_t bytes) {
+    std::uintmax_t before = fs::file_size(path);
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    ASSERT_TRUE(f.good()) << path;
+    f.seekg(static_cast<std::streamoff>(offset));
+    std::string original(bytes, '\0');
+    f.read(original.data(), static_cast<std::streamsize>(bytes));
+    for (char& c : original) c = static_cast<char>(~c);  // every byte changes
+    f.seekp(static_cast<std::streamoff>(offset));
+    f.write(original.data(), static_cast<std::streamsize>(bytes));
+    f.close();
+    ASSERT_EQ(fs::file_size(path), before);
+}
+
+void mark(const std::string& name) {
+    if (world_rank() == 0) std::ofstream(workdir() / ("marker-" + name)) << "1";
+}
+
+bool marked(const std::string& name) { return fs::exists(workdir() / ("marker-" + name)); }
+
+std::uint64_t pattern(int rank, int var, int version, std::size_t index) {
+    // splitmix64 over the coordinates: distinct for every byte position and version.
+    std::uint64_t z = (static_cast<std::uint64_t>(rank) << 48) ^ (static_cast<std::uint64_t>(var) << 40) ^
+                      (static_cast<std::uint64_t>(version) << 32) ^ index;
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+Dataset::Dataset(int rank)
+    : ints(1000 + 37 * static_cast<std::size_t>(rank)),
+      doubles(513 + 11 * static_cast<std::size_t>(rank)),
+      bytes(4097 + static_cast<std::size_t>(rank)),
+      particles(31 + static_cast<std::size_t>(rank)),
+      rank_(rank) {}
+
+std::size_t Dataset::bytes_of(int var) const {
+    switch (var) {
+        case 0: return ints.size() * sizeof(std::int32_t);
+        case 1: return doubles.size() * sizeof(double);
+        case 2: return bytes.size();
+        case 3: return particles.size() * sizeof(Particle);
+        default: return 0;
+    }
+}
+
+void Dataset::protect() {
+    if (particle_type_ < 0) ASSERT_FTI(FTI_SCES, FTI_InitType(&particle_type_, sizeof(Particle)));
+    ASSERT_FTI(FTI_SCES, FTI_Protect(0, ints.data(), static_cast<int64_t>(ints.size()), FTI_INTG));
+    ASSERT_FTI(FTI_SCES, FTI_Protect(1, doubles.data(), static_cast<int64_t>(doubles.size()), FTI_DBLE));
+    ASSERT_FTI(FTI_SCES, FTI_Protect(2, bytes.data(), static_cast<int64_t>(bytes.size()), FTI_UCHR));
+    ASSERT_FTI(FTI_SCES, FTI_Protect(3, particles.data(), static_cast<int64_t>(particles.size()), particle_type_));
+    ASSERT_FTI(FTI_SCES, FTI_Protect(4, nullptr, 0, FTI_DBLE));
+}
+
+void Dataset::fill(int version) {
+    for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = static_cast<std::int32_t>(pattern(rank_, 0, version, i));
+    for (std::size_t i = 0; i < doubles.size(); ++i) {
+        doubles[i] = static_cast<double>(pattern(rank_, 1, version, i) >> 11) * 0x1p-53;
+    }
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(pattern(rank_, 2, version, i));
+    for (std::size_t i = 0; i < particles.size(); ++i) {
+        std::uint64_t p = pattern(rank_, 3, version, i);
+        particles[i] = {{static_cast<double>(p % 1000), static_cast<double>(p % 777)},
+                        static_cast<std::int32_t>(p >> 32), static_cast<std::int32_t>(p & 0xffff)};
+    }
+}
+
+void Dataset::clear() {
+    std::fill(ints.begin(), ints.end(), 0);
+    std::fill(doubles.begin(), doubles.end(), 0.0);
+    std::fill(bytes.begin(), bytes.end(), 0);
+    std::fill(particles.begin(), particles.end(), Particle{});
+}
+
+bool Dataset::matches(int version) const {
+    Dataset expected(rank_);
+    expected.fill(version);
+    // Bitwise comparison, padding included in neither (Particle has none).
+    return std::memcmp(ints.data(), expected.ints.data(), bytes_of(0)) == 0 &&
+           std::memcmp(doubles.data(), expected.doubles.data(), bytes_of(1)) == 0 &&
+           std::memcmp(bytes.data(), expected.bytes.data(), bytes_of(2)) == 0 &&
+           std::memcmp(particles.data(), expected.particles.data(), bytes_of(3)) == 0;
+}
+
+}  // namespace mlckpt::test

@@ -1,0 +1,100 @@
+// Harness for MPI tests that span several launches. Each launch runs one
+// gtest test with --phase=N (1, 2, ...) in a shared --workdir, so phase 2
+// really is a new process that must find what phase 1 left on disk.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fti.h"
+
+namespace mlckpt::test {
+
+namespace fs = std::filesystem;
+
+int phase();
+const fs::path& workdir();
+void set_launch_arguments(int phase, fs::path workdir);  // from main()
+
+int world_rank();
+int world_size();
+void world_barrier();
+
+struct ConfigOptions {
+    int node_size = 0;   // 0: 2 when the rank count is even, else 1
+    int group_size = 0;  // 0: 1
+    std::map<std::string, std::string> basic;     // extra or overriding [basic] keys
+    std::map<std::string, std::string> advanced;  // extra [advanced] keys
+};
+
+// Phase 1: rank 0 writes <workdir>/config.fti (local_test = 1, directories in
+// the workdir). Later phases reuse the file the library rewrote. Collective.
+std::string config(const ConfigOptions& options = {});
+fs::path local_dir();   // ckpt_dir
+fs::path global_dir();  // glbl_dir
+fs::path meta_dir();    // meta_dir
+
+// All files below the workdir whose name is `name`.
+std::vector<fs::path> find_files(const std::string& name);
+fs::path the_file(const std::string& name);  // exactly one, or the test fails
+std::string data_file(int ckpt_id, int rank);  // "Ckpt<id>-Rank<r>.fti"
+bool config_says(const std::string& line);     // the config file has this line
+
+// Fault injection on files, for real.
+void truncate_file(const fs::path& path, std::uintmax_t size);
+void overwrite_in_place(const fs::path& path, std::uintmax_t offset, std::uintmax_t bytes);
+
+// Marker files let a later phase check how far an earlier one got.
+void mark(const std::string& name);
+bool marked(const std::string& name);
+
+// A deterministic set of protected variables of rank-dependent sizes and
+// types (ints, doubles, odd-sized bytes, an opaque struct type, and an empty
+// variable), whose content is a function of (rank, variable, version).
+class Dataset {
+public:
+    explicit Dataset(int rank);
+    void protect();       // FTI_Protect every variable (asserts success)
+    void fill(int version);
+    void clear();         // zeroes every byte
+    bool matches(int version) const;
+
+    static constexpr int kVariables = 5;
+    std::size_t bytes_of(int var) const;
+
+    std::vector<std::int32_t> ints;
+    std::vector<double> doubles;
+    std::vector<std::uint8_t> bytes;
+    struct Particle {
+        double position[2];
+        std::int32_t charge;
+        std::int32_t flags;
+    };
+    std::vector<Particle> particles;
+    std::vector<double> empty;
+
+private:
+    int rank_;
+    fti_id_t particle_type_ = -1;
+};
+
+std::uint64_t pattern(int rank, int var, int version, std::size_t index);
+
+}  // namespace mlckpt::test
+
+// Asserts an FTI call's result and prints FTI_LastError() when it differs.
+#define EXPECT_FTI(expected, call)                                                        \
+    do {                                                                                  \
+        int fti_rc_ = (call);                                                             \
+        EXPECT_EQ(fti_rc_, (expected)) << #call << ": " << FTI_LastError();               \
+    } while (0)
+#define ASSERT_FTI(expected, call)                                                        \
+    do {                                                                                  \
+        int fti_rc_ = (call);                                                             \
+        ASSERT_EQ(fti_rc_, (expected)) << #call << ": " << FTI_LastError();               \
+    } while (0)

@@ -1,0 +1,62 @@
+#include <gtest/gtest.h>
+
+#include "runtime/catalog.hpp"
+#include "storage/layout.hpp"
+
+namespace mlckpt::core {
+namespace {
+
+TEST(Catalog, SupersedesSameAndLowerLevelsOnly) {
+    Catalog c;
+    c.add({1, 4, 10});
+    c.add({2, 1, 11});
+    c.add({3, 1, 12});
+    EXPECT_EQ(c.next_seq(), 4u);
+    EXPECT_EQ(c.last_ckpt_id(), 12);
+    auto by_l1 = c.superseded_by(1, 4);
+    ASSERT_EQ(by_l1.size(), 2u);  // the two L1 checkpoints, not the L4 one
+    for (const auto& r : by_l1) EXPECT_EQ(r.level, 1);
+    EXPECT_EQ(c.superseded_by(4, 4).size(), 3u);
+    Catalog back = Catalog::parse(c.serialize());
+    EXPECT_EQ(back.refs().size(), 3u);
+    EXPECT_TRUE(back.contains(1, 4));
+    back.remove({1, 4, 10});
+    EXPECT_FALSE(back.contains(1, 4));
+}
+
+TEST(Catalog, NewestPrefersHighestSeqThenLowestLevel) {
+    Catalog c;
+    EXPECT_EQ(c.newest(), nullptr);
+    EXPECT_EQ(c.next_seq(), 1u);
+    c.add({5, 4, 3});
+    c.add({5, 1, 3});
+    c.add({4, 1, 2});
+    EXPECT_EQ(c.newest()->seq, 5u);
+    EXPECT_EQ(c.newest()->level, 1);
+}
+
+TEST(Layout, PathsAndNames) {
+    Config cfg;
+    cfg.ckpt_dir = "/l";
+    cfg.glbl_dir = "/g";
+    cfg.meta_dir = "/m";
+    StorageLayout l(cfg, "exec");
+    EXPECT_EQ(l.ckpt_dir(1, 7, 3), "/l/node3/exec/l1/ckpt7");
+    EXPECT_EQ(l.ckpt_dir(4, 7, 3), "/g/exec/l4/ckpt7");
+    EXPECT_EQ(l.meta_file(4, 7), "/m/exec/ckpt7.l4.meta");
+    EXPECT_EQ(l.archive_dir(7), "/g/exec/l4_archive/ckpt7");
+    EXPECT_EQ(StorageLayout::data_file_name(3, 12), "Ckpt3-Rank12.fti");
+    std::uint64_t seq = 0;
+    int level = 0;
+    EXPECT_TRUE(StorageLayout::parse_meta_file_name("ckpt17.l4.meta", seq, level));
+    EXPECT_EQ(seq, 17u);
+    EXPECT_EQ(level, 4);
+    EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt17.l9.meta", seq, level));
+    EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt.l1.meta", seq, level));
+    EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt1.l1.meta.tmp.5", seq, level));
+    EXPECT_TRUE(StorageLayout::parse_ckpt_dir_name("ckpt3", seq));
+    EXPECT_FALSE(StorageLayout::parse_ckpt_dir_name("ckpt3.tmp", seq));
+}
+
+}  // namespace
+}  // namespace mlckpt::core

@@ -1,0 +1,92 @@
+#include "meta/checkpoint_meta.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+
+namespace mlckpt::core {
+namespace {
+
+CheckpointMeta sample() {
+    CheckpointMeta m;
+    m.exec_id = "2026-11-22_10-00-00";
+    m.ckpt_id = 6;
+    m.seq = 12;
+    m.level = 4;
+    m.ranks = 2;
+    m.time_ns = 1234567890123;
+    m.complete = true;
+    for (int r = 0; r < 2; ++r) {
+        FileRecord f;
+        f.rank = r;
+        f.node = r / 2;
+        f.file = "Ckpt6-Rank" + std::to_string(r) + ".fti";
+        f.complete = true;
+        f.size = 524294;
+        f.crc32 = 0x1b39e4e4;
+        f.vars.push_back({0, 0, 524288, 0xdeadbeef, "temperature field"});
+        f.vars.push_back({5, 524288, 6, 0x00000001, ""});
+        m.files.push_back(f);
+    }
+    return m;
+}
+
+TEST(CheckpointMeta, RoundTripsEveryField) {
+    CheckpointMeta m = sample();
+    std::string text = serialize_meta(m);
+    // The seed's fields appear as self-describing keys.
+    for (const char* key : {"FILE Ckpt6-Rank0.fti", "TYPE FULL", "COMPLETE 1", "SIZE 524294",
+                            "CRC 0x1b39e4e4", "CKPT 6", "RANKS 2"}) {
+        EXPECT_NE(text.find(key), std::string::npos) << key;
+    }
+    CheckpointMeta back = parse_meta(text, "m");
+    EXPECT_EQ(back.exec_id, m.exec_id);
+    EXPECT_EQ(back.ckpt_id, 6);
+    EXPECT_EQ(back.seq, 12u);
+    EXPECT_EQ(back.level, 4);
+    EXPECT_EQ(back.ranks, 2);
+    EXPECT_EQ(back.time_ns, m.time_ns);
+    EXPECT_TRUE(back.complete);
+    ASSERT_EQ(back.files.size(), 2u);
+    EXPECT_EQ(back.files[1].file, "Ckpt6-Rank1.fti");
+    EXPECT_EQ(back.files[1].crc32, 0x1b39e4e4u);
+    ASSERT_EQ(back.files[1].vars.size(), 2u);
+    EXPECT_EQ(back.files[1].vars[0].name, "temperature field");
+    EXPECT_EQ(back.files[1].vars[1].offset, 524288u);
+    EXPECT_EQ(back.files[1].find_var(5)->size, 6u);
+    EXPECT_EQ(back.files[1].find_var(9), nullptr);
+}
+
+TEST(CheckpointMeta, FileRecordRoundTrip) {
+    FileRecord f = sample().files[0];
+    FileRecord back = parse_file_record(serialize_file_record(f), "r");
+    EXPECT_EQ(back.file, f.file);
+    EXPECT_EQ(back.vars.size(), 2u);
+}
+
+std::string corrupt_error(const std::string& text) {
+    try {
+        parse_meta(text, "meta.file");
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::corrupt);
+        return e.what();
+    }
+    ADD_FAILURE() << "accepted a damaged file";
+    return "";
+}
+
+TEST(CheckpointMeta, DamageIsDetected) {
+    std::string text = serialize_meta(sample());
+    // A changed byte.
+    std::string flipped = text;
+    flipped[text.find("SIZE 524294") + 5] = '9';
+    EXPECT_NE(corrupt_error(flipped).find("'meta.file' fails its checksum"), std::string::npos);
+    // Truncation.
+    EXPECT_NE(corrupt_error(text.substr(0, text.size() / 2)).find("has no CHECKSUM line"),
+              std::string::npos);
+    EXPECT_NE(corrupt_error("").find("has no CHECKSUM line"), std::string::npos);
+    EXPECT_NE(corrupt_error("garbage").find("has no CHECKSUM line"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mlckpt::core

@@ -1,0 +1,188 @@
+#include "config/config.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "temp_dir.hpp"
+
+namespace mlckpt::core {
+namespace {
+
+using test::TempDir;
+
+const char* kMinimal =
+    "[basic]\n"
+    "node_size = 2\n"
+    "ckpt_dir = /tmp/l\n"
+    "glbl_dir = /tmp/g\n"
+    "meta_dir = /tmp/m\n";
+
+// Loads `text` and returns the error message ("" when it loads).
+std::string error_of(const std::string& text) {
+    TempDir dir;
+    std::string path = dir.write("c.fti", text);
+    try {
+        load_config(path);
+        return "";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::config);
+        std::string msg = e.what();
+        // Every message names the file.
+        EXPECT_NE(msg.find(path), std::string::npos) << msg;
+        return msg;
+    }
+}
+
+TEST(Config, MinimalFileGetsDefaults) {
+    TempDir dir;
+    Config c = load_config(dir.write("c.fti", kMinimal));
+    EXPECT_EQ(c.node_size, 2);
+    EXPECT_EQ(c.ckpt_dir, "/tmp/l");
+    EXPECT_EQ(c.glbl_dir, "/tmp/g");
+    EXPECT_EQ(c.meta_dir, "/tmp/m");
+    EXPECT_FALSE(c.head);
+    EXPECT_EQ(c.group_size, 4);
+    EXPECT_EQ(c.verbosity, 2);
+    EXPECT_EQ(c.ckpt_io, IoMode::posix);
+    EXPECT_EQ(c.failure, 0);
+    EXPECT_EQ(c.block_size_kb, 1024);
+    EXPECT_EQ(c.transfer_size_mb, 16);
+    EXPECT_FALSE(c.local_test);
+    for (int level = 1; level <= 4; ++level) EXPECT_EQ(c.interval_minutes(level), 0.0);
+    EXPECT_TRUE(c.is_inline(2));
+}
+
+TEST(Config, EveryKeyIsRead) {
+    TempDir dir;
+    Config c = load_config(dir.write("c.fti",
+        "; a comment\n"
+        "[Basic]\n"
+        "head = 1\nnode_size = 4\nckpt_dir = a\nglbl_dir = b\nmeta_dir = c\n"
+        "ckpt_l1 = 1\nckpt_l2 = 2\nckpt_l3 = 3\nckpt_l4 = 0.5\n"
+        "inline_l2 = 0\ninline_l3 = 1\ninline_l4 = 0\n"
+        "keep_last_ckpt = 1\nkeep_l4_ckpt = 1\nkeep_heads_alive = 1\n"
+        "group_size = 8\nverbosity = 3\nckpt_io = 3\nenable_dcp = 1\ndcp_mode = 2\n"
+        "dcp_block_size = 4096\nmax_var_id = 99\n"
+        "[restart]\nfailure = 1\nexec_id = 2026-01-02_03-04-05\n"
+        "[advanced]\nblock_size = 64\ntransfer_size = 8\nlocal_test = 1\n"
+        "general_tag = 1\nckpt_tag = 2\nstage_tag = 3\nfinal_tag = 4\n"
+        "[injection]\nrank = 0\n"));
+    EXPECT_TRUE(c.head);
+    EXPECT_EQ(c.node_size, 4);
+    EXPECT_EQ(c.interval_minutes(3), 3.0);
+    EXPECT_EQ(c.interval_minutes(4), 0.5);
+    EXPECT_FALSE(c.is_inline(2));
+    EXPECT_TRUE(c.is_inline(3));
+    EXPECT_FALSE(c.is_inline(4));
+    EXPECT_TRUE(c.keep_last_ckpt);
+    EXPECT_TRUE(c.keep_l4_ckpt);
+    EXPECT_TRUE(c.keep_heads_alive);
+    EXPECT_EQ(c.group_size, 8);
+    EXPECT_EQ(c.verbosity, 3);
+    EXPECT_EQ(c.ckpt_io, IoMode::ftiff);
+    EXPECT_TRUE(c.enable_dcp);
+    EXPECT_EQ(c.dcp_mode, DcpMode::crc32);
+    EXPECT_EQ(c.dcp_block_size, 4096);
+    EXPECT_EQ(c.max_var_id, 99);
+    EXPECT_EQ(c.failure, 1);
+    EXPECT_EQ(c.exec_id, "2026-01-02_03-04-05");
+    EXPECT_EQ(c.block_size_kb, 64);
+    EXPECT_EQ(c.transfer_size_mb, 8);
+    EXPECT_TRUE(c.local_test);
+    EXPECT_EQ(c.final_tag, 4);
+}
+
+TEST(Config, MissingFile) {
+    std::string path = "/nonexistent/dir/c.fti";
+    try {
+        load_config(path);
+        FAIL();
+    } catch (const Error& e) {
+        std::string msg = e.what();
+        EXPECT_NE(msg.find("cannot read configuration file '/nonexistent/dir/c.fti'"), std::string::npos);
+        EXPECT_NE(msg.find("No such file"), std::string::npos);
+    }
+}
+
+TEST(Config, SyntaxError) {
+    std::string msg = error_of("[basic\nnode_size = 1\n");
+    EXPECT_NE(msg.find("cannot parse configuration file"), std::string::npos) << msg;
+}
+
+TEST(Config, MissingRequiredKeys) {
+    EXPECT_NE(error_of("[basic]\nckpt_dir = a\nglbl_dir = b\nmeta_dir = c\n")
+                  .find("[basic] node_size is required but missing"),
+              std::string::npos);
+    EXPECT_NE(error_of("[basic]\nnode_size = 1\nglbl_dir = b\nmeta_dir = c\n")
+                  .find("[basic] ckpt_dir is required but missing"),
+              std::string::npos);
+    EXPECT_NE(error_of("[basic]\nnode_size = 1\nckpt_dir = b\nglbl_dir = c\n")
+                  .find("[basic] meta_dir is required but missing"),
+              std::string::npos);
+}
+
+TEST(Config, WrongTypeAndRange) {
+    struct Case {
+        const char* line;
+        const char* expected;
+    } cases[] = {
+        {"node_size = two", "[basic] node_size = 'two': not an integer; allowed: an integer from 1 to 4096"},
+        {"node_size = 0", "[basic] node_size = '0': out of range; allowed: an integer from 1 to 4096"},
+        {"node_size = 2x", "[basic] node_size = '2x': not an integer"},
+        {"node_size = 99999999999999999999", "out of range"},
+        {"head = 2", "[basic] head = '2': not a flag; allowed: 0 or 1"},
+        {"ckpt_l1 = soon", "[basic] ckpt_l1 = 'soon': not a number; allowed: a number of minutes >= 0"},
+        {"ckpt_l4 = -1", "[basic] ckpt_l4 = '-1': out of range"},
+        {"group_size = 33", "[basic] group_size = '33': out of range; allowed: an integer from 1 to 32"},
+        {"verbosity = 4", "[basic] verbosity = '4': out of range; allowed: an integer from 1 to 3"},
+        {"ckpt_io = 5", "[basic] ckpt_io = '5': out of range; allowed: an integer from 1 to 4"},
+        {"dcp_mode = 0", "[basic] dcp_mode = '0': out of range; allowed: an integer from 1 to 2"},
+        {"dcp_block_size = 100", "[basic] dcp_block_size = '100': out of range"},
+        {"inline_l2 = yes", "[basic] inline_l2 = 'yes': not a flag"},
+        {"ckpt_dir = \"\"", "[basic] ckpt_dir = '': empty; allowed: a directory path"},
+    };
+    for (const Case& c : cases) {
+        std::string text = std::string(kMinimal) + c.line + "\n";
+        std::string msg = error_of(text);
+        EXPECT_NE(msg.find(c.expected), std::string::npos) << c.line << " -> " << msg;
+    }
+}
+
+TEST(Config, RestartSectionErrors) {
+    std::string msg = error_of(std::string(kMinimal) + "[restart]\nfailure = 3\n");
+    EXPECT_NE(msg.find("[restart] failure = '3': out of range; allowed: an integer from 0 to 2"),
+              std::string::npos) << msg;
+    msg = error_of(std::string(kMinimal) + "[restart]\nfailure = 1\n");
+    EXPECT_NE(msg.find("failure = 1 asks for a restart but exec_id is empty"), std::string::npos) << msg;
+    msg = error_of(std::string(kMinimal) + "[restart]\nexec_id = a/b\n");
+    EXPECT_NE(msg.find("[restart] exec_id = 'a/b': invalid character"), std::string::npos) << msg;
+}
+
+TEST(Config, UnknownKeyNamesAllowedKeys) {
+    std::string msg = error_of(std::string(kMinimal) + "ckpt_l5 = 3\n");
+    EXPECT_NE(msg.find("[basic] unknown key 'ckpt_l5'; allowed keys: head, node_size"), std::string::npos)
+        << msg;
+    msg = error_of(std::string(kMinimal) + "[advanced]\nblocksize = 3\n");
+    EXPECT_NE(msg.find("[advanced] unknown key 'blocksize'; allowed keys: block_size"), std::string::npos)
+        << msg;
+}
+
+TEST(Config, UnknownSection) {
+    std::string msg = error_of(std::string(kMinimal) + "[extra]\nx = 1\n");
+    EXPECT_NE(msg.find("unknown section [extra]; allowed: [basic], [restart], [advanced], [injection]"),
+              std::string::npos) << msg;
+}
+
+TEST(Config, IgnoredFtiKeysAreAccepted) {
+    EXPECT_EQ(error_of(std::string(kMinimal) + "h5_single_file_enable = 0\n[advanced]\nlustre_striping_unit = 1\n"),
+              "");
+}
+
+TEST(Config, HeadNeedsTwoRanksPerNode) {
+    std::string msg = error_of(
+        "[basic]\nhead = 1\nnode_size = 1\nckpt_dir = a\nglbl_dir = b\nmeta_dir = c\n");
+    EXPECT_NE(msg.find("head = 1 needs node_size >= 2"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace mlckpt::core

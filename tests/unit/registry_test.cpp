@@ -1,0 +1,104 @@
+#include "registry/registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+
+namespace mlckpt::core {
+namespace {
+
+template <typename F>
+std::string usage_error(F&& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::usage);
+        return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return "";
+}
+
+TEST(Registry, PrimitiveSizes) {
+    TypeTable t;
+    EXPECT_EQ(t.at(kChar).size, 1u);
+    EXPECT_EQ(t.at(kInt).size, sizeof(int));
+    EXPECT_EQ(t.at(kDouble).size, 8u);
+    EXPECT_EQ(t.at(kLongDouble).size, sizeof(long double));
+    EXPECT_EQ(t.add_opaque(24), kPrimitiveCount);
+}
+
+TEST(Registry, ProtectRegistersAndUpdatesInOrder) {
+    Registry r(100);
+    int a[4];
+    double b[3];
+    r.protect(7, a, 4, kInt);
+    r.protect(2, b, 3, kDouble);
+    ASSERT_EQ(r.variables().size(), 2u);
+    EXPECT_EQ(r.variables()[0].id, 7);
+    EXPECT_EQ(r.variables()[0].bytes(), 4 * sizeof(int));
+    EXPECT_EQ(r.total_bytes(), 4 * sizeof(int) + 24);
+    double bigger[10];
+    r.protect(7, bigger, 10, kDouble);  // re-protect: new pointer, count and type
+    ASSERT_EQ(r.variables().size(), 2u);
+    EXPECT_EQ(r.at(7).ptr, bigger);
+    EXPECT_EQ(r.at(7).bytes(), 80u);
+    r.protect(3, nullptr, 0, kChar);  // zero-size variables are fine
+    EXPECT_EQ(r.at(3).bytes(), 0u);
+}
+
+TEST(Registry, InvalidArgumentsAreNamed) {
+    Registry r(10);
+    int x = 0;
+    EXPECT_EQ(usage_error([&] { r.protect(11, &x, 1, kInt); }),
+              "variable id 11 is invalid; allowed: 0 to 10 ([basic] max_var_id)");
+    EXPECT_EQ(usage_error([&] { r.protect(-1, &x, 1, kInt); }),
+              "variable id -1 is invalid; allowed: 0 to 10 ([basic] max_var_id)");
+    EXPECT_EQ(usage_error([&] { r.protect(1, &x, -5, kInt); }),
+              "variable 1: count -5 is negative; allowed: count >= 0");
+    EXPECT_EQ(usage_error([&] { r.protect(1, nullptr, 5, kInt); }),
+              "variable 1: null pointer for 5 elements; allowed: a valid buffer, or NULL with count 0");
+    EXPECT_NE(usage_error([&] { r.protect(1, &x, 1, 99); }).find("unknown data type handle 99"),
+              std::string::npos);
+    EXPECT_NE(usage_error([&] { r.protect(1, &x, INT64_MAX / 2, kDouble); }).find("overflow"),
+              std::string::npos);
+    EXPECT_EQ(usage_error([&] { r.at(4); }), "variable id 4 is not protected; call FTI_Protect first");
+}
+
+TEST(Registry, NamesBindFreeIdsAndAreStable) {
+    Registry r(100);
+    int x = 0;
+    r.protect(0, &x, 1, kInt);
+    int a = r.bind_name("temperature");
+    int b = r.bind_name("pressure");
+    EXPECT_EQ(a, 1);
+    EXPECT_EQ(b, 2);
+    EXPECT_EQ(r.bind_name("temperature"), a);
+    EXPECT_EQ(r.id_of("pressure"), b);
+    EXPECT_FALSE(r.id_of("nothing").has_value());
+    EXPECT_EQ(r.name_of(a), "temperature");
+    EXPECT_EQ(r.name_of(0), "");
+    r.restore_name("old", 40);
+    EXPECT_EQ(r.id_of("old"), 40);
+    EXPECT_NE(usage_error([&] { r.bind_name(""); }).find("1 to 255 characters"), std::string::npos);
+    EXPECT_NE(usage_error([&] { r.bind_name("a\nb"); }).find("control character"), std::string::npos);
+}
+
+TEST(Registry, CompositeTypes) {
+    TypeTable t;
+    int pair = t.add_composite("pair", 16, "grp");
+    t.add_field(pair, "a", kDouble, 0, {});
+    t.add_field(pair, "b", kInt, 8, {2});
+    EXPECT_EQ(t.at(pair).fields.size(), 2u);
+    EXPECT_EQ(t.at(pair).group, "grp");
+    EXPECT_NE(usage_error([&] { t.add_field(pair, "c", kDouble, 12, {}); }).find("ends at byte 20"),
+              std::string::npos);
+    EXPECT_NE(usage_error([&] { t.add_field(kInt, "c", kInt, 0, {}); }).find("not a composite type"),
+              std::string::npos);
+    EXPECT_NE(usage_error([&] { t.add_field(pair, "c", kInt, 0, {0}); }).find("dimension 0"),
+              std::string::npos);
+    EXPECT_NE(usage_error([&] { t.add_opaque(0); }).find("type size 0 is invalid"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mlckpt::core

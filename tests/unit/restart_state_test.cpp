@@ -1,0 +1,74 @@
+#include "config/restart_state.hpp"
+
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include "config/config.hpp"
+#include "temp_dir.hpp"
+
+namespace mlckpt::core {
+namespace {
+
+TEST(RestartState, ReplacesOnlyTheTwoLinesAndKeepsComments) {
+    std::string before =
+        "# my settings\n"
+        "[basic]\n"
+        "node_size = 2   ; two per node\n"
+        "\n"
+        "[restart]\n"
+        "; keep this comment\n"
+        "failure = 0\n"
+        "  exec_id = old\n"
+        "[advanced]\n"
+        "local_test = 1\n";
+    std::string after = with_restart_state(before, 1, "2026-11-22_10-00-00");
+    EXPECT_EQ(after,
+              "# my settings\n"
+              "[basic]\n"
+              "node_size = 2   ; two per node\n"
+              "\n"
+              "[restart]\n"
+              "; keep this comment\n"
+              "failure = 1\n"
+              "  exec_id = 2026-11-22_10-00-00\n"
+              "[advanced]\n"
+              "local_test = 1\n");
+}
+
+TEST(RestartState, AddsMissingKeysToExistingSection) {
+    std::string after = with_restart_state("[restart]\n[basic]\nnode_size = 1\n", 2, "x");
+    EXPECT_EQ(after, "[restart]\nfailure = 2\nexec_id = x\n[basic]\nnode_size = 1\n");
+}
+
+TEST(RestartState, AddsMissingSection) {
+    std::string after = with_restart_state("[basic]\nnode_size = 1", 1, "x");
+    EXPECT_EQ(after, "[basic]\nnode_size = 1\n\n[restart]\nfailure = 1\nexec_id = x\n");
+}
+
+TEST(RestartState, KeysOutsideRestartSectionAreUntouched) {
+    std::string after = with_restart_state("[basic]\nfailure = 7\n[restart]\nfailure = 0\n", 1, "e");
+    EXPECT_EQ(after, "[basic]\nfailure = 7\n[restart]\nexec_id = e\nfailure = 1\n");
+}
+
+TEST(RestartState, FileRewriteIsReadableAndKeepsMode) {
+    test::TempDir dir;
+    std::string path = dir.write("c.fti",
+                                 "[basic]\nnode_size = 1\nckpt_dir = a\nglbl_dir = b\nmeta_dir = c\n"
+                                 "[restart]\nfailure = 0\nexec_id =\n");
+    ::chmod(path.c_str(), 0600);
+    write_restart_state(path, 1, "run-7");
+    Config c = load_config(path);
+    EXPECT_EQ(c.failure, 1);
+    EXPECT_EQ(c.exec_id, "run-7");
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    // No temporary file is left next to it.
+    int files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++files;
+    EXPECT_EQ(files, 1);
+}
+
+}  // namespace
+}  // namespace mlckpt::core
