@@ -48,9 +48,15 @@ void report(const char* function, const std::string& message, bool print) {
     if (!print) return;
     if (g_session) {
         g_session->log().error(g_last_error);
-    } else {
-        mlckpt::core::Logger(3, 0, false).error(g_last_error);
+        return;
     }
+    int rank = 0;
+    int initialized = 0;
+    int finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    mlckpt::core::Logger(3, rank, false).error(g_last_error);
 }
 
 template <typename Result, typename Body>

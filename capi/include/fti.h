@@ -3,7 +3,8 @@
  *
  * Every function returns one of the FTI_* codes below (unless stated
  * otherwise) and never aborts the program: on failure the reason is printed
- * at the configured verbosity and is available as text from FTI_LastError().
+ * (errors are printed at every verbosity) and is available as text from
+ * FTI_LastError().
  *
  * This header compiles on its own as C99 and as C++.
  */
@@ -86,16 +87,19 @@ MLCKPT_EXPORT extern fti_id_t FTI_LDBE;
 /* Collective over globalComm. Reads the configuration, builds the topology,
  * creates the directories and, on a restart, selects the newest checkpoint
  * that verifies. FTI_SCES; FTI_NREC when a restart was requested but nothing
- * is recoverable; FTI_NSCS on a bad configuration; FTI_HEAD on head ranks
- * with keep_heads_alive = 1 (otherwise head ranks never return). */
+ * is recoverable (the library is then usable for a fresh run); FTI_NSCS on
+ * any other failure (bad configuration, unwritable directory, misuse);
+ * FTI_HEAD on head ranks with keep_heads_alive = 1 (otherwise head ranks
+ * never return). */
 MLCKPT_EXPORT int FTI_Init(const char* configFile, MPI_Comm globalComm);
 
 /* 0 fresh run, 1 restart, 2 restart from a checkpoint kept by
  * keep_last_ckpt; back to 0 after a successful recovery. */
 MLCKPT_EXPORT int FTI_Status(void);
 
-/* Collective. Waits for pending work, keeps or removes checkpoints as
- * configured (keep_last_ckpt, keep_l4_ckpt) and releases everything. */
+/* Collective. Keeps or removes checkpoints as configured (keep_last_ckpt,
+ * keep_l4_ckpt), clears or updates [restart] in the configuration file and
+ * releases everything. */
 MLCKPT_EXPORT int FTI_Finalize(void);
 
 /* ---- Data types --------------------------------------------------------- */

@@ -45,10 +45,13 @@ long parse_integer(const Where& w, long lo, long hi) {
     return out;
 }
 
+// The spellings iniparser's boolean reader accepts.
 bool parse_flag(const Where& w) {
-    if (w.value == "1" || w.value == "true") return true;
-    if (w.value == "0" || w.value == "false") return false;
-    bad_value(w, "not a flag", "0 or 1");
+    std::string v;
+    for (char ch : w.value) v += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (v == "1" || v == "y" || v == "yes" || v == "t" || v == "true") return true;
+    if (v == "0" || v == "n" || v == "no" || v == "f" || v == "false") return false;
+    bad_value(w, "not a flag", "0 or 1 (also yes/no, true/false)");
 }
 
 double parse_minutes(const Where& w) {
@@ -103,11 +106,14 @@ KeySpec inline_key(const char* key, int level) {
 bool is_ignored_fti_key(const std::string& section, const std::string& key) {
     static const char* const ignored[] = {
         "basic:h5_single_file_enable", "basic:h5_single_file_dir", "basic:h5_single_file_inline",
-        "basic:enable_staging",        "basic:gpu_host_bufsize",   "basic:transfer_size",
-        "basic:ckpt_type",             "advanced:lustre_striping_unit",
-        "advanced:lustre_striping_factor", "advanced:lustre_striping_offset",
-        "advanced:mpi_tag",            "injection:rank",           "injection:number",
-        "injection:position",          "injection:frequency",      "injection:index"};
+        "basic:h5_single_file_keep", "basic:h5_single_file_prefix", "basic:enable_staging",
+        "basic:gpu_host_bufsize", "basic:transfer_size", "basic:ckpt_type", "basic:dcp_l4",
+        "basic:dcp_stack_size", "basic:cacheddcp", "advanced:gpu_host_bufsize",
+        "advanced:lustre_striping_unit", "advanced:lustre_striping_factor",
+        "advanced:lustre_striping_offset", "advanced:lustre_stiping_unit",
+        "advanced:lustre_stiping_factor", "advanced:lustre_stiping_offset", "advanced:mpi_tag",
+        "injection:rank", "injection:number", "injection:position", "injection:frequency",
+        "injection:index"};
     std::string full = section + ":" + key;
     for (const char* k : ignored) {
         if (full == k) return true;
@@ -147,6 +153,7 @@ const std::vector<KeySpec>& key_specs() {
                      }});
         s.push_back(int_key("basic", "dcp_block_size", &Config::dcp_block_size, 512, 65536));
         s.push_back(int_key("basic", "max_var_id", &Config::max_var_id, 0, 2147483646));
+        s.push_back(int_key("basic", "max_sync_intv", &Config::max_sync_intv, 1, 1 << 30));
         s.push_back(int_key("restart", "failure", &Config::failure, 0, 2));
         s.push_back({"restart", "exec_id", false, [](Config& c, const Where& w) {
                          for (char ch : w.value) {

@@ -31,6 +31,7 @@ struct Config {
     DcpMode dcp_mode = DcpMode::md5;
     int dcp_block_size = 16384;  // bytes
     int max_var_id = 1048575;
+    int max_sync_intv = 512;  // FTI_Snapshot: most iterations between time syncs
 
     // [restart]
     int failure = 0;

@@ -1,6 +1,7 @@
 #include "config/restart_state.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -99,13 +100,22 @@ std::string with_restart_state(const std::string& text, int failure, const std::
 }
 
 void write_restart_state(const std::string& config_path, int failure, const std::string& exec_id) {
-    std::string text = read_text_file(config_path);
+    // Rewrite the file a symbolic link points to, not the link.
+    std::error_code ec;
+    fs::path target = fs::canonical(config_path, ec);
+    if (ec) target = config_path;
+    std::string text = read_text_file(target);
     std::string updated = with_restart_state(text, failure, exec_id);
     if (updated == text) return;
     struct stat st {};
-    bool have_mode = ::stat(config_path.c_str(), &st) == 0;
-    atomic_write_file(config_path, updated);
-    if (have_mode) ::chmod(config_path.c_str(), st.st_mode & 07777);
+    bool have_mode = ::stat(target.c_str(), &st) == 0;
+    atomic_write_file(target, updated);
+    if (have_mode) {
+        ::chmod(target.c_str(), st.st_mode & 07777);
+        if (::chown(target.c_str(), st.st_uid, st.st_gid) != 0) {
+            // Only root can give a file away; the owner is then the caller, as before.
+        }
+    }
 }
 
 }  // namespace mlckpt::core

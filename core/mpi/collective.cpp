@@ -64,7 +64,7 @@ void agree(MPI_Comm comm, std::exception_ptr failure) {
     if (first == INT_MAX) return;
     check_mpi(MPI_Bcast(&kind, 1, MPI_INT, first, comm), "MPI_Bcast");
     message = bcast_string(comm, message, first);
-    if (size > 1 && rank != first && message.find("rank ") == std::string::npos) {
+    if (rank != first && message.rfind("on rank ", 0) != 0) {
         message = "on rank " + std::to_string(first) + ": " + message;
     }
     throw Error(static_cast<ErrorKind>(kind), message, rank != first);

@@ -1,7 +1,9 @@
 // Deterministic fault injection for tests of the commit protocol. When the
 // environment variable MLCKPT_FAULT_INJECT is "<point>:<rank>:<seq>", the
 // application rank <rank> kills itself with SIGKILL on reaching <point>
-// while writing checkpoint number <seq> of the execution (1 = first).
+// while committing the checkpoint with sequence number <seq> (the commit
+// order within the execution: 1 for its first checkpoint, continuing across
+// restarts; the L4 copy made by keep_last_ckpt reuses its source's number).
 // Points: after_data_write (its file is written, nothing committed yet),
 // before_meta_commit (rank 0: all files written, metadata not yet renamed).
 #pragma once

@@ -67,8 +67,10 @@ void check_supported(const Config& c) {
     }
     for (int level : {2, 3}) {
         if (c.interval_minutes(level) > 0) {
+            char value[32];
+            std::snprintf(value, sizeof value, "%g", c.interval_minutes(level));
             fail(ErrorKind::config, c.path + ": [basic] ckpt_l" + std::to_string(level) + " = '" +
-                                        std::to_string(c.interval_minutes(level)) + "': level " +
+                                        value + "': level " +
                                         std::to_string(level) +
                                         " is not available in this version; allowed: 0");
         }
@@ -96,19 +98,25 @@ Context build_context(const std::string& path, MPI_Comm world) {
     return Context{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, {}};
 }
 
-// A new execution id in FTI's form (local time), made unique in the metadata
-// and global directories.
-std::string new_exec_id(const Config& c) {
+// A new execution id in FTI's form (local time). Rank 0 claims it by creating
+// its metadata directory, which fails if another job took it first.
+std::string claim_new_exec_id(const Config& c) {
     std::time_t now = std::time(nullptr);
     std::tm tm{};
     localtime_r(&now, &tm);
     char base[64];
     std::strftime(base, sizeof base, "%Y-%m-%d_%H-%M-%S", &tm);
+    try {
+        make_dirs(c.meta_dir);
+    } catch (const Error& e) {
+        fail(ErrorKind::config, c.path + ": [basic] meta_dir is not a writable directory: " + e.what());
+    }
     std::string id = base;
     for (int n = 1;; ++n) {
         std::error_code ec;
-        bool taken = fs::exists(fs::path(c.meta_dir) / id, ec) || fs::exists(fs::path(c.glbl_dir) / id, ec);
-        if (!taken) return id;
+        bool global_taken = fs::exists(fs::path(c.glbl_dir) / id, ec);
+        if (!global_taken && fs::create_directory(fs::path(c.meta_dir) / id, ec)) return id;
+        if (ec) fail(ErrorKind::io, "cannot create '" + (fs::path(c.meta_dir) / id).string() + "': " + ec.message());
         id = std::string(base) + "-" + std::to_string(n);
     }
 }
@@ -119,20 +127,39 @@ Session::Session(const std::string& config_path, MPI_Comm global)
     : world_(dup_comm(global)),
       ctx_(build_context(config_path, world_.get())),
       registry_(ctx_.config.max_var_id),
-      scheduler_(ctx_.config.ckpt_interval_min) {
+      scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv) {
     MPI_Comm user = MPI_COMM_NULL;
     check_mpi(MPI_Comm_split(global, ctx_.topo.is_head ? MPI_UNDEFINED : 0, ctx_.topo.app_rank, &user),
               "MPI_Comm_split");
     user_comm_ = Communicator(user);
 
     const Config& c = ctx_.config;
-    bool restart = c.failure > 0;
     std::string exec_id;
-    if (ctx_.topo.world_rank == 0) exec_id = restart ? c.exec_id : new_exec_id(c);
+    run_collectively(world_.get(), [&] {
+        if (ctx_.topo.world_rank == 0) exec_id = c.failure > 0 ? c.exec_id : claim_new_exec_id(c);
+    });
     exec_id = bcast_string(world_.get(), exec_id, 0);
     ctx_.layout = StorageLayout(c, exec_id);
-    if (ctx_.topo.is_head) return;
 
+    // Heads wait for the application ranks' verdict so that a failed
+    // FTI_Init never leaves them blocked.
+    std::exception_ptr failure;
+    if (!ctx_.topo.is_head) {
+        try {
+            init_application_rank(user);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    }
+    if (c.head) {
+        agree(world_.get(), failure);
+    } else if (failure) {
+        std::rethrow_exception(failure);
+    }
+}
+
+void Session::init_application_rank(MPI_Comm user) {
+    const Config& c = ctx_.config;
     app_ = Communicator(dup_comm(user));
     ctx_.app = app_.get();
     if (c.head) {
@@ -145,20 +172,24 @@ Session::Session(const std::string& config_path, MPI_Comm global)
         }
     }
     run_collectively(ctx_.app, [&] {
-        ensure_writable_dir(ctx_.layout.node_exec_dir(ctx_.topo.node_id), "[basic] ckpt_dir", ctx_.rank());
+        std::string where = c.path + ": [basic] ";
+        ensure_writable_dir(ctx_.layout.node_exec_dir(ctx_.topo.node_id), where + "ckpt_dir", ctx_.rank());
         if (ctx_.rank() == 0) {
-            ensure_writable_dir(ctx_.layout.global_exec_dir(), "[basic] glbl_dir", 0);
-            ensure_writable_dir(ctx_.layout.meta_exec_dir(), "[basic] meta_dir", 0);
+            ensure_writable_dir(ctx_.layout.global_exec_dir(), where + "glbl_dir", 0);
+            ensure_writable_dir(ctx_.layout.meta_exec_dir(), where + "meta_dir", 0);
         }
     });
     load_catalog_and_clean(ctx_);
+    first_seq_of_run_ = ctx_.catalog.next_seq();
 
-    if (restart) {
+    if (c.failure > 0) {
         Selection selection = select_checkpoint(ctx_);
         if (selection.source) {
             source_ = std::move(selection.source);
             status_ = c.failure;
-            ctx_.restart_recorded = true;
+            // After a restart from a kept checkpoint (failure = 2) the next
+            // commit records an ordinary restart (failure = 1).
+            ctx_.restart_recorded = c.failure == 1;
             for (const VarRecord& v : source_->record.vars) {
                 if (!v.name.empty()) registry_.restore_name(v.name, v.id);
             }
@@ -166,9 +197,12 @@ Session::Session(const std::string& config_path, MPI_Comm global)
             init_problem_ = selection.report;
         }
     }
-    ctx_.log.info("mlckpt initialized: " + std::to_string(ctx_.topo.app_size) + " application ranks on " +
-                  std::to_string(ctx_.topo.nodes) + " nodes, execution '" + exec_id + "'" +
-                  (status_ != 0 ? ", restarting" : ""));
+    auto plural = [](int n, const char* word) {
+        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+    };
+    ctx_.log.info("mlckpt initialized: " + plural(ctx_.topo.app_size, "application rank") + " on " +
+                  plural(ctx_.topo.nodes, "node") + ", execution '" + ctx_.layout.exec_id() + "'" +
+                  (status_ != 0 ? ", restarting" : init_problem_ ? ", nothing to restart from" : ""));
 }
 
 Session::~Session() = default;
@@ -190,32 +224,34 @@ void Session::protect(int id, void* ptr, std::int64_t count, int type) {
 }
 
 void Session::check_level(int level) const {
-    // Every rank must ask for the same level, or the collective steps would diverge.
-    int bounds[2] = {-level, level};
-    int agreed[2] = {0, 0};
-    check_mpi(MPI_Allreduce(bounds, agreed, 2, MPI_INT, MPI_MAX, ctx_.app), "MPI_Allreduce");
-    if (-agreed[0] != agreed[1]) {
-        fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" +
-                                   std::to_string(-agreed[0]) + " to " + std::to_string(agreed[1]) +
-                                   "); every rank must pass the same level");
-    }
-    if (level == 2 || level == 3) {
-        fail(ErrorKind::usage, std::string("level ") + std::to_string(level) + " (" +
-                                   (level == 2 ? "partner copy" : "Reed-Solomon") +
-                                   ") is not available in this version; allowed: FTI_L1, FTI_L4");
-    }
-    if (level == 8) {
-        fail(ErrorKind::usage,
-             ctx_.config.enable_dcp
-                 ? "FTI_L4_DCP (differential checkpoint) is not available in this version; "
-                   "allowed: FTI_L1, FTI_L4"
-                 : "FTI_L4_DCP needs [basic] enable_dcp = 1 in " + ctx_.config.path);
-    }
-    if (level != 1 && level != 4) {
-        fail(ErrorKind::usage, "checkpoint level " + std::to_string(level) +
-                                   " is invalid; allowed: FTI_L1 (1), FTI_L2 (2), FTI_L3 (3), "
-                                   "FTI_L4 (4), FTI_L4_DCP (8)");
-    }
+    run_collectively(ctx_.app, [&] {
+        // Every rank must ask for the same level, or the collective steps would diverge.
+        int bounds[2] = {-level, level};
+        int agreed[2] = {0, 0};
+        check_mpi(MPI_Allreduce(bounds, agreed, 2, MPI_INT, MPI_MAX, ctx_.app), "MPI_Allreduce");
+        if (-agreed[0] != agreed[1]) {
+            fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" +
+                                       std::to_string(-agreed[0]) + " to " + std::to_string(agreed[1]) +
+                                       "); every rank must pass the same level");
+        }
+        if (level == 2 || level == 3) {
+            fail(ErrorKind::usage, std::string("level ") + std::to_string(level) + " (" +
+                                       (level == 2 ? "partner copy" : "Reed-Solomon") +
+                                       ") is not available in this version; allowed: FTI_L1, FTI_L4");
+        }
+        if (level == 8) {
+            fail(ErrorKind::usage,
+                 ctx_.config.enable_dcp
+                     ? "FTI_L4_DCP (differential checkpoint) is not available in this version; "
+                       "allowed: FTI_L1, FTI_L4"
+                     : "FTI_L4_DCP needs [basic] enable_dcp = 1 in " + ctx_.config.path);
+        }
+        if (level != 1 && level != 4) {
+            fail(ErrorKind::usage, "checkpoint level " + std::to_string(level) +
+                                       " is invalid; allowed: FTI_L1 (1), FTI_L2 (2), FTI_L3 (3), "
+                                       "FTI_L4 (4), FTI_L4_DCP (8)");
+        }
+    });
 }
 
 void Session::checkpoint(int ckpt_id, int level) {
@@ -236,6 +272,11 @@ void Session::checkpoint(int ckpt_id, int level) {
 
 void Session::after_commit(const CheckpointRef& ref, double seconds) {
     scheduler_.on_checkpoint(ref.level);
+    if (source_ && !ctx_.catalog.contains(source_->ref.seq, source_->ref.level)) {
+        // The checkpoint selected at restart was superseded: the restart is over.
+        source_.reset();
+        status_ = 0;
+    }
     char line[160];
     std::snprintf(line, sizeof line, "Ckpt. ID %d (%s) (%.2f MB/proc) taken in %.2f sec.", ref.ckpt_id,
                   level_name(ref.level), static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0),
@@ -407,14 +448,30 @@ void Session::finish_finalize() {
     if (c.keep_last_ckpt && newest != nullptr) {
         CheckpointRef kept = *newest;
         if (kept.level < 4) kept = flush_to_l4(ctx_, kept);
+        if (ctx_.rank() == 0) write_restart_state(c.path, 2, ctx_.layout.exec_id());
         std::vector<CheckpointRef> others;
         for (const CheckpointRef& r : ctx_.catalog.refs()) {
             if (r.seq != kept.seq || r.level != kept.level) others.push_back(r);
         }
         retire(ctx_, others);
-        if (ctx_.rank() == 0) write_restart_state(c.path, 2, ctx_.layout.exec_id());
+        check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
+        if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.node_exec_dir(ctx_.topo.node_id));
         ctx_.log.info("Checkpoint " + std::to_string(kept.ckpt_id) +
                       " kept at L4; relaunching restarts from it.");
+        return;
+    }
+    // The restart flag is cleared before any checkpoint goes, so a crash in
+    // between never leaves "restart" pointing at deleted checkpoints.
+    if (ctx_.rank() == 0 && (ctx_.restart_recorded || c.failure != 0)) {
+        write_restart_state(c.path, 0, ctx_.layout.exec_id());
+    }
+    check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
+    if (init_problem_ && !ctx_.catalog.empty() && ctx_.catalog.newest()->seq < first_seq_of_run_) {
+        // Recovery failed and this run committed nothing newer: the old
+        // checkpoints may still be recoverable by hand (or once a missing
+        // disk is back), so they are not deleted.
+        ctx_.log.info("Checkpoints that could not be recovered are left in place: " +
+                      ctx_.layout.meta_exec_dir().string());
         return;
     }
     retire(ctx_, ctx_.catalog.refs());
@@ -427,7 +484,6 @@ void Session::finish_finalize() {
             remove_tree(ctx_.layout.global_exec_dir());
             remove_tree(ctx_.layout.meta_exec_dir());
         }
-        if (ctx_.restart_recorded || c.failure != 0) write_restart_state(c.path, 0, ctx_.layout.exec_id());
     }
     ctx_.log.info("FTI finalized: checkpoints of execution '" + ctx_.layout.exec_id() + "' removed" +
                   (c.keep_l4_ckpt ? " (L4 archive kept)." : "."));

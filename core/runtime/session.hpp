@@ -58,6 +58,7 @@ public:
     void finalize();  // collective
 
 private:
+    void init_application_rank(MPI_Comm user);
     void check_level(int level) const;
     void after_commit(const CheckpointRef& ref, double seconds);
     const VarRecord& stored_var(int id) const;
@@ -72,6 +73,7 @@ private:
     std::optional<std::string> init_problem_;
     std::optional<RecoverySource> source_;
     int status_ = 0;
+    std::uint64_t first_seq_of_run_ = 1;  // checkpoints below it predate this run
 
     std::unique_ptr<CheckpointWriter> icp_;
     bool icp_inactive_ = false;

@@ -40,7 +40,7 @@ void SnapshotScheduler::resync(MPI_Comm comm, double now_seconds) {
         double iters = std::round(minutes_[i] * 60.0 / mean);
         interval_iters_[i] = static_cast<std::uint64_t>(std::clamp(iters, 1.0, 1e15));
     }
-    sync_step_ = std::min<std::uint64_t>(sync_step_ * 2, 512);
+    sync_step_ = std::min(sync_step_ * 2, max_sync_step_);
     next_sync_ = iteration_ + sync_step_;
 }
 

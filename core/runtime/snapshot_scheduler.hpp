@@ -1,8 +1,8 @@
 // Decides when FTI_Snapshot checkpoints, from the intervals ckpt_l1..l4 in
 // minutes. Like FTI it turns minutes into iterations using the mean length
-// of an iteration, agreed by all ranks at sync points (iterations 2, 4, 8,
-// ... then every 512): between them every rank decides the same thing from
-// its iteration count alone, without communicating.
+// of an iteration, agreed by all ranks at sync points (iterations 2, 6, 14,
+// 30, ...: the gap doubles up to max_sync_intv, then stays): between them
+// every rank decides the same thing from its iteration count alone.
 #pragma once
 
 #include <mpi.h>
@@ -14,7 +14,8 @@ namespace mlckpt::core {
 
 class SnapshotScheduler {
 public:
-    explicit SnapshotScheduler(const std::array<double, 4>& minutes) : minutes_(minutes) {}
+    SnapshotScheduler(const std::array<double, 4>& minutes, int max_sync_interval)
+        : minutes_(minutes), max_sync_step_(static_cast<std::uint64_t>(max_sync_interval)) {}
 
     // Collective at sync points. Returns the level due now (0 = none): the
     // highest level whose interval has elapsed.
@@ -31,6 +32,7 @@ private:
     std::uint64_t iteration_ = 0;
     std::uint64_t next_sync_ = 2;
     std::uint64_t sync_step_ = 2;
+    std::uint64_t max_sync_step_;
     double start_seconds_ = 0.0;
 };
 

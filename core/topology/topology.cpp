@@ -46,7 +46,7 @@ void assign_groups(Topology& t, int group_size) {
 }  // namespace
 
 int Topology::app_rank_of_node(int node, int index) const {
-    return node * app_per_node + index;
+    return node_app_ranks[static_cast<std::size_t>(node)][static_cast<std::size_t>(index)];
 }
 
 std::vector<int> simulated_node_map(int world_size, int node_size, const std::string& config_path) {
@@ -82,27 +82,30 @@ Topology build_topology(const TopologyInput& in, int world_rank) {
         }
     }
 
-    // Application ranks keep the order of the world ranks; heads are the
-    // lowest world rank of each node.
+    // Application ranks keep the order of the world ranks, as FTI_COMM_WORLD
+    // is split with the world rank as key; heads are the lowest world rank of
+    // each node.
     t.app_per_node = in.node_size - (in.head ? 1 : 0);
     t.app_size = t.app_per_node * t.nodes;
-    std::vector<int> app_of_world(static_cast<std::size_t>(t.world_size), -1);
-    t.app_to_world.assign(static_cast<std::size_t>(t.app_size), -1);
-    for (int n = 0; n < t.nodes; ++n) {
-        const auto& ranks = by_node[static_cast<std::size_t>(n)];
-        std::size_t first_app = in.head ? 1 : 0;
-        for (std::size_t i = first_app; i < ranks.size(); ++i) {
-            int app = t.app_rank_of_node(n, static_cast<int>(i - first_app));
-            app_of_world[static_cast<std::size_t>(ranks[i])] = app;
-            t.app_to_world[static_cast<std::size_t>(app)] = ranks[i];
-        }
+    std::vector<bool> is_head_rank(static_cast<std::size_t>(t.world_size), false);
+    if (in.head) {
+        for (const auto& ranks : by_node) is_head_rank[static_cast<std::size_t>(ranks.front())] = true;
+    }
+    t.node_app_ranks.assign(static_cast<std::size_t>(t.nodes), {});
+    for (int r = 0; r < t.world_size; ++r) {
+        if (is_head_rank[static_cast<std::size_t>(r)]) continue;
+        int app = static_cast<int>(t.app_to_world.size());
+        t.app_to_world.push_back(r);
+        t.node_app_ranks[static_cast<std::size_t>(in.node_of_rank[static_cast<std::size_t>(r)])].push_back(app);
+        if (r == world_rank) t.app_rank = app;
     }
     const auto& mine = by_node[static_cast<std::size_t>(t.node_id)];
     t.head_world_rank = in.head ? mine.front() : -1;
     t.is_head = in.head && world_rank == mine.front();
     t.node_app_world_ranks.assign(mine.begin() + (in.head ? 1 : 0), mine.end());
-    t.app_rank = app_of_world[static_cast<std::size_t>(world_rank)];
-    t.node_index = t.is_head ? -1 : t.app_rank % t.app_per_node;
+    const auto& node_apps = t.node_app_ranks[static_cast<std::size_t>(t.node_id)];
+    auto pos = std::find(node_apps.begin(), node_apps.end(), t.app_rank);
+    t.node_index = t.is_head ? -1 : static_cast<int>(pos - node_apps.begin());
 
     assign_groups(t, in.group_size);
     return t;

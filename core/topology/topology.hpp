@@ -24,11 +24,12 @@ struct Topology {
     bool is_head = false;
     int head_world_rank = -1;  // of my node; -1 without heads
     int app_size = 0;          // application ranks in total
-    int app_rank = -1;         // rank in FTI_COMM_WORLD; -1 for heads
+    int app_rank = -1;         // rank in FTI_COMM_WORLD (world order, heads skipped); -1 for heads
     int app_per_node = 0;
     int node_index = -1;  // my index among the application ranks of my node
     std::vector<int> node_app_world_ranks;  // world ranks of my node's application ranks
     std::vector<int> app_to_world;          // application rank -> world rank
+    std::vector<std::vector<int>> node_app_ranks;  // node -> its application ranks, ascending
 
     // Groups: group_size nodes each; one group per node index within them.
     bool groups_valid = false;

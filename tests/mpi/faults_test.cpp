@@ -107,6 +107,10 @@ TEST(Faults, OnlyCheckpointCorruptIsNamed) {
     EXPECT_EQ(FTI_Status(), 0);
     EXPECT_FTI(FTI_NREC, FTI_Recover());
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    world_barrier();
+    // A failed restart deletes nothing: the files stay for inspection.
+    EXPECT_EQ(find_files(data_file(1, world_rank())).size(), 1u);
+    EXPECT_TRUE(config_says("failure = 0"));
 }
 
 // A rank is killed at a fault point while checkpoint 2 is being written; the

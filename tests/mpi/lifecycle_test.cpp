@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "scenario.hpp"
 
 namespace mlckpt::test {
@@ -198,6 +200,21 @@ TEST(Heads, ApplicationCommunicatorExcludesHeads) {
     EXPECT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
     EXPECT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
     EXPECT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// FTI_Init failing on the application ranks must not leave the heads blocked:
+// every rank, heads included, returns FTI_NSCS with the reason.
+TEST(Heads, FailedInitReleasesHeads) {
+    fs::path blocker = workdir() / "a-regular-file";
+    if (world_rank() == 0) std::ofstream(blocker) << "x";
+    ConfigOptions o;
+    o.basic["head"] = "1";
+    o.node_size = 2;
+    o.basic["ckpt_dir"] = (blocker / "sub").string();
+    std::string cfg = config(o);
+    EXPECT_FTI(FTI_NSCS, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    EXPECT_NE(std::string(FTI_LastError()).find("[basic] ckpt_dir is not a writable directory"),
+              std::string::npos) << FTI_LastError();
 }
 
 }  // namespace

@@ -138,7 +138,8 @@ TEST(Config, WrongTypeAndRange) {
         {"ckpt_io = 5", "[basic] ckpt_io = '5': out of range; allowed: an integer from 1 to 4"},
         {"dcp_mode = 0", "[basic] dcp_mode = '0': out of range; allowed: an integer from 1 to 2"},
         {"dcp_block_size = 100", "[basic] dcp_block_size = '100': out of range"},
-        {"inline_l2 = yes", "[basic] inline_l2 = 'yes': not a flag"},
+        {"inline_l2 = maybe", "[basic] inline_l2 = 'maybe': not a flag"},
+        {"max_sync_intv = 0", "[basic] max_sync_intv = '0': out of range"},
         {"ckpt_dir = \"\"", "[basic] ckpt_dir = '': empty; allowed: a directory path"},
     };
     for (const Case& c : cases) {
@@ -176,6 +177,15 @@ TEST(Config, UnknownSection) {
 TEST(Config, IgnoredFtiKeysAreAccepted) {
     EXPECT_EQ(error_of(std::string(kMinimal) + "h5_single_file_enable = 0\n[advanced]\nlustre_striping_unit = 1\n"),
               "");
+}
+
+TEST(Config, FlagsAcceptIniparserSpellings) {
+    TempDir dir;
+    Config c = load_config(dir.write("c.fti", std::string(kMinimal) +
+                                                  "keep_last_ckpt = Yes\nkeep_l4_ckpt = TRUE\ninline_l2 = no\n"));
+    EXPECT_TRUE(c.keep_last_ckpt);
+    EXPECT_TRUE(c.keep_l4_ckpt);
+    EXPECT_FALSE(c.is_inline(2));
 }
 
 TEST(Config, HeadNeedsTwoRanksPerNode) {

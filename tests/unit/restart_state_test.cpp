@@ -70,5 +70,15 @@ TEST(RestartState, FileRewriteIsReadableAndKeepsMode) {
     EXPECT_EQ(files, 1);
 }
 
+TEST(RestartState, SymlinkedFileIsUpdatedThroughTheLink) {
+    test::TempDir dir;
+    std::string real = dir.write("real.fti", "[restart]\nfailure = 0\n");
+    std::filesystem::path link = dir.path() / "link.fti";
+    std::filesystem::create_symlink(real, link);
+    write_restart_state(link.string(), 1, "e");
+    EXPECT_TRUE(std::filesystem::is_symlink(link));
+    EXPECT_EQ(test::slurp(real), "[restart]\nexec_id = e\nfailure = 1\n");
+}
+
 }  // namespace
 }  // namespace mlckpt::core

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian packages needed to build and test mlckpt, if any is
+# missing. Safe to run repeatedly: prints one line when everything is there.
+set -euo pipefail
+
+packages=(
+    cmake ninja-build g++ gfortran python3 pkg-config
+    libopenmpi-dev openmpi-bin
+    libssl-dev libiniparser-dev libisal-dev libgtest-dev
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    if [[ "$status" != "install ok installed" ]]; then
+        missing+=("$pkg")
+    fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "install-deps: all ${#packages[@]} packages are installed"
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then
+        sudo=(sudo)
+    else
+        echo "install-deps: not root and sudo is not available; install as root:" >&2
+        echo "  apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+${sudo[@]+"${sudo[@]}"} apt-get update
+${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
+echo "install-deps: done"
