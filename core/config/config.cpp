@@ -153,7 +153,11 @@ const std::vector<KeySpec>& key_specs() {
                      }});
         s.push_back(int_key("basic", "dcp_block_size", &Config::dcp_block_size, 512, 65536));
         s.push_back(int_key("basic", "max_var_id", &Config::max_var_id, 0, 2147483646));
-        s.push_back(int_key("basic", "max_sync_intv", &Config::max_sync_intv, 1, 1 << 30));
+        s.push_back({"basic", "max_sync_intv", false, [](Config& c, const Where& w) {
+                         // FTI's own example files say 0, meaning the default.
+                         long v = parse_integer(w, 0, 1 << 30);
+                         c.max_sync_intv = v == 0 ? 512 : static_cast<int>(v);
+                     }});
         s.push_back(int_key("restart", "failure", &Config::failure, 0, 2));
         s.push_back({"restart", "exec_id", false, [](Config& c, const Where& w) {
                          for (char ch : w.value) {

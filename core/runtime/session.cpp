@@ -116,7 +116,10 @@ std::string claim_new_exec_id(const Config& c) {
         std::error_code ec;
         bool global_taken = fs::exists(fs::path(c.glbl_dir) / id, ec);
         if (!global_taken && fs::create_directory(fs::path(c.meta_dir) / id, ec)) return id;
-        if (ec) fail(ErrorKind::io, "cannot create '" + (fs::path(c.meta_dir) / id).string() + "': " + ec.message());
+        if (ec) {
+            fail(ErrorKind::config, c.path + ": [basic] meta_dir is not a writable directory: cannot create '" +
+                                        (fs::path(c.meta_dir) / id).string() + "': " + ec.message());
+        }
         id = std::string(base) + "-" + std::to_string(n);
     }
 }
@@ -442,13 +445,28 @@ void Session::finalize() {
     agree(ctx_.app, failure);
 }
 
+void Session::set_restart_state(int failure) {
+    run_collectively(ctx_.app, [&] {
+        if (ctx_.rank() == 0) write_restart_state(ctx_.config.path, failure, ctx_.layout.exec_id());
+    });
+}
+
 void Session::finish_finalize() {
     const Config& c = ctx_.config;
     const CheckpointRef* newest = ctx_.catalog.newest();
+    if (init_problem_ && newest != nullptr && newest->seq < first_seq_of_run_) {
+        // Recovery failed and this run committed nothing newer: the old
+        // checkpoints may still be recoverable by hand (or once a missing
+        // disk is back), so they are neither deleted nor kept for a restart.
+        set_restart_state(0);
+        ctx_.log.info("Checkpoints that could not be recovered are left in place: " +
+                      ctx_.layout.meta_exec_dir().string());
+        return;
+    }
     if (c.keep_last_ckpt && newest != nullptr) {
         CheckpointRef kept = *newest;
         if (kept.level < 4) kept = flush_to_l4(ctx_, kept);
-        if (ctx_.rank() == 0) write_restart_state(c.path, 2, ctx_.layout.exec_id());
+        set_restart_state(2);
         std::vector<CheckpointRef> others;
         for (const CheckpointRef& r : ctx_.catalog.refs()) {
             if (r.seq != kept.seq || r.level != kept.level) others.push_back(r);
@@ -462,18 +480,7 @@ void Session::finish_finalize() {
     }
     // The restart flag is cleared before any checkpoint goes, so a crash in
     // between never leaves "restart" pointing at deleted checkpoints.
-    if (ctx_.rank() == 0 && (ctx_.restart_recorded || c.failure != 0)) {
-        write_restart_state(c.path, 0, ctx_.layout.exec_id());
-    }
-    check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
-    if (init_problem_ && !ctx_.catalog.empty() && ctx_.catalog.newest()->seq < first_seq_of_run_) {
-        // Recovery failed and this run committed nothing newer: the old
-        // checkpoints may still be recoverable by hand (or once a missing
-        // disk is back), so they are not deleted.
-        ctx_.log.info("Checkpoints that could not be recovered are left in place: " +
-                      ctx_.layout.meta_exec_dir().string());
-        return;
-    }
+    if (ctx_.restart_recorded || c.failure != 0) set_restart_state(0);
     retire(ctx_, ctx_.catalog.refs());
     check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
     if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.node_exec_dir(ctx_.topo.node_id));

@@ -63,6 +63,7 @@ private:
     void after_commit(const CheckpointRef& ref, double seconds);
     const VarRecord& stored_var(int id) const;
     void finish_finalize();
+    void set_restart_state(int failure);  // collective; rank 0 rewrites the file
 
     Communicator world_;      // library traffic over all ranks, heads included
     Communicator user_comm_;  // FTI_COMM_WORLD

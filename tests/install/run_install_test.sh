@@ -5,6 +5,7 @@
 #   run_install_test.sh BUILD_DIR SOURCE_DIR [EXTRA_CFLAGS...]
 # (a sanitized library needs the program built with the same sanitizers)
 set -euo pipefail
+trap 'echo "install test: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 build=$1 source=$2
 shift 2
 scratch=$(mktemp -d)

@@ -84,6 +84,20 @@ TEST(Api, VersionQuery) {
     EXPECT_STREQ(FTI_LastError(), "");
 }
 
+// Rank 0 cannot rewrite [restart] at Finalize: every rank learns it, none hangs.
+TEST(Api, FinalizeFailureReachesEveryRank) {
+    std::string cfg = config();
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    int x = 7;
+    ASSERT_FTI(FTI_SCES, FTI_Protect(0, &x, 1, FTI_INTG));
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
+    if (world_rank() == 0) fs::remove(cfg);
+    world_barrier();
+    EXPECT_FTI(FTI_NSCS, FTI_Finalize());
+    EXPECT_TRUE(last_error_has("cannot open '" + cfg + "'")) << FTI_LastError();
+    EXPECT_EQ(FTI_COMM_WORLD, MPI_COMM_NULL);
+}
+
 // Init with a configuration that must be refused, then a good one that works.
 void expect_refused(const ConfigOptions& bad, const std::string& expected) {
     std::string path = config(bad);

@@ -11,12 +11,6 @@
 namespace mlckpt::test {
 namespace {
 
-int app_rank() {
-    int r = 0;
-    MPI_Comm_rank(FTI_COMM_WORLD, &r);
-    return r;
-}
-
 int last_rank() { return world_size() - 1; }
 
 // Phase 1 of most fault scenarios: an L4 checkpoint (version 1), then a newer
@@ -31,17 +25,6 @@ void write_l4_then_l1(const std::string& cfg) {
     ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
 }
 
-// Phase 2: recovery must succeed with the given version.
-void expect_recovers(const std::string& cfg, int version) {
-    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-    EXPECT_EQ(FTI_Status(), 1);
-    Dataset d(app_rank());
-    d.protect();
-    ASSERT_FTI(FTI_SCES, FTI_Recover());
-    EXPECT_TRUE(d.matches(version)) << "recovered data differs from version " << version;
-    ASSERT_FTI(FTI_SCES, FTI_Finalize());
-}
-
 // Applies `damage` on rank 0 between the launches, then expects the fallback.
 template <typename Damage>
 void fallback_scenario(Damage damage) {
@@ -49,7 +32,7 @@ void fallback_scenario(Damage damage) {
     if (phase() == 1) return write_l4_then_l1(cfg);
     if (world_rank() == 0) damage();
     world_barrier();
-    expect_recovers(cfg, 1);
+    recover_then_finalize(cfg, 1);
 }
 
 TEST(Faults, DeletedFileFallsBackToOlderCheckpoint) {
@@ -90,14 +73,7 @@ TEST(Faults, DamagedMetadataFallsBack) {
 TEST(Faults, OnlyCheckpointCorruptIsNamed) {
     std::string cfg = config();
     int victim = last_rank();
-    if (phase() == 1) {
-        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-        Dataset d(app_rank());
-        d.protect();
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
-        return;
-    }
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L1, 1);
     if (world_rank() == 0) overwrite_in_place(the_file(data_file(1, victim)), 100, 1);
     world_barrier();
     EXPECT_FTI(FTI_NREC, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
@@ -154,14 +130,7 @@ TEST(Faults, RankZeroKilledBeforeMetadataCommit) {
 
 TEST(Faults, DifferentRankCountIsRefused) {
     std::string cfg = config();
-    if (phase() == 1) {
-        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-        Dataset d(app_rank());
-        d.protect();
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
-        return;
-    }
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L1, 1);
     EXPECT_FTI(FTI_NREC, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
     std::string message = FTI_LastError();
     EXPECT_NE(message.find("written by 4 application ranks, this run has 8"), std::string::npos) << message;

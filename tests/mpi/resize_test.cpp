@@ -11,12 +11,6 @@
 namespace mlckpt::test {
 namespace {
 
-int app_rank() {
-    int r = 0;
-    MPI_Comm_rank(FTI_COMM_WORLD, &r);
-    return r;
-}
-
 std::size_t stored_ints(int rank) { return 100 + 10 * static_cast<std::size_t>(rank); }
 constexpr std::size_t kStoredDoubles = 50;
 

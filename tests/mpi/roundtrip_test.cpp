@@ -6,12 +6,6 @@
 namespace mlckpt::test {
 namespace {
 
-int app_rank() {
-    int r = 0;
-    MPI_Comm_rank(FTI_COMM_WORLD, &r);
-    return r;
-}
-
 void roundtrip(int level) {
     std::string cfg = config();
     if (phase() == 1) {

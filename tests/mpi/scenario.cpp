@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <gtest/gtest.h>
 
 namespace mlckpt::test {
@@ -36,6 +37,12 @@ int world_size() {
 }
 
 void world_barrier() { MPI_Barrier(MPI_COMM_WORLD); }
+
+int app_rank() {
+    int r = 0;
+    MPI_Comm_rank(FTI_COMM_WORLD, &r);
+    return r;
+}
 
 fs::path local_dir() { return workdir() / "local"; }
 fs::path global_dir() { return workdir() / "global"; }
@@ -182,6 +189,28 @@ bool Dataset::matches(int version) const {
            std::memcmp(doubles.data(), expected.doubles.data(), bytes_of(1)) == 0 &&
            std::memcmp(bytes.data(), expected.bytes.data(), bytes_of(2)) == 0 &&
            std::memcmp(particles.data(), expected.particles.data(), bytes_of(3)) == 0;
+}
+
+void checkpoint_then_crash(const std::string& cfg, int ckpt_id, int level, int version) {
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    // Outlives the test: the session points at it until the process ends.
+    static std::unique_ptr<Dataset> kept;
+    kept = std::make_unique<Dataset>(app_rank());
+    Dataset* d = kept.get();
+    d->protect();
+    d->fill(version);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(ckpt_id, level));
+}
+
+void recover_then_finalize(const std::string& cfg, int version, int status) {
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    EXPECT_EQ(FTI_Status(), status);
+    Dataset d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(version)) << "recovered data differs from version " << version;
+    EXPECT_EQ(FTI_Status(), 0);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
 }  // namespace mlckpt::test

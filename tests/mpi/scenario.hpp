@@ -24,6 +24,7 @@ void set_launch_arguments(int phase, fs::path workdir);  // from main()
 int world_rank();
 int world_size();
 void world_barrier();
+int app_rank();  // rank in FTI_COMM_WORLD
 
 struct ConfigOptions {
     int node_size = 0;   // 0: 2 when the rank count is even, else 1
@@ -84,6 +85,13 @@ private:
 };
 
 std::uint64_t pattern(int rank, int var, int version, std::size_t index);
+
+// The two halves of most scenarios. The first initializes, protects a
+// Dataset filled with `version`, checkpoints it and stops without
+// FTI_Finalize (a crash). The second initializes (expecting FTI_Status() ==
+// `status`), recovers, checks the data bit for bit and finalizes.
+void checkpoint_then_crash(const std::string& cfg, int ckpt_id, int level, int version);
+void recover_then_finalize(const std::string& cfg, int version, int status = 1);
 
 }  // namespace mlckpt::test
 

@@ -26,6 +26,7 @@ mlckpt_add_mpi_scenario(Faults.DifferentRankCountIsRefused RANKS 4 PHASES ok 8:o
 mlckpt_add_mpi_scenario(Api.CallsBeforeInit RANKS 1 PHASES ok)
 mlckpt_add_mpi_scenario(Api.InvalidArguments RANKS 1 4 PHASES ok)
 mlckpt_add_mpi_scenario(Api.VersionQuery RANKS 1 PHASES ok)
+mlckpt_add_mpi_scenario(Api.FinalizeFailureReachesEveryRank RANKS 1 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.UnknownKey RANKS 1 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.OutOfRange RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.NodeSizeMustDivideRanks RANKS 4 PHASES ok)

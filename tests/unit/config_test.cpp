@@ -139,7 +139,7 @@ TEST(Config, WrongTypeAndRange) {
         {"dcp_mode = 0", "[basic] dcp_mode = '0': out of range; allowed: an integer from 1 to 2"},
         {"dcp_block_size = 100", "[basic] dcp_block_size = '100': out of range"},
         {"inline_l2 = maybe", "[basic] inline_l2 = 'maybe': not a flag"},
-        {"max_sync_intv = 0", "[basic] max_sync_intv = '0': out of range"},
+        {"max_sync_intv = -1", "[basic] max_sync_intv = '-1': out of range"},
         {"ckpt_dir = \"\"", "[basic] ckpt_dir = '': empty; allowed: a directory path"},
     };
     for (const Case& c : cases) {
@@ -186,6 +186,12 @@ TEST(Config, FlagsAcceptIniparserSpellings) {
     EXPECT_TRUE(c.keep_last_ckpt);
     EXPECT_TRUE(c.keep_l4_ckpt);
     EXPECT_FALSE(c.is_inline(2));
+}
+
+TEST(Config, MaxSyncIntervalZeroMeansDefault) {
+    TempDir dir;
+    EXPECT_EQ(load_config(dir.write("c.fti", std::string(kMinimal) + "max_sync_intv = 0\n")).max_sync_intv, 512);
+    EXPECT_EQ(load_config(dir.write("d.fti", std::string(kMinimal) + "max_sync_intv = 64\n")).max_sync_intv, 64);
 }
 
 TEST(Config, HeadNeedsTwoRanksPerNode) {
