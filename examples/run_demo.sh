@@ -3,11 +3,13 @@
 # (examples/c/heatdis.c), then at 4 MPI ranks
 #   1. runs it without interruption (the reference),
 #   2. runs it again with checkpoints and kills one rank in the middle,
-#   3. relaunches that command unchanged: it restarts from the last checkpoint,
-#   4. checks that the recovered run ends bit for bit like the reference.
+#   3. at L2 and L3, deletes one simulated node's whole directory (a lost node),
+#   4. relaunches that command unchanged: it restarts from the last checkpoint,
+#   5. checks that the recovered run ends bit for bit like the reference.
 #
-# Usage: examples/run_demo.sh [--level 1|4]
+# Usage: examples/run_demo.sh [--level 1|2|3|4]
 #   --level L   checkpoint level: 1 = node-local storage (default),
+#               2 = node-local + partner copy, 3 = node-local + Reed-Solomon,
 #               4 = parallel file system
 set -euo pipefail
 
@@ -15,7 +17,7 @@ level=1
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --level)
-            [[ $# -ge 2 ]] || { echo "run_demo: --level needs a value (1 or 4)" >&2; exit 2; }
+            [[ $# -ge 2 ]] || { echo "run_demo: --level needs a value (1 to 4)" >&2; exit 2; }
             level=$2
             shift 2
             ;;
@@ -24,17 +26,17 @@ while [[ $# -gt 0 ]]; do
             shift
             ;;
         -h | --help)
-            sed -n '2,11s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+            sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
             exit 0
             ;;
         *)
-            echo "run_demo: unknown argument '$1'; usage: run_demo.sh [--level 1|4]" >&2
+            echo "run_demo: unknown argument '$1'; usage: run_demo.sh [--level 1|2|3|4]" >&2
             exit 2
             ;;
     esac
 done
-if [[ "$level" != 1 && "$level" != 4 ]]; then
-    echo "run_demo: --level '$level': allowed: 1 or 4" >&2
+if [[ ! "$level" =~ ^[1-4]$ ]]; then
+    echo "run_demo: --level '$level': allowed: 1, 2, 3 or 4" >&2
     exit 2
 fi
 
@@ -111,6 +113,14 @@ if grep -qE '^heatdis: result ' "$scratch/crash.log"; then
 fi
 echo "demo: the configuration now records the restart:"
 grep -E '^[[:space:]]*(failure|exec_id)[[:space:]]*=' "$crash_dir/heatdis.fti" | sed 's/^/    /'
+
+if [[ "$level" == 2 || "$level" == 3 ]]; then
+    heading "node loss: simulated node 1 loses its whole local directory"
+    lost="$crash_dir/local/node1"
+    [[ -d "$lost" ]] || fail "no directory $lost to delete"
+    echo "demo: deleting $(find "$lost" -type f | wc -l) files under local/node1"
+    rm -rf "$lost"
+fi
 
 heading "restart: the same command relaunched unchanged"
 run_heatdis "$crash_dir" "$scratch/restart.log" "${crash_args[@]}" ||

@@ -84,6 +84,7 @@ FileRecord read_file_record(LineReader& in) {
     FileRecord r;
     r.file = std::string(in.expect("FILE"));
     r.rank = in.expect_number<int>("RANK");
+    r.holder = in.expect_number<int>("HOLDER");
     r.node = in.expect_number<int>("NODE");
     r.type = std::string(in.expect("TYPE"));
     r.complete = in.expect_number<int>("COMPLETE") == 1;
@@ -134,6 +135,7 @@ std::string serialize_file_record(const FileRecord& r) {
     std::string out;
     out += "FILE " + r.file + "\n";
     out += "RANK " + std::to_string(r.rank) + "\n";
+    out += "HOLDER " + std::to_string(r.holder) + "\n";
     out += "NODE " + std::to_string(r.node) + "\n";
     out += "TYPE " + r.type + "\n";
     out += "COMPLETE " + std::string(r.complete ? "1" : "0") + "\n";
@@ -156,6 +158,20 @@ FileRecord parse_file_record(std::string_view text, const std::string& source) {
     return r;
 }
 
+std::vector<FileRecord> parse_file_records(std::string_view text, const std::string& source) {
+    LineReader in(text, source);
+    std::vector<FileRecord> out;
+    while (!in.done()) out.push_back(read_file_record(in));
+    return out;
+}
+
+const FileRecord* CheckpointMeta::redundancy_held_by(int holder) const {
+    for (const FileRecord& r : redundancy) {
+        if (r.holder == holder) return &r;
+    }
+    return nullptr;
+}
+
 std::string serialize_meta(const CheckpointMeta& m) {
     std::string out;
     out += std::string(kMagic) + "\n";
@@ -165,10 +181,14 @@ std::string serialize_meta(const CheckpointMeta& m) {
     out += "LEVEL " + std::to_string(m.level) + "\n";
     out += "IO " + std::to_string(static_cast<int>(m.io)) + "\n";
     out += "RANKS " + std::to_string(m.ranks) + "\n";
+    out += "NODE_SIZE " + std::to_string(m.node_size) + "\n";
+    out += "GROUP_SIZE " + std::to_string(m.group_size) + "\n";
     out += "TIME_NS " + std::to_string(m.time_ns) + "\n";
     out += "COMPLETE " + std::string(m.complete ? "1" : "0") + "\n";
     out += "FILES " + std::to_string(m.files.size()) + "\n";
     for (const FileRecord& r : m.files) out += serialize_file_record(r);
+    out += "REDUNDANCY " + std::to_string(m.redundancy.size()) + "\n";
+    for (const FileRecord& r : m.redundancy) out += serialize_file_record(r);
     out += "CHECKSUM " + hex32(crc_of_text(out)) + "\n";
     return out;
 }
@@ -203,10 +223,14 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
     if (io < 1 || io > 4) in.error("unknown IO mode " + std::to_string(io));
     m.io = static_cast<IoMode>(io);
     m.ranks = in.expect_number<int>("RANKS");
+    m.node_size = in.expect_number<int>("NODE_SIZE");
+    m.group_size = in.expect_number<int>("GROUP_SIZE");
     m.time_ns = in.expect_number<std::int64_t>("TIME_NS");
     m.complete = in.expect_number<int>("COMPLETE") == 1;
     auto files = in.expect_number<std::size_t>("FILES");
     for (std::size_t i = 0; i < files; ++i) m.files.push_back(read_file_record(in));
+    auto redundancy = in.expect_number<std::size_t>("REDUNDANCY");
+    for (std::size_t i = 0; i < redundancy; ++i) m.redundancy.push_back(read_file_record(in));
     if (!in.done()) in.error("trailing data after the file records");
     return m;
 }

@@ -23,10 +23,11 @@ struct VarRecord {
 };
 
 struct FileRecord {
-    int rank = 0;  // application rank that owns the data
-    int node = 0;  // node it was written on
+    int rank = 0;    // application rank whose data it holds (FULL, PARTNER) or that computed it (PARITY)
+    int holder = 0;  // application rank that stores it
+    int node = 0;    // node it is stored on
     std::string file;
-    std::string type = "FULL";  // FULL (application data), later PARTNER, PARITY
+    std::string type = "FULL";  // FULL (application data), PARTNER (L2 copy), PARITY (L3)
     bool complete = false;
     std::uint64_t size = 0;
     std::uint32_t crc32 = 0;
@@ -42,13 +43,20 @@ struct CheckpointMeta {
     int level = 1;
     IoMode io = IoMode::posix;
     int ranks = 0;           // application ranks of the run that wrote it
+    int node_size = 0;       // application ranks per node
+    int group_size = 0;      // nodes per group (L2, L3)
     std::int64_t time_ns = 0;
     bool complete = false;
-    std::vector<FileRecord> files;  // one per application rank, by rank
+    std::vector<FileRecord> files;       // FULL: one per application rank, by rank
+    std::vector<FileRecord> redundancy;  // PARTNER or PARITY: one per holder, by holder
+
+    const FileRecord* redundancy_held_by(int holder) const;
 };
 
 std::string serialize_file_record(const FileRecord& record);
 FileRecord parse_file_record(std::string_view text, const std::string& source);
+// Any number of concatenated records.
+std::vector<FileRecord> parse_file_records(std::string_view text, const std::string& source);
 
 std::string serialize_meta(const CheckpointMeta& meta);
 // Throws a corrupt Error naming `source` and the line for any defect.

@@ -4,6 +4,7 @@
 
 #include "format/posix_format.hpp"
 #include "io/file.hpp"
+#include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/checkpoint_store.hpp"
 
@@ -16,11 +17,9 @@ std::string describe(const CheckpointRef& r) {
            std::to_string(r.seq) + ")";
 }
 
-// This rank's part of a candidate: check the metadata fits the run, then
-// verify the file. Throws with the reason when it does not.
-RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text) {
-    fs::path meta_path = ctx.layout.meta_file(ref.level, ref.seq);
-    CheckpointMeta meta = parse_meta(meta_text, meta_path.string());
+// Checks that apply to the whole checkpoint: every rank reaches the same
+// verdict from the same metadata.
+void check_fits_run(const Context& ctx, const CheckpointMeta& meta, const fs::path& meta_path) {
     if (meta.ranks != ctx.topo.app_size) {
         fail(ErrorKind::not_recoverable,
              "it was written by " + std::to_string(meta.ranks) + " application ranks, this run has " +
@@ -36,13 +35,61 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
                                      std::to_string(meta.files.size()) + " files for " +
                                      std::to_string(meta.ranks) + " ranks");
     }
-    const FileRecord& rec = meta.files.at(static_cast<std::size_t>(ctx.rank()));
-    if (rec.rank != ctx.rank() || !rec.complete) {
-        fail(ErrorKind::corrupt, "metadata '" + meta_path.string() + "' has no complete record for rank " +
-                                     std::to_string(ctx.rank()));
+    bool grouped = meta.level == 2 || meta.level == 3;
+    if (grouped && (meta.node_size != ctx.config.node_size || meta.group_size != ctx.config.group_size ||
+                    !ctx.topo.groups_valid)) {
+        fail(ErrorKind::not_recoverable,
+             "it was written with node_size = " + std::to_string(meta.node_size) + " and group_size = " +
+                 std::to_string(meta.group_size) + "; its partner copies or parity need the same groups "
+                 "(this run: node_size = " + std::to_string(ctx.config.node_size) + ", group_size = " +
+                 std::to_string(ctx.config.group_size) + ")");
     }
-    RecoverySource source{ref, rec, ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file};
-    verify_posix_file(source.path, rec, ctx.io_buffer_bytes());
+}
+
+// Verifies one file; returns "" when it is sound, else why not.
+std::string problem_with(const fs::path& path, const FileRecord* record, std::size_t buffer) {
+    if (record == nullptr || !record->complete) return "no complete record in the metadata";
+    try {
+        verify_posix_file(path, *record, buffer);
+        return {};
+    } catch (const Error& e) {
+        return e.what();
+    }
+}
+
+// This rank's part of a candidate. Per-rank problems never skip the group
+// steps that follow, so no member is left waiting.
+RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text) {
+    fs::path meta_path = ctx.layout.meta_file(ref.level, ref.seq);
+    CheckpointMeta meta = parse_meta(meta_text, meta_path.string());
+    check_fits_run(ctx, meta, meta_path);
+
+    const FileRecord& rec = meta.files[static_cast<std::size_t>(ctx.rank())];
+    const FileRecord* own = rec.rank == ctx.rank() ? &rec : nullptr;
+    // L1 and L4 files are found where the metadata says they were written;
+    // L2 and L3 need the same groups, hence the same nodes.
+    int node = ctx.topo.node_id;
+    bool grouped = ref.level == 2 || ref.level == 3;
+    fs::path path = own != nullptr && !grouped ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file
+                                               : ctx.data_path(ref, node);
+    RecoverySource source{ref, rec, path};
+    Holdings mine;
+    std::string data_problem = problem_with(source.path, own, ctx.io_buffer_bytes());
+    mine.data_ok = data_problem.empty();
+    if (grouped) {
+        std::string red_problem = problem_with(ctx.redundancy_path(ref, node), meta.redundancy_held_by(ctx.rank()),
+                                               ctx.io_buffer_bytes());
+        mine.redundancy_ok = red_problem.empty();
+        if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
+        if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
+        if (ref.level == 2) {
+            repair_partner_copies(ctx, meta, ref, mine);
+        } else {
+            repair_parity(ctx, meta, ref, mine);
+        }
+        return source;
+    }
+    if (!mine.data_ok) fail(ErrorKind::corrupt, data_problem);
     return source;
 }
 

@@ -54,8 +54,10 @@ void record_restart(const Context& ctx) {
 
 }  // namespace
 
-void publish(Context& ctx, const CheckpointRef& ref, FileRecord mine) {
-    std::vector<std::string> records = gather_strings(ctx.app, serialize_file_record(mine), 0);
+void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine) {
+    std::string text;
+    for (const FileRecord& r : mine) text += serialize_file_record(r);
+    std::vector<std::string> records = gather_strings(ctx.app, text, 0);
     run_collectively(ctx.app, [&] {
         if (ctx.rank() != 0) return;
         CheckpointMeta meta;
@@ -65,10 +67,14 @@ void publish(Context& ctx, const CheckpointRef& ref, FileRecord mine) {
         meta.level = ref.level;
         meta.io = ctx.config.ckpt_io;
         meta.ranks = ctx.topo.app_size;
+        meta.node_size = ctx.config.node_size;
+        meta.group_size = ctx.config.group_size;
         meta.time_ns = now_ns();
         meta.complete = true;
         for (std::size_t r = 0; r < records.size(); ++r) {
-            meta.files.push_back(parse_file_record(records[r], "record of rank " + std::to_string(r)));
+            for (FileRecord& f : parse_file_records(records[r], "records of rank " + std::to_string(r))) {
+                (f.type == "FULL" ? meta.files : meta.redundancy).push_back(std::move(f));
+            }
         }
         fault_point("before_meta_commit", 0, ref.seq);
         make_dirs(ctx.layout.meta_exec_dir());
@@ -101,7 +107,11 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
     // Metadata is gone before any data file goes.
     check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
     for (const CheckpointRef& r : refs) {
-        if (!archived(r)) remove_file_and_empty_dir(ctx.data_path(r, ctx.topo.node_id));
+        if (!archived(r)) {
+            fs::path redundancy = ctx.redundancy_path(r, ctx.topo.node_id);
+            if (!redundancy.empty()) remove_file(redundancy);
+            remove_file_and_empty_dir(ctx.data_path(r, ctx.topo.node_id));
+        }
         ctx.catalog.remove(r);
     }
 }
@@ -157,7 +167,8 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
         sync_dir(dir);
     });
     mine.node = ctx.topo.node_id;
-    publish(ctx, target, mine);
+    mine.holder = ctx.rank();
+    publish(ctx, target, {mine});
     } catch (...) {
         discard();
         throw;

@@ -12,9 +12,10 @@
 
 namespace mlckpt::core {
 
-// Collective. Commits checkpoint `ref` from each rank's record of its file;
-// on failure nothing is committed and every rank throws the same error.
-void publish(Context& ctx, const CheckpointRef& ref, FileRecord mine);
+// Collective. Commits checkpoint `ref` from each rank's records (its own
+// file, and the partner copy or parity it keeps at L2/L3); on failure
+// nothing is committed and every rank throws the same error.
+void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine);
 
 // Collective. Removes the given checkpoints (L4 ones are archived with
 // keep_l4_ckpt). Failures here are warnings: the newer checkpoint is safe.

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/checkpoint_store.hpp"
 #include "runtime/fault_injection.hpp"
@@ -52,6 +53,7 @@ CheckpointRef CheckpointWriter::commit(const std::optional<std::string>& missing
             sync_dir(final_path_.parent_path());
             mine.file = final_path_.filename().string();
             mine.rank = ctx_.rank();
+            mine.holder = ctx_.rank();
             mine.node = ctx_.topo.node_id;
             fault_point("after_data_write", ctx_.rank(), ref_.seq);
         } catch (...) {
@@ -60,7 +62,14 @@ CheckpointRef CheckpointWriter::commit(const std::optional<std::string>& missing
     }
     try {
         agree(ctx_.app, failure);
-        publish(ctx_, ref_, mine);
+        std::vector<FileRecord> records = {mine};
+        if (ref_.level == 2 || ref_.level == 3) {
+            run_collectively(ctx_.app, [&] {
+                records.push_back(ref_.level == 2 ? write_partner_copy(ctx_, ref_, mine)
+                                                  : write_parity(ctx_, ref_, mine));
+            });
+        }
+        publish(ctx_, ref_, records);
     } catch (...) {
         discard();
         throw;
@@ -74,6 +83,11 @@ void CheckpointWriter::discard() noexcept {
     writer_.reset();
     remove_file(tmp_path_);
     remove_file(final_path_);
+    fs::path redundancy = ctx_.redundancy_path(ref_, ctx_.topo.node_id);
+    if (!redundancy.empty()) {
+        remove_file(redundancy);
+        remove_file(fs::path(redundancy) += ".tmp");
+    }
     ::rmdir(final_path_.parent_path().c_str());
 }
 

@@ -18,7 +18,8 @@ struct Context {
     Topology topo;
     StorageLayout layout;
     Logger log;
-    MPI_Comm app = MPI_COMM_NULL;  // library traffic among application ranks
+    MPI_Comm app = MPI_COMM_NULL;    // library traffic among application ranks
+    MPI_Comm group = MPI_COMM_NULL;  // this rank's L2/L3 group, ranked by ring position
     Catalog catalog;
     // Whether the configuration file already says "restart" (failure = 1).
     bool restart_recorded = false;
@@ -31,6 +32,15 @@ struct Context {
     fs::path data_path(const CheckpointRef& ref, int node) const {
         return layout.ckpt_dir(ref.level, ref.seq, node) /
                StorageLayout::data_file_name(ref.ckpt_id, rank());
+    }
+    // Path of the redundancy file this rank keeps for a checkpoint (the
+    // partner copy of its left neighbour at L2, its parity at L3); empty
+    // for other levels.
+    fs::path redundancy_path(const CheckpointRef& ref, int node) const {
+        fs::path dir = layout.ckpt_dir(ref.level, ref.seq, node);
+        if (ref.level == 2) return dir / StorageLayout::partner_file_name(ref.ckpt_id, topo.left_app_rank);
+        if (ref.level == 3) return dir / StorageLayout::parity_file_name(ref.ckpt_id, rank());
+        return {};
     }
 };
 

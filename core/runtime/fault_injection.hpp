@@ -5,6 +5,7 @@
 // order within the execution: 1 for its first checkpoint, continuing across
 // restarts; the L4 copy made by keep_last_ckpt reuses its source's number).
 // Points: after_data_write (its file is written, nothing committed yet),
+// during_redundancy (L2/L3: partner copies or parity being made),
 // before_meta_commit (rank 0: all files written, metadata not yet renamed).
 #pragma once
 

@@ -65,14 +65,18 @@ void check_supported(const Config& c) {
                                     io_mode_name(c.ckpt_io) +
                                     " is not available in this version; allowed: 1 (POSIX)");
     }
+}
+
+// Snapshots at L2 or L3 need groups: say so at FTI_Init.
+void check_groups(const Config& c, const Topology& t) {
     for (int level : {2, 3}) {
-        if (c.interval_minutes(level) > 0) {
+        if (c.interval_minutes(level) > 0 && !t.groups_valid) {
             char value[32];
             std::snprintf(value, sizeof value, "%g", c.interval_minutes(level));
-            fail(ErrorKind::config, c.path + ": [basic] ckpt_l" + std::to_string(level) + " = '" +
-                                        value + "': level " +
-                                        std::to_string(level) +
-                                        " is not available in this version; allowed: 0");
+            fail(ErrorKind::config, c.path + ": [basic] ckpt_l" + std::to_string(level) + " = '" + value +
+                                        "': level " + std::to_string(level) + " needs groups, but " +
+                                        t.groups_problem + "; allowed: 0, or a group_size of at least 2 "
+                                        "that divides the number of nodes");
         }
     }
 }
@@ -93,9 +97,10 @@ Context build_context(const std::string& path, MPI_Comm world) {
     run_collectively(world, [&] {
         if (config.local_test) node_map = simulated_node_map(size, config.node_size, path);
         topo = build_topology({node_map, config.node_size, config.group_size, config.head, path}, rank);
+        check_groups(config, topo);
     });
     Logger log(config.verbosity, topo.is_head ? rank : topo.app_rank, topo.app_rank == 0);
-    return Context{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, {}};
+    return Context{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, MPI_COMM_NULL, {}};
 }
 
 // A new execution id in FTI's form (local time). Rank 0 claims it by creating
@@ -165,6 +170,12 @@ void Session::init_application_rank(MPI_Comm user) {
     const Config& c = ctx_.config;
     app_ = Communicator(dup_comm(user));
     ctx_.app = app_.get();
+    if (ctx_.topo.groups_valid) {
+        MPI_Comm group = MPI_COMM_NULL;
+        check_mpi(MPI_Comm_split(ctx_.app, ctx_.topo.group_id, ctx_.topo.group_rank, &group), "MPI_Comm_split");
+        group_ = Communicator(group);
+        ctx_.group = group_.get();
+    }
     if (c.head) {
         for (int level = 2; level <= 4; ++level) {
             if (!c.is_inline(level)) {
@@ -237,19 +248,19 @@ void Session::check_level(int level) const {
                                        std::to_string(-agreed[0]) + " to " + std::to_string(agreed[1]) +
                                        "); every rank must pass the same level");
         }
-        if (level == 2 || level == 3) {
+        if ((level == 2 || level == 3) && !ctx_.topo.groups_valid) {
             fail(ErrorKind::usage, std::string("level ") + std::to_string(level) + " (" +
-                                       (level == 2 ? "partner copy" : "Reed-Solomon") +
-                                       ") is not available in this version; allowed: FTI_L1, FTI_L4");
+                                       (level == 2 ? "partner copy" : "Reed-Solomon") + ") needs groups, but " +
+                                       ctx_.topo.groups_problem + " (" + ctx_.config.path + " [basic] group_size)");
         }
         if (level == 8) {
             fail(ErrorKind::usage,
                  ctx_.config.enable_dcp
                      ? "FTI_L4_DCP (differential checkpoint) is not available in this version; "
-                       "allowed: FTI_L1, FTI_L4"
+                       "allowed: FTI_L1, FTI_L2, FTI_L3, FTI_L4"
                      : "FTI_L4_DCP needs [basic] enable_dcp = 1 in " + ctx_.config.path);
         }
-        if (level != 1 && level != 4) {
+        if (level < 1 || level > 4) {
             fail(ErrorKind::usage, "checkpoint level " + std::to_string(level) +
                                        " is invalid; allowed: FTI_L1 (1), FTI_L2 (2), FTI_L3 (3), "
                                        "FTI_L4 (4), FTI_L4_DCP (8)");

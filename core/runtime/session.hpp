@@ -68,6 +68,7 @@ private:
     Communicator world_;      // library traffic over all ranks, heads included
     Communicator user_comm_;  // FTI_COMM_WORLD
     Communicator app_;        // library traffic over the application ranks
+    Communicator group_;      // this rank's L2/L3 group
     Context ctx_;
     Registry registry_;
     SnapshotScheduler scheduler_;

@@ -49,6 +49,14 @@ std::string StorageLayout::data_file_name(int ckpt_id, int rank) {
     return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + ".fti";
 }
 
+std::string StorageLayout::partner_file_name(int ckpt_id, int owner) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Pcof" + std::to_string(owner) + ".fti";
+}
+
+std::string StorageLayout::parity_file_name(int ckpt_id, int holder) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-RSed" + std::to_string(holder) + ".fti";
+}
+
 bool StorageLayout::parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level) {
     std::string_view s = name;
     if (s.substr(0, 4) != "ckpt" || s.size() < 12 || s.substr(s.size() - 5) != ".meta") return false;

@@ -35,6 +35,8 @@ public:
     fs::path archive_meta_file(std::uint64_t seq) const;
 
     static std::string data_file_name(int ckpt_id, int rank);
+    static std::string partner_file_name(int ckpt_id, int owner);  // L2 copy of `owner`'s file
+    static std::string parity_file_name(int ckpt_id, int holder);   // L3 parity kept by `holder`
     // Parses "ckpt<seq>.l<L>.meta"; false for any other name.
     static bool parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level);
     // Parses "ckpt<seq>"; false for any other name.

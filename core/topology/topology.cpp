@@ -96,6 +96,7 @@ Topology build_topology(const TopologyInput& in, int world_rank) {
         if (is_head_rank[static_cast<std::size_t>(r)]) continue;
         int app = static_cast<int>(t.app_to_world.size());
         t.app_to_world.push_back(r);
+        t.app_node.push_back(in.node_of_rank[static_cast<std::size_t>(r)]);
         t.node_app_ranks[static_cast<std::size_t>(in.node_of_rank[static_cast<std::size_t>(r)])].push_back(app);
         if (r == world_rank) t.app_rank = app;
     }

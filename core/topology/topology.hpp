@@ -30,6 +30,7 @@ struct Topology {
     std::vector<int> node_app_world_ranks;  // world ranks of my node's application ranks
     std::vector<int> app_to_world;          // application rank -> world rank
     std::vector<std::vector<int>> node_app_ranks;  // node -> its application ranks, ascending
+    std::vector<int> app_node;                     // application rank -> node
 
     // Groups: group_size nodes each; one group per node index within them.
     bool groups_valid = false;

@@ -63,7 +63,7 @@ TEST(Api, InvalidArguments) {
     EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(1, FTI_L4_DCP));
     EXPECT_TRUE(last_error_has("FTI_L4_DCP needs [basic] enable_dcp = 1"));
     EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(1, FTI_L2));
-    EXPECT_TRUE(last_error_has("level 2 (partner copy) is not available in this version"));
+    EXPECT_TRUE(last_error_has("level 2 (partner copy) needs groups, but group_size = 1"));
     EXPECT_FTI(FTI_NREC, FTI_Recover());
     EXPECT_TRUE(last_error_has("there is no checkpoint to recover from"));
     EXPECT_EQ(FTI_Realloc(0, x), nullptr);

@@ -32,3 +32,18 @@ mlckpt_add_mpi_scenario(ConfigErrors.OutOfRange RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.NodeSizeMustDivideRanks RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.UnwritableCheckpointDirectory RANKS 1 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.UnsupportedIoMode RANKS 4 PHASES ok)
+
+# L2 and L3: node_size 2, group_size 4 (8 ranks = 1 group ring of 4 nodes per
+# node index; 16 ranks = 2 rings).
+foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
+             L3.NoLoss L3.OneNodeLost L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost
+             L2.DamageIsRepaired L3.DamageIsRepaired)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES ok ok)
+endforeach()
+foreach(test L2.RedundancyIsRegenerated L3.RedundancyIsRegenerated)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES ok ok ok)
+endforeach()
+foreach(test L2.KilledWhileCopying L3.KilledWhileEncoding)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES killed ok)
+endforeach()
+mlckpt_add_mpi_scenario(L3.EmptyFileOnALostNode RANKS 8 PHASES ok ok)

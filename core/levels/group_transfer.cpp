@@ -1,0 +1,94 @@
+#include "levels/group_transfer.hpp"
+
+#include <exception>
+#include <optional>
+#include <vector>
+
+#include "common/error.hpp"
+#include "hash/crc32.hpp"
+#include "io/file.hpp"
+#include "mpi/collective.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+std::uint64_t rounds_for(std::uint64_t bytes, std::size_t block) {
+    return (bytes + block - 1) / block;
+}
+
+}  // namespace
+
+void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag) {
+    std::exception_ptr failure;
+    std::optional<File> in;
+    std::optional<File> out;
+    std::uint64_t send_size = 0;
+    fs::path tmp = t.recv_path;
+    tmp += ".tmp";
+    try {
+        if (t.send_to != MPI_PROC_NULL) {
+            in = File::open_read(t.send_path);
+            send_size = in->size();
+        }
+        if (t.recv_from != MPI_PROC_NULL) out = File::create(tmp);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+
+    // The sender announces its size, so the receiver knows how much comes.
+    std::uint64_t incoming = 0;
+    check_mpi(MPI_Sendrecv(&send_size, 1, MPI_UINT64_T, t.send_to, tag, &incoming, 1, MPI_UINT64_T,
+                           t.recv_from, tag, group, MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
+    std::uint64_t mine = std::max(rounds_for(send_size, block), rounds_for(incoming, block));
+    std::uint64_t rounds = 0;
+    check_mpi(MPI_Allreduce(&mine, &rounds, 1, MPI_UINT64_T, MPI_MAX, group), "MPI_Allreduce");
+
+    std::vector<std::byte> send_buf(t.send_to != MPI_PROC_NULL ? block : 0);
+    std::vector<std::byte> recv_buf(t.recv_from != MPI_PROC_NULL ? block : 0);
+    Crc32 crc;
+    for (std::uint64_t r = 0; r < rounds; ++r) {
+        std::uint64_t offset = r * block;
+        int send_n = offset < send_size ? static_cast<int>(std::min<std::uint64_t>(block, send_size - offset)) : 0;
+        int recv_n = offset < incoming ? static_cast<int>(std::min<std::uint64_t>(block, incoming - offset)) : 0;
+        if (send_n > 0) {
+            try {
+                if (!failure) in->read_exact_at(std::span(send_buf.data(), static_cast<std::size_t>(send_n)), offset);
+            } catch (...) {
+                failure = std::current_exception();  // keep the rounds going with what is in the buffer
+            }
+        }
+        check_mpi(MPI_Sendrecv(send_buf.data(), send_n, MPI_BYTE, t.send_to, tag, recv_buf.data(), recv_n,
+                               MPI_BYTE, t.recv_from, tag, group, MPI_STATUS_IGNORE),
+                  "MPI_Sendrecv");
+        if (recv_n > 0 && !failure) {
+            try {
+                std::span<const std::byte> piece(recv_buf.data(), static_cast<std::size_t>(recv_n));
+                crc.update(piece);
+                out->write_all(piece);
+            } catch (...) {
+                failure = std::current_exception();
+            }
+        }
+    }
+    if (out && !failure) {
+        try {
+            if (incoming != t.recv_size || crc.value() != t.recv_crc) {
+                fail(ErrorKind::corrupt, "'" + t.recv_path.string() + "' arrived with " + std::to_string(incoming) +
+                                             " bytes and a wrong checksum; expected " +
+                                             std::to_string(t.recv_size) + " bytes");
+            }
+            out->sync();
+            out->close();
+            rename_path(tmp, t.recv_path);
+            sync_dir(t.recv_path.parent_path());
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    }
+    if (failure && out) remove_file(tmp);
+    agree(group, failure);
+}
+
+}  // namespace mlckpt::core

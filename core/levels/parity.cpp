@@ -1,0 +1,241 @@
+// L3: Reed-Solomon parity across the group. Member g keeps data fragment g
+// (its own file, zero-padded to the group's largest size S) and parity
+// fragment k+g (a file of S bytes). Encoding and repair are one operation:
+// the members stream the group's files stripe by stripe, each contributes
+// the stripes of the fragments chosen as sources, and each computes the
+// fragments it is missing.
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "hash/crc32.hpp"
+#include "io/file.hpp"
+#include "levels/redundancy.hpp"
+#include "levels/reed_solomon.hpp"
+#include "mpi/collective.hpp"
+#include "runtime/fault_injection.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+struct GroupState {
+    std::vector<std::uint64_t> sizes;  // data size of every member
+    std::vector<bool> data_ok;
+    std::vector<bool> parity_ok;
+    std::uint64_t parity_size = 0;  // S: the largest data size of the group
+};
+
+struct Expected {  // what rebuilt files must match (unknown for new parity)
+    std::optional<std::uint32_t> data_crc;
+    std::optional<std::uint32_t> parity_crc;
+};
+
+std::size_t stripe_bytes(const Context& ctx) {
+    // Every member receives k stripes of up to two fragments: bound the buffer.
+    std::size_t cap = (256u << 20) / (2 * static_cast<std::size_t>(ctx.topo.group_size));
+    return std::max<std::size_t>(4096, std::min(ctx.io_buffer_bytes(), cap));
+}
+
+// Computes this member's missing fragments; returns the CRC of its parity.
+std::uint32_t code_group(Context& ctx, const CheckpointRef& ref, const GroupState& st, const Expected& expect) {
+    const int k = ctx.topo.group_size;
+    const int me = ctx.topo.group_rank;
+    const auto self = static_cast<std::size_t>(me);
+    ReedSolomon rs(k);
+
+    std::vector<int> sources;
+    for (int g = 0; g < k; ++g) {
+        if (st.data_ok[static_cast<std::size_t>(g)]) sources.push_back(g);
+    }
+    for (int g = 0; g < k && static_cast<int>(sources.size()) < k; ++g) {
+        if (st.parity_ok[static_cast<std::size_t>(g)]) sources.push_back(k + g);
+    }
+    sources.resize(static_cast<std::size_t>(k));
+    auto is_source = [&](int row) { return std::find(sources.begin(), sources.end(), row) != sources.end(); };
+    std::vector<int> targets;
+    if (!st.data_ok[self]) targets.push_back(me);
+    if (!st.parity_ok[self]) targets.push_back(k + me);
+    ReedSolomon::Plan plan = rs.plan(sources, targets);
+
+    fs::path data_path = ctx.data_path(ref, ctx.topo.node_id);
+    fs::path parity_path = ctx.redundancy_path(ref, ctx.topo.node_id);
+    const bool send_data = is_source(me);
+    const bool send_parity = is_source(k + me);
+    std::exception_ptr failure;
+    std::optional<File> data_in, parity_in, data_out, parity_out;
+    try {
+        make_dirs(data_path.parent_path());
+        if (send_data) data_in = File::open_read(data_path);
+        if (send_parity) parity_in = File::open_read(parity_path);
+        if (!st.data_ok[self]) data_out = File::create(fs::path(data_path) += ".tmp");
+        if (!st.parity_ok[self]) parity_out = File::create(fs::path(parity_path) += ".tmp");
+    } catch (...) {
+        failure = std::current_exception();
+    }
+
+    const std::size_t block = stripe_bytes(ctx);
+    std::vector<std::byte> send(2 * block);
+    std::vector<std::byte> recv(2 * block * static_cast<std::size_t>(k));
+    std::vector<std::vector<unsigned char>> rebuilt(targets.size(), std::vector<unsigned char>(block));
+    std::vector<int> counts(static_cast<std::size_t>(k));
+    std::vector<int> displs(static_cast<std::size_t>(k));
+    Crc32 data_crc, parity_crc;
+    const std::uint64_t own_size = st.sizes[self];
+    for (std::uint64_t off = 0; off < st.parity_size; off += block) {
+        const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(block, st.parity_size - off));
+        // This member's contribution: its data stripe (zero-padded), then its parity stripe.
+        std::size_t mine = 0;
+        try {
+            if (send_data) {
+                std::fill_n(send.begin(), len, std::byte{0});
+                if (off < own_size && !failure) {
+                    auto n = static_cast<std::size_t>(std::min<std::uint64_t>(len, own_size - off));
+                    data_in->read_exact_at(std::span(send.data(), n), off);
+                }
+                mine += len;
+            }
+            if (send_parity) {
+                if (!failure) parity_in->read_exact_at(std::span(send.data() + mine, len), off);
+                mine += len;
+            }
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        int pos = 0;
+        for (int g = 0; g < k; ++g) {
+            int rows = (is_source(g) ? 1 : 0) + (is_source(k + g) ? 1 : 0);
+            counts[static_cast<std::size_t>(g)] = rows * static_cast<int>(len);
+            displs[static_cast<std::size_t>(g)] = pos;
+            pos += counts[static_cast<std::size_t>(g)];
+        }
+        check_mpi(MPI_Allgatherv(send.data(), counts[self], MPI_BYTE, recv.data(), counts.data(), displs.data(),
+                                 MPI_BYTE, ctx.group),
+                  "MPI_Allgatherv");
+        fault_point("during_redundancy", ctx.rank(), ref.seq);
+        if (targets.empty() || failure) continue;
+        std::vector<const unsigned char*> in;
+        for (int row : sources) {
+            int g = row < k ? row : row - k;
+            std::size_t at = static_cast<std::size_t>(displs[static_cast<std::size_t>(g)]);
+            if (row >= k && is_source(g)) at += len;  // the parity stripe follows the data stripe
+            in.push_back(reinterpret_cast<const unsigned char*>(recv.data() + at));
+        }
+        std::vector<unsigned char*> out;
+        for (auto& b : rebuilt) out.push_back(b.data());
+        ReedSolomon::apply(plan, len, in, out);
+        try {
+            for (std::size_t t = 0; t < targets.size(); ++t) {
+                auto bytes = std::as_bytes(std::span(rebuilt[t].data(), len));
+                if (targets[t] == me) {  // own data: without the padding
+                    if (off >= own_size) continue;
+                    bytes = bytes.first(static_cast<std::size_t>(std::min<std::uint64_t>(len, own_size - off)));
+                    data_crc.update(bytes);
+                    data_out->write_all(bytes);
+                } else {
+                    parity_crc.update(bytes);
+                    parity_out->write_all(bytes);
+                }
+            }
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    }
+
+    auto commit = [&](std::optional<File>& out, const fs::path& path, std::uint32_t crc,
+                      const std::optional<std::uint32_t>& expected) {
+        if (!out) return;
+        if (expected && crc != *expected) {
+            fail(ErrorKind::corrupt, "the rebuilt '" + path.string() + "' does not match its checksum");
+        }
+        out->sync();
+        out->close();
+        rename_path(fs::path(path) += ".tmp", path);
+        sync_dir(path.parent_path());
+    };
+    try {
+        if (!failure) {
+            commit(data_out, data_path, data_crc.value(), expect.data_crc);
+            commit(parity_out, parity_path, parity_crc.value(), expect.parity_crc);
+        }
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    if (failure) {
+        if (data_out) remove_file(fs::path(data_path) += ".tmp");
+        if (parity_out) remove_file(fs::path(parity_path) += ".tmp");
+    }
+    agree(ctx.group, failure);
+    return parity_crc.value();
+}
+
+std::vector<int> gather_flags(const Context& ctx, int a, int b) {
+    int mine[2] = {a, b};
+    std::vector<int> all(static_cast<std::size_t>(2 * ctx.topo.group_size));
+    check_mpi(MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, ctx.group), "MPI_Allgather");
+    return all;
+}
+
+}  // namespace
+
+FileRecord write_parity(Context& ctx, const CheckpointRef& ref, const FileRecord& mine) {
+    const auto k = static_cast<std::size_t>(ctx.topo.group_size);
+    std::vector<std::uint64_t> sizes(k);
+    std::uint64_t size = mine.size;
+    check_mpi(MPI_Allgather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, ctx.group), "MPI_Allgather");
+    GroupState st{sizes, std::vector<bool>(k, true), std::vector<bool>(k, false),
+                  *std::max_element(sizes.begin(), sizes.end())};
+    std::uint32_t crc = code_group(ctx, ref, st, {});
+
+    FileRecord r;
+    r.rank = ctx.rank();
+    r.holder = ctx.rank();
+    r.node = ctx.topo.node_id;
+    r.file = ctx.redundancy_path(ref, ctx.topo.node_id).filename().string();
+    r.type = "PARITY";
+    r.complete = true;
+    r.size = st.parity_size;
+    r.crc32 = crc;
+    return r;
+}
+
+void repair_parity(Context& ctx, const CheckpointMeta& meta, const CheckpointRef& ref, const Holdings& mine) {
+    const Topology& topo = ctx.topo;
+    const auto k = static_cast<std::size_t>(topo.group_size);
+    std::vector<int> flags = gather_flags(ctx, mine.data_ok, mine.redundancy_ok);
+    GroupState st;
+    std::string lost_files, lost_parity;
+    int lost = 0;
+    for (std::size_t g = 0; g < k; ++g) {
+        int app = topo.group_app_ranks[g];
+        int node = topo.app_node[static_cast<std::size_t>(app)];
+        st.sizes.push_back(meta.files.at(static_cast<std::size_t>(app)).size);
+        st.data_ok.push_back(flags[2 * g] != 0);
+        st.parity_ok.push_back(flags[2 * g + 1] != 0);
+        if (!st.data_ok.back()) {
+            ++lost;
+            lost_files += (lost_files.empty() ? "" : ", ") + std::string("rank ") + std::to_string(app) +
+                          " (node " + std::to_string(node) + ")";
+        }
+        if (!st.parity_ok.back()) {
+            ++lost;
+            lost_parity += (lost_parity.empty() ? "" : ", ") + std::string("node ") + std::to_string(node);
+        }
+    }
+    st.parity_size = *std::max_element(st.sizes.begin(), st.sizes.end());
+    if (lost == 0) return;
+    if (lost > static_cast<int>(k)) {
+        fail(ErrorKind::not_recoverable,
+             "L3 group " + std::to_string(topo.group_id) + " lost " + std::to_string(lost) + " of its " +
+                 std::to_string(2 * k) + " files (data of " + (lost_files.empty() ? "none" : lost_files) +
+                 "; parity on " + (lost_parity.empty() ? "none" : lost_parity) + "); Reed-Solomon with " +
+                 std::to_string(k) + " data and " + std::to_string(k) + " parity files tolerates " +
+                 std::to_string(k) + " lost");
+    }
+    Expected expect;
+    expect.data_crc = meta.files.at(static_cast<std::size_t>(ctx.rank())).crc32;
+    if (const FileRecord* p = meta.redundancy_held_by(ctx.rank())) expect.parity_crc = p->crc32;
+    code_group(ctx, ref, st, expect);
+}
+
+}  // namespace mlckpt::core
