@@ -31,16 +31,17 @@ struct Expected {  // what rebuilt files must match (unknown for new parity)
     std::optional<std::uint32_t> parity_crc;
 };
 
-std::size_t stripe_bytes(const Context& ctx) {
+std::size_t stripe_bytes(const Context& ctx, int k) {
     // Every member receives k stripes of up to two fragments: bound the buffer.
-    std::size_t cap = (256u << 20) / (2 * static_cast<std::size_t>(ctx.topo.group_size));
+    std::size_t cap = (256u << 20) / (2 * static_cast<std::size_t>(k));
     return std::max<std::size_t>(4096, std::min(ctx.io_buffer_bytes(), cap));
 }
 
 // Computes this member's missing fragments; returns the CRC of its parity.
-std::uint32_t code_group(Context& ctx, const CheckpointRef& ref, const GroupState& st, const Expected& expect) {
-    const int k = ctx.topo.group_size;
-    const int me = ctx.topo.group_rank;
+std::uint32_t code_group(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const GroupState& st,
+                         const Expected& expect) {
+    const int k = m.size;
+    const int me = m.position;
     const auto self = static_cast<std::size_t>(me);
     ReedSolomon rs(k);
 
@@ -58,8 +59,8 @@ std::uint32_t code_group(Context& ctx, const CheckpointRef& ref, const GroupStat
     if (!st.parity_ok[self]) targets.push_back(k + me);
     ReedSolomon::Plan plan = rs.plan(sources, targets);
 
-    fs::path data_path = ctx.data_path(ref, ctx.topo.node_id);
-    fs::path parity_path = ctx.redundancy_path(ref, ctx.topo.node_id);
+    fs::path data_path = m.data_path(ctx, ref);
+    fs::path parity_path = m.redundancy_path(ctx, ref);
     const bool send_data = is_source(me);
     const bool send_parity = is_source(k + me);
     std::exception_ptr failure;
@@ -74,7 +75,7 @@ std::uint32_t code_group(Context& ctx, const CheckpointRef& ref, const GroupStat
         failure = std::current_exception();
     }
 
-    const std::size_t block = stripe_bytes(ctx);
+    const std::size_t block = stripe_bytes(ctx, k);
     std::vector<std::byte> send(2 * block);
     std::vector<std::byte> recv(2 * block * static_cast<std::size_t>(k));
     std::vector<std::vector<unsigned char>> rebuilt(targets.size(), std::vector<unsigned char>(block));
@@ -110,9 +111,9 @@ std::uint32_t code_group(Context& ctx, const CheckpointRef& ref, const GroupStat
             pos += counts[static_cast<std::size_t>(g)];
         }
         check_mpi(MPI_Allgatherv(send.data(), counts[self], MPI_BYTE, recv.data(), counts.data(), displs.data(),
-                                 MPI_BYTE, ctx.group),
+                                 MPI_BYTE, m.comm),
                   "MPI_Allgatherv");
-        fault_point("during_redundancy", ctx.rank(), ref.seq);
+        fault_point("during_redundancy", m.app_rank, ref.seq);
         if (targets.empty() || failure) continue;
         std::vector<const unsigned char*> in;
         for (int row : sources) {
@@ -165,33 +166,33 @@ std::uint32_t code_group(Context& ctx, const CheckpointRef& ref, const GroupStat
         if (data_out) remove_file(fs::path(data_path) += ".tmp");
         if (parity_out) remove_file(fs::path(parity_path) += ".tmp");
     }
-    agree(ctx.group, failure);
+    agree(m.comm, failure);
     return parity_crc.value();
 }
 
-std::vector<int> gather_flags(const Context& ctx, int a, int b) {
+std::vector<int> gather_flags(const GroupMember& m, int a, int b) {
     int mine[2] = {a, b};
-    std::vector<int> all(static_cast<std::size_t>(2 * ctx.topo.group_size));
-    check_mpi(MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, ctx.group), "MPI_Allgather");
+    std::vector<int> all(static_cast<std::size_t>(2 * m.size));
+    check_mpi(MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, m.comm), "MPI_Allgather");
     return all;
 }
 
 }  // namespace
 
-FileRecord write_parity(Context& ctx, const CheckpointRef& ref, const FileRecord& mine) {
-    const auto k = static_cast<std::size_t>(ctx.topo.group_size);
+FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& mine) {
+    const auto k = static_cast<std::size_t>(m.size);
     std::vector<std::uint64_t> sizes(k);
     std::uint64_t size = mine.size;
-    check_mpi(MPI_Allgather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, ctx.group), "MPI_Allgather");
+    check_mpi(MPI_Allgather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, m.comm), "MPI_Allgather");
     GroupState st{sizes, std::vector<bool>(k, true), std::vector<bool>(k, false),
                   *std::max_element(sizes.begin(), sizes.end())};
-    std::uint32_t crc = code_group(ctx, ref, st, {});
+    std::uint32_t crc = code_group(ctx, m, ref, st, {});
 
     FileRecord r;
-    r.rank = ctx.rank();
-    r.holder = ctx.rank();
-    r.node = ctx.topo.node_id;
-    r.file = ctx.redundancy_path(ref, ctx.topo.node_id).filename().string();
+    r.rank = m.app_rank;
+    r.holder = m.app_rank;
+    r.node = m.node;
+    r.file = m.redundancy_path(ctx, ref).filename().string();
     r.type = "PARITY";
     r.complete = true;
     r.size = st.parity_size;
@@ -199,15 +200,16 @@ FileRecord write_parity(Context& ctx, const CheckpointRef& ref, const FileRecord
     return r;
 }
 
-void repair_parity(Context& ctx, const CheckpointMeta& meta, const CheckpointRef& ref, const Holdings& mine) {
+void repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta, const CheckpointRef& ref,
+                   const Holdings& mine) {
     const Topology& topo = ctx.topo;
-    const auto k = static_cast<std::size_t>(topo.group_size);
-    std::vector<int> flags = gather_flags(ctx, mine.data_ok, mine.redundancy_ok);
+    const auto k = static_cast<std::size_t>(m.size);
+    std::vector<int> flags = gather_flags(m, mine.data_ok, mine.redundancy_ok);
     GroupState st;
     std::string lost_files, lost_parity;
     int lost = 0;
     for (std::size_t g = 0; g < k; ++g) {
-        int app = topo.group_app_ranks[g];
+        int app = m.app_ranks[g];
         int node = topo.app_node[static_cast<std::size_t>(app)];
         st.sizes.push_back(meta.files.at(static_cast<std::size_t>(app)).size);
         st.data_ok.push_back(flags[2 * g] != 0);
@@ -226,16 +228,16 @@ void repair_parity(Context& ctx, const CheckpointMeta& meta, const CheckpointRef
     if (lost == 0) return;
     if (lost > static_cast<int>(k)) {
         fail(ErrorKind::not_recoverable,
-             "L3 group " + std::to_string(topo.group_id) + " lost " + std::to_string(lost) + " of its " +
+             "L3 group " + std::to_string(m.group_id) + " lost " + std::to_string(lost) + " of its " +
                  std::to_string(2 * k) + " files (data of " + (lost_files.empty() ? "none" : lost_files) +
                  "; parity on " + (lost_parity.empty() ? "none" : lost_parity) + "); Reed-Solomon with " +
                  std::to_string(k) + " data and " + std::to_string(k) + " parity files tolerates " +
                  std::to_string(k) + " lost");
     }
     Expected expect;
-    expect.data_crc = meta.files.at(static_cast<std::size_t>(ctx.rank())).crc32;
-    if (const FileRecord* p = meta.redundancy_held_by(ctx.rank())) expect.parity_crc = p->crc32;
-    code_group(ctx, ref, st, expect);
+    expect.data_crc = meta.files.at(static_cast<std::size_t>(m.app_rank)).crc32;
+    if (const FileRecord* p = meta.redundancy_held_by(m.app_rank)) expect.parity_crc = p->crc32;
+    code_group(ctx, m, ref, st, expect);
 }
 
 }  // namespace mlckpt::core

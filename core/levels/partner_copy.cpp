@@ -11,9 +11,8 @@ namespace mlckpt::core {
 
 namespace {
 
-int ring(const Context& ctx, int offset) {
-    int k = ctx.topo.group_size;
-    return ((ctx.topo.group_rank + offset) % k + k) % k;
+int ring(const GroupMember& m, int offset) {
+    return ((m.position + offset) % m.size + m.size) % m.size;
 }
 
 struct Peer {
@@ -21,10 +20,10 @@ struct Peer {
     std::uint32_t crc = 0;
 };
 
-std::vector<std::pair<bool, bool>> gather_holdings(const Context& ctx, const Holdings& mine) {
+std::vector<std::pair<bool, bool>> gather_holdings(const GroupMember& m, const Holdings& mine) {
     int flags[2] = {mine.data_ok, mine.redundancy_ok};
-    std::vector<int> all(static_cast<std::size_t>(2 * ctx.topo.group_size));
-    check_mpi(MPI_Allgather(flags, 2, MPI_INT, all.data(), 2, MPI_INT, ctx.group), "MPI_Allgather");
+    std::vector<int> all(static_cast<std::size_t>(2 * m.size));
+    check_mpi(MPI_Allgather(flags, 2, MPI_INT, all.data(), 2, MPI_INT, m.comm), "MPI_Allgather");
     std::vector<std::pair<bool, bool>> out;
     for (std::size_t i = 0; i < all.size(); i += 2) out.emplace_back(all[i] != 0, all[i + 1] != 0);
     return out;
@@ -32,33 +31,34 @@ std::vector<std::pair<bool, bool>> gather_holdings(const Context& ctx, const Hol
 
 }  // namespace
 
-FileRecord write_partner_copy(Context& ctx, const CheckpointRef& ref, const FileRecord& mine) {
+FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
+                              const FileRecord& mine) {
     // Learn the size and CRC of what the left neighbour sends.
     Peer own{mine.size, mine.crc32};
     Peer left;
     std::uint64_t out_msg[2] = {own.size, own.crc};
     std::uint64_t in_msg[2] = {0, 0};
-    check_mpi(MPI_Sendrecv(out_msg, 2, MPI_UINT64_T, ring(ctx, 1), ctx.config.ckpt_tag, in_msg, 2, MPI_UINT64_T,
-                           ring(ctx, -1), ctx.config.ckpt_tag, ctx.group, MPI_STATUS_IGNORE),
+    check_mpi(MPI_Sendrecv(out_msg, 2, MPI_UINT64_T, ring(m, 1), ctx.config.ckpt_tag, in_msg, 2, MPI_UINT64_T,
+                           ring(m, -1), ctx.config.ckpt_tag, m.comm, MPI_STATUS_IGNORE),
               "MPI_Sendrecv");
-    fault_point("during_redundancy", ctx.rank(), ref.seq);
+    fault_point("during_redundancy", m.app_rank, ref.seq);
     left.size = in_msg[0];
     left.crc = static_cast<std::uint32_t>(in_msg[1]);
 
-    fs::path copy = ctx.redundancy_path(ref, ctx.topo.node_id);
+    fs::path copy = m.redundancy_path(ctx, ref);
     Transfer t;
-    t.send_to = ring(ctx, 1);
-    t.send_path = ctx.data_path(ref, ctx.topo.node_id);
-    t.recv_from = ring(ctx, -1);
+    t.send_to = ring(m, 1);
+    t.send_path = m.data_path(ctx, ref);
+    t.recv_from = ring(m, -1);
     t.recv_path = copy;
     t.recv_size = left.size;
     t.recv_crc = left.crc;
-    run_transfer(ctx.group, t, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
+    run_transfer(m.comm, t, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
 
     FileRecord r;
-    r.rank = ctx.topo.left_app_rank;
-    r.holder = ctx.rank();
-    r.node = ctx.topo.node_id;
+    r.rank = m.left_app_rank;
+    r.holder = m.app_rank;
+    r.node = m.node;
     r.file = copy.filename().string();
     r.type = "PARTNER";
     r.complete = true;
@@ -67,11 +67,11 @@ FileRecord write_partner_copy(Context& ctx, const CheckpointRef& ref, const File
     return r;
 }
 
-void repair_partner_copies(Context& ctx, const CheckpointMeta& meta, const CheckpointRef& ref,
-                           const Holdings& mine) {
+void repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
+                           const CheckpointRef& ref, const Holdings& mine) {
     const Topology& topo = ctx.topo;
-    auto held = gather_holdings(ctx, mine);  // [member] = {file ok, copy of left's file ok}
-    const int k = topo.group_size;
+    auto held = gather_holdings(m, mine);  // [member] = {file ok, copy of left's file ok}
+    const int k = m.size;
     auto member = [&](int g) { return static_cast<std::size_t>(((g % k) + k) % k); };
 
     std::string lost;
@@ -79,8 +79,8 @@ void repair_partner_copies(Context& ctx, const CheckpointMeta& meta, const Check
         bool file_ok = held[member(g)].first;
         bool copy_ok = held[member(g + 1)].second;  // the right neighbour keeps g's copy
         if (file_ok || copy_ok) continue;
-        int owner = topo.group_app_ranks[member(g)];
-        int keeper = topo.group_app_ranks[member(g + 1)];
+        int owner = m.app_ranks[member(g)];
+        int keeper = m.app_ranks[member(g + 1)];
         lost += (lost.empty() ? "" : "; ") + std::string("the file of rank ") + std::to_string(owner) +
                 " on node " + std::to_string(topo.app_node[static_cast<std::size_t>(owner)]) +
                 " and its partner copy on node " + std::to_string(topo.app_node[static_cast<std::size_t>(keeper)]) +
@@ -88,44 +88,44 @@ void repair_partner_copies(Context& ctx, const CheckpointMeta& meta, const Check
     }
     if (!lost.empty()) {
         fail(ErrorKind::not_recoverable,
-             "L2 group " + std::to_string(topo.group_id) + ": " + lost +
+             "L2 group " + std::to_string(m.group_id) + ": " + lost +
                  "; partner copies survive the loss of nodes that are not neighbours in the group ring");
     }
 
-    const int g = topo.group_rank;
-    const FileRecord& own_record = meta.files.at(static_cast<std::size_t>(ctx.rank()));
-    const FileRecord& left_record = meta.files.at(static_cast<std::size_t>(topo.left_app_rank));
-    fs::path own = ctx.data_path(ref, topo.node_id);
-    fs::path copy = ctx.redundancy_path(ref, topo.node_id);
+    const int g = m.position;
+    const FileRecord& own_record = meta.files.at(static_cast<std::size_t>(m.app_rank));
+    const FileRecord& left_record = meta.files.at(static_cast<std::size_t>(m.left_app_rank));
+    fs::path own = m.data_path(ctx, ref);
+    fs::path copy = m.redundancy_path(ctx, ref);
     make_dirs(own.parent_path());
 
     // First the originals come back from the copies kept on the right...
     Transfer restore;
     if (!held[member(g - 1)].first) {
-        restore.send_to = ring(ctx, -1);
+        restore.send_to = ring(m, -1);
         restore.send_path = copy;
     }
     if (!mine.data_ok) {
-        restore.recv_from = ring(ctx, 1);
+        restore.recv_from = ring(m, 1);
         restore.recv_path = own;
         restore.recv_size = own_record.size;
         restore.recv_crc = own_record.crc32;
     }
-    run_transfer(ctx.group, restore, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
+    run_transfer(m.comm, restore, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
 
     // ...then the lost copies are made again from the (restored) originals.
     Transfer regenerate;
     if (!held[member(g + 1)].second) {
-        regenerate.send_to = ring(ctx, 1);
+        regenerate.send_to = ring(m, 1);
         regenerate.send_path = own;
     }
     if (!mine.redundancy_ok) {
-        regenerate.recv_from = ring(ctx, -1);
+        regenerate.recv_from = ring(m, -1);
         regenerate.recv_path = copy;
         regenerate.recv_size = left_record.size;
         regenerate.recv_crc = left_record.crc32;
     }
-    run_transfer(ctx.group, regenerate, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
+    run_transfer(m.comm, regenerate, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
 }
 
 }  // namespace mlckpt::core

@@ -3,32 +3,60 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "meta/checkpoint_meta.hpp"
 #include "runtime/context.hpp"
 
 namespace mlckpt::core {
 
+// One member of a group, as seen by whoever does its work: the application
+// rank itself (inline) or the head of its node (asynchronous).
+struct GroupMember {
+    MPI_Comm comm = MPI_COMM_NULL;  // the group, ranked by ring position
+    int position = 0;               // ring position
+    int size = 0;                   // group_size
+    int group_id = 0;
+    int app_rank = 0;       // whose data
+    int node = 0;
+    int left_app_rank = 0;  // previous member in the ring
+    std::vector<int> app_ranks;  // the group's application ranks, ring order
+
+    fs::path data_path(const Context& ctx, const CheckpointRef& ref) const {
+        return ctx.data_path_for(ref, app_rank, node);
+    }
+    fs::path redundancy_path(const Context& ctx, const CheckpointRef& ref) const {
+        return ctx.redundancy_path_for(ref, app_rank, left_app_rank, node);
+    }
+};
+
+// An application rank working for itself over ctx.group.
+GroupMember own_member(const Context& ctx);
+// A head working for the application rank of index `node_index` on its node;
+// `sector` holds the heads of the group's nodes, ranked by ring position.
+GroupMember head_member(const Context& ctx, MPI_Comm sector, int node_index);
+
 // What one member holds of a checkpoint and whether each file verified.
 struct Holdings {
     bool data_ok = false;        // its own (FULL) file
     bool redundancy_ok = false;  // the partner copy or parity file it keeps
-    std::string data_problem;    // why not, when not
-    std::string redundancy_problem;
 };
 
 // Checkpoint time: each member sends its file to its right neighbour and
-// keeps its left neighbour's; returns the record of the copy kept here.
-FileRecord write_partner_copy(Context& ctx, const CheckpointRef& ref, const FileRecord& mine);
+// keeps its left neighbour's; returns the record of the copy kept.
+FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
+                              const FileRecord& data);
 // Restart: rebuilds lost files from partner copies, then lost copies from
 // the files. Throws (on every member) when some member's data is gone twice.
-void repair_partner_copies(Context& ctx, const CheckpointMeta& meta, const CheckpointRef& ref,
-                           const Holdings& mine);
+void repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
+                           const CheckpointRef& ref, const Holdings& held);
 
 // Checkpoint time: computes the group's Reed-Solomon parity; each member
-// keeps one parity file. Returns the record of the parity kept here.
-FileRecord write_parity(Context& ctx, const CheckpointRef& ref, const FileRecord& mine);
+// keeps one parity file. Returns the record of the parity kept.
+FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
+                        const FileRecord& data);
 // Restart: rebuilds any lost files and parity from any k of the 2k.
-void repair_parity(Context& ctx, const CheckpointMeta& meta, const CheckpointRef& ref, const Holdings& mine);
+void repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
+                   const CheckpointRef& ref, const Holdings& held);
 
 }  // namespace mlckpt::core

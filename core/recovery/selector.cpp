@@ -83,9 +83,9 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
         if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
         if (ref.level == 2) {
-            repair_partner_copies(ctx, meta, ref, mine);
+            repair_partner_copies(ctx, own_member(ctx), meta, ref, mine);
         } else {
-            repair_parity(ctx, meta, ref, mine);
+            repair_parity(ctx, own_member(ctx), meta, ref, mine);
         }
         return source;
     }

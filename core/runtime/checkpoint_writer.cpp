@@ -65,8 +65,9 @@ CheckpointRef CheckpointWriter::commit(const std::optional<std::string>& missing
         std::vector<FileRecord> records = {mine};
         if (ref_.level == 2 || ref_.level == 3) {
             run_collectively(ctx_.app, [&] {
-                records.push_back(ref_.level == 2 ? write_partner_copy(ctx_, ref_, mine)
-                                                  : write_parity(ctx_, ref_, mine));
+                GroupMember self = own_member(ctx_);
+                records.push_back(ref_.level == 2 ? write_partner_copy(ctx_, self, ref_, mine)
+                                                  : write_parity(ctx_, self, ref_, mine));
             });
         }
         publish(ctx_, ref_, records);

@@ -28,19 +28,22 @@ struct Context {
     std::size_t io_buffer_bytes() const {
         return static_cast<std::size_t>(config.block_size_kb) * 1024;
     }
-    // Path of this rank's data file of a checkpoint written on `node`.
-    fs::path data_path(const CheckpointRef& ref, int node) const {
-        return layout.ckpt_dir(ref.level, ref.seq, node) /
-               StorageLayout::data_file_name(ref.ckpt_id, rank());
+    // Path of the data file of application rank `owner` kept on `node`.
+    fs::path data_path_for(const CheckpointRef& ref, int owner, int node) const {
+        return layout.ckpt_dir(ref.level, ref.seq, node) / StorageLayout::data_file_name(ref.ckpt_id, owner);
     }
-    // Path of the redundancy file this rank keeps for a checkpoint (the
-    // partner copy of its left neighbour at L2, its parity at L3); empty
-    // for other levels.
-    fs::path redundancy_path(const CheckpointRef& ref, int node) const {
+    // Path of the redundancy file kept with application rank `owner` (the
+    // partner copy of its left neighbour `left` at L2, its parity at L3);
+    // empty for other levels.
+    fs::path redundancy_path_for(const CheckpointRef& ref, int owner, int left, int node) const {
         fs::path dir = layout.ckpt_dir(ref.level, ref.seq, node);
-        if (ref.level == 2) return dir / StorageLayout::partner_file_name(ref.ckpt_id, topo.left_app_rank);
-        if (ref.level == 3) return dir / StorageLayout::parity_file_name(ref.ckpt_id, rank());
+        if (ref.level == 2) return dir / StorageLayout::partner_file_name(ref.ckpt_id, left);
+        if (ref.level == 3) return dir / StorageLayout::parity_file_name(ref.ckpt_id, owner);
         return {};
+    }
+    fs::path data_path(const CheckpointRef& ref, int node) const { return data_path_for(ref, rank(), node); }
+    fs::path redundancy_path(const CheckpointRef& ref, int node) const {
+        return redundancy_path_for(ref, rank(), topo.left_app_rank, node);
     }
 };
 

@@ -1,0 +1,27 @@
+#include "levels/redundancy.hpp"
+
+namespace mlckpt::core {
+
+GroupMember own_member(const Context& ctx) {
+    const Topology& t = ctx.topo;
+    return {ctx.group, t.group_rank, t.group_size, t.group_id, ctx.rank(), t.node_id, t.left_app_rank,
+            t.group_app_ranks};
+}
+
+GroupMember head_member(const Context& ctx, MPI_Comm sector, int node_index) {
+    const Topology& t = ctx.topo;
+    const int k = t.group_size;
+    const int first_node = (t.node_id / k) * k;
+    GroupMember m;
+    m.comm = sector;
+    m.position = t.node_id % k;
+    m.size = k;
+    m.group_id = (t.node_id / k) * t.app_per_node + node_index;
+    m.app_rank = t.app_rank_of_node(t.node_id, node_index);
+    m.node = t.node_id;
+    for (int p = 0; p < k; ++p) m.app_ranks.push_back(t.app_rank_of_node(first_node + p, node_index));
+    m.left_app_rank = m.app_ranks[static_cast<std::size_t>((m.position + k - 1) % k)];
+    return m;
+}
+
+}  // namespace mlckpt::core
