@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "config/restart_state.hpp"
@@ -54,12 +55,15 @@ void record_restart(const Context& ctx) {
 
 }  // namespace
 
-void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine) {
+void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref,
+                     const std::vector<FileRecord>& mine) {
     std::string text;
     for (const FileRecord& r : mine) text += serialize_file_record(r);
-    std::vector<std::string> records = gather_strings(ctx.app, text, 0);
-    run_collectively(ctx.app, [&] {
-        if (ctx.rank() != 0) return;
+    std::vector<std::string> records = gather_strings(comm, text, 0);
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    run_collectively(comm, [&] {
+        if (rank != 0) return;
         CheckpointMeta meta;
         meta.exec_id = ctx.layout.exec_id();
         meta.ckpt_id = ref.ckpt_id;
@@ -76,13 +80,56 @@ void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecor
                 (f.type == "FULL" ? meta.files : meta.redundancy).push_back(std::move(f));
             }
         }
+        std::sort(meta.files.begin(), meta.files.end(),
+                  [](const FileRecord& a, const FileRecord& b) { return a.rank < b.rank; });
+        std::sort(meta.redundancy.begin(), meta.redundancy.end(),
+                  [](const FileRecord& a, const FileRecord& b) { return a.holder < b.holder; });
         fault_point("before_meta_commit", 0, ref.seq);
         make_dirs(ctx.layout.meta_exec_dir());
         atomic_write_file(ctx.layout.meta_file(ref.level, ref.seq), serialize_meta(meta));
         record_restart(ctx);
     });
+}
+
+void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine) {
+    commit_metadata(ctx, ctx.app, ref, mine);
     ctx.catalog.add(ref);
     ctx.restart_recorded = true;
+}
+
+void copy_verified(const fs::path& source, const fs::path& dir, const FileRecord& record, std::size_t buffer_bytes) {
+    make_dirs(dir);
+    fs::path target = dir / source.filename();
+    fs::path tmp = fs::path(target) += ".tmp";
+    try {
+        File in = File::open_read(source);
+        File out = File::create(tmp);
+        std::uint64_t size = in.size();
+        if (size != record.size) {
+            fail(ErrorKind::corrupt, "cannot copy '" + source.string() + "': it has " + std::to_string(size) +
+                                         " bytes, its metadata says " + std::to_string(record.size));
+        }
+        std::vector<std::byte> buffer(buffer_bytes);
+        Crc32 crc;
+        for (std::uint64_t pos = 0; pos < size;) {
+            auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - pos));
+            std::span<std::byte> piece(buffer.data(), n);
+            in.read_exact_at(piece, pos);
+            crc.update(piece);
+            out.write_all(piece);
+            pos += n;
+        }
+        if (crc.value() != record.crc32) {
+            fail(ErrorKind::corrupt, "cannot copy '" + source.string() + "': it fails its checksum");
+        }
+        out.sync();
+        out.close();
+        rename_path(tmp, target);
+        sync_dir(dir);
+    } catch (...) {
+        remove_file(tmp);
+        throw;
+    }
 }
 
 void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
@@ -124,53 +171,21 @@ CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
 CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
     CheckpointRef target{ref.seq, 4, ref.ckpt_id};
     FileRecord mine;
-    fs::path tmp;
     fs::path copy;
-    auto discard = [&] {
-        if (!tmp.empty()) remove_file(tmp);
-        if (!copy.empty()) remove_file_and_empty_dir(copy);
-    };
     try {
-    run_collectively(ctx.app, [&] {
-        CheckpointMeta meta = read_meta(ctx, ref);
-        mine = meta.files.at(static_cast<std::size_t>(ctx.rank()));
-        fs::path source = ctx.layout.ckpt_dir(ref.level, ref.seq, mine.node) / mine.file;
-        fs::path dir = ctx.layout.ckpt_dir(4, ref.seq, 0);
-        make_dirs(dir);
-        tmp = dir / (mine.file + ".tmp");
-        File in = File::open_read(source);
-        File out = File::create(tmp);
-        std::vector<std::byte> buffer(ctx.io_buffer_bytes());
-        Crc32 crc;
-        std::uint64_t size = in.size();
-        if (size != mine.size) {
-            fail(ErrorKind::corrupt, "cannot flush '" + source.string() + "' to L4: it has " +
-                                         std::to_string(size) + " bytes, its metadata says " +
-                                         std::to_string(mine.size));
-        }
-        for (std::uint64_t pos = 0; pos < size;) {
-            auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - pos));
-            std::span<std::byte> piece(buffer.data(), n);
-            in.read_exact_at(piece, pos);
-            crc.update(piece);
-            out.write_all(piece);
-            pos += n;
-        }
-        if (crc.value() != mine.crc32) {
-            fail(ErrorKind::corrupt, "cannot flush '" + source.string() +
-                                         "' to L4: it fails its checksum");
-        }
-        out.sync();
-        out.close();
-        rename_path(tmp, dir / mine.file);
-        copy = dir / mine.file;
-        sync_dir(dir);
-    });
-    mine.node = ctx.topo.node_id;
-    mine.holder = ctx.rank();
-    publish(ctx, target, {mine});
+        run_collectively(ctx.app, [&] {
+            CheckpointMeta meta = read_meta(ctx, ref);
+            mine = meta.files.at(static_cast<std::size_t>(ctx.rank()));
+            fs::path source = ctx.layout.ckpt_dir(ref.level, ref.seq, mine.node) / mine.file;
+            fs::path dir = ctx.layout.ckpt_dir(4, ref.seq, 0);
+            copy_verified(source, dir, mine, ctx.io_buffer_bytes());
+            copy = dir / mine.file;
+        });
+        mine.node = ctx.topo.node_id;
+        mine.holder = ctx.rank();
+        publish(ctx, target, {mine});
     } catch (...) {
-        discard();
+        if (!copy.empty()) remove_file_and_empty_dir(copy);
         throw;
     }
     ctx.log.info("Checkpoint " + std::to_string(ref.ckpt_id) + " flushed to L4.");

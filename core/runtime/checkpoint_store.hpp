@@ -17,6 +17,15 @@ namespace mlckpt::core {
 // nothing is committed and every rank throws the same error.
 void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine);
 
+// The metadata commit behind publish(), over any communicator whose rank 0
+// writes the file (head ranks use their own). Records may come in any order.
+void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref,
+                     const std::vector<FileRecord>& mine);
+
+// Copies a data file into `dir`, checking size and CRC against `record` on
+// the way (temporary name, fsync, rename). Throws naming the file.
+void copy_verified(const fs::path& source, const fs::path& dir, const FileRecord& record, std::size_t buffer);
+
 // Collective. Removes the given checkpoints (L4 ones are archived with
 // keep_l4_ckpt). Failures here are warnings: the newer checkpoint is safe.
 void retire(Context& ctx, const std::vector<CheckpointRef>& refs);

@@ -42,10 +42,10 @@ void CheckpointWriter::add(const Variable& var, const std::string& name) {
 
 bool CheckpointWriter::has(int id) const { return writer_ && writer_->has(id); }
 
-CheckpointRef CheckpointWriter::commit(const std::optional<std::string>& missing) {
-    FileRecord mine;
+CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
+    FileRecord& mine = record_;
     std::exception_ptr failure = failure_;
-    if (!failure && missing) failure = std::make_exception_ptr(Error(ErrorKind::usage, *missing));
+    if (!failure && options.missing) failure = std::make_exception_ptr(Error(ErrorKind::usage, *options.missing));
     if (!failure) {
         try {
             mine = writer_->finish();
@@ -63,7 +63,7 @@ CheckpointRef CheckpointWriter::commit(const std::optional<std::string>& missing
     try {
         agree(ctx_.app, failure);
         std::vector<FileRecord> records = {mine};
-        if (ref_.level == 2 || ref_.level == 3) {
+        if ((ref_.level == 2 || ref_.level == 3) && !options.deferred) {
             run_collectively(ctx_.app, [&] {
                 GroupMember self = own_member(ctx_);
                 records.push_back(ref_.level == 2 ? write_partner_copy(ctx_, self, ref_, mine)
@@ -76,7 +76,7 @@ CheckpointRef CheckpointWriter::commit(const std::optional<std::string>& missing
         throw;
     }
     committed_ = true;
-    retire(ctx_, ctx_.catalog.superseded_by(ref_.level, ref_.seq));
+    if (!options.deferred) retire(ctx_, ctx_.catalog.superseded_by(ref_.level, ref_.seq));
     return ref_;
 }
 

@@ -26,11 +26,19 @@ public:
     void add(const Variable& var, const std::string& name);
     bool has(int id) const;
 
-    // Collective: commits and retires what the new checkpoint supersedes.
-    // `missing` is this rank's complaint about an incomplete checkpoint, if any.
-    CheckpointRef commit(const std::optional<std::string>& missing = std::nullopt);
+    struct CommitOptions {
+        // This rank's complaint about an incomplete checkpoint, if any.
+        std::optional<std::string> missing;
+        // The node's head finishes the checkpoint (partner copies, parity or
+        // L4 flush): commit the data alone and retire nothing yet.
+        bool deferred = false;
+    };
+    // Collective: commits and (unless deferred) retires what the new
+    // checkpoint supersedes.
+    CheckpointRef commit(const CommitOptions& options);
 
     const CheckpointRef& ref() const { return ref_; }
+    const FileRecord& record() const { return record_; }  // this rank's file, once committed
 
 private:
     void discard() noexcept;
@@ -41,6 +49,7 @@ private:
     fs::path final_path_;
     std::unique_ptr<PosixWriter> writer_;
     std::exception_ptr failure_;
+    FileRecord record_;
     bool committed_ = false;
 };
 

@@ -4,16 +4,16 @@
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 #include "config/restart_state.hpp"
 #include "io/file.hpp"
 #include "runtime/checkpoint_store.hpp"
+#include "runtime/head_service.hpp"
 
 namespace mlckpt::core {
 
 namespace {
-
-constexpr int kHeadFinalize = 1;
 
 const char* level_name(int level) {
     switch (level) {
@@ -149,6 +149,18 @@ Session::Session(const std::string& config_path, MPI_Comm global)
     exec_id = bcast_string(world_.get(), exec_id, 0);
     ctx_.layout = StorageLayout(c, exec_id);
 
+    MPI_Comm heads = MPI_COMM_NULL;
+    check_mpi(MPI_Comm_split(world_.get(), ctx_.topo.is_head ? 0 : MPI_UNDEFINED, ctx_.topo.world_rank, &heads),
+              "MPI_Comm_split");
+    heads_ = Communicator(heads);
+    if (ctx_.topo.is_head && ctx_.topo.groups_valid) {
+        MPI_Comm sector = MPI_COMM_NULL;
+        const int k = ctx_.topo.group_size;
+        check_mpi(MPI_Comm_split(heads, ctx_.topo.node_id / k, ctx_.topo.node_id % k, &sector), "MPI_Comm_split");
+        sector_ = Communicator(sector);
+    }
+    if (ctx_.topo.is_head) ctx_.restart_recorded = true;  // the restart state is the application ranks' business
+
     // Heads wait for the application ranks' verdict so that a failed
     // FTI_Init never leaves them blocked.
     std::exception_ptr failure;
@@ -176,12 +188,12 @@ void Session::init_application_rank(MPI_Comm user) {
         group_ = Communicator(group);
         ctx_.group = group_.get();
     }
-    if (c.head) {
+    if (!c.head) {
         for (int level = 2; level <= 4; ++level) {
-            if (!c.is_inline(level)) {
+            if (!c.is_inline(level) && ctx_.rank() == 0) {
                 ctx_.log.warning("inline_l" + std::to_string(level) +
-                                 " = 0: asynchronous post-processing is not available in this "
-                                 "version; level " + std::to_string(level) + " runs inline");
+                                 " = 0 needs head = 1 (a rank per node that does the work); level " +
+                                 std::to_string(level) + " runs inline");
             }
         }
     }
@@ -222,14 +234,7 @@ void Session::init_application_rank(MPI_Comm user) {
 Session::~Session() = default;
 
 void Session::run_head() {
-    int remaining = ctx_.topo.app_per_node;
-    while (remaining > 0) {
-        int command = 0;
-        check_mpi(MPI_Recv(&command, 1, MPI_INT, MPI_ANY_SOURCE, ctx_.config.final_tag, world_.get(),
-                           MPI_STATUS_IGNORE),
-                  "MPI_Recv");
-        if (command == kHeadFinalize) --remaining;
-    }
+    HeadService(ctx_, world_.get(), heads_.get(), sector_.get()).run();
     finalized_ = true;
 }
 
@@ -268,33 +273,76 @@ void Session::check_level(int level) const {
     });
 }
 
+bool Session::deferred(int level) const {
+    return ctx_.config.head && level >= 2 && level <= 4 && !ctx_.config.is_inline(level);
+}
+
 void Session::checkpoint(int ckpt_id, int level) {
     if (icp_) {
         fail(ErrorKind::usage, "an incremental checkpoint (FTI_InitICP) is in progress; finish it "
                                "with FTI_FinalizeICP first");
     }
+    wait_for_head();
     check_level(level);
     double start = MPI_Wtime();
-    CheckpointWriter writer(ctx_, ckpt_id, level);
+    CheckpointWriter writer(ctx_, ckpt_id, written_level(level));
     try {
         for (const Variable& var : registry_.variables()) writer.add(var, registry_.name_of(var.id));
     } catch (const Error&) {
         // Remembered by the writer; commit() makes every rank fail with it.
     }
-    after_commit(writer.commit(), MPI_Wtime() - start);
+    after_commit(commit(writer, level, std::nullopt), level, MPI_Wtime() - start);
 }
 
-void Session::after_commit(const CheckpointRef& ref, double seconds) {
-    scheduler_.on_checkpoint(ref.level);
+CheckpointRef Session::commit(CheckpointWriter& writer, int level, const std::optional<std::string>& missing) {
+    bool handing_over = deferred(level);
+    CheckpointRef ref = writer.commit({missing, handing_over});
+    if (handing_over) {
+        std::ostringstream post;
+        post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id << '\n'
+             << serialize_file_record(writer.record());
+        send_text(world_.get(), post.str(), ctx_.topo.head_world_rank, ctx_.config.general_tag);
+        handed_over_ = HandedOver{ref, level};
+    }
+    return ref;
+}
+
+void Session::wait_for_head() {
+    if (!handed_over_) return;
+    HandedOver h = *handed_over_;
+    handed_over_.reset();
+    std::string verdict = receive_text(world_.get(), ctx_.topo.head_world_rank, ctx_.config.stage_tag);
+    // Every head sends the same verdict, so the application ranks act alike.
+    if (verdict != "OK") {
+        if (ctx_.rank() == 0) {
+            ctx_.log.warning("the head could not complete checkpoint " + std::to_string(h.committed.ckpt_id) +
+                             " to " + level_name(h.level) + " (" +
+                             verdict.substr(std::min<std::size_t>(4, verdict.size())) +
+                             "); it stays recoverable as committed, older checkpoints are kept");
+        }
+        return;
+    }
+    CheckpointRef done{h.committed.seq, h.level, h.committed.ckpt_id};
+    if (h.level != h.committed.level) {  // flushed to L4: the local copy goes
+        ctx_.catalog.add(done);
+        retire(ctx_, {h.committed});
+    }
+    retire(ctx_, ctx_.catalog.superseded_by(done.level, done.seq));
+    ctx_.log.debug("checkpoint " + std::to_string(done.ckpt_id) + " completed to " + level_name(done.level) +
+                   " by the head");
+}
+
+void Session::after_commit(const CheckpointRef& ref, int level, double seconds) {
+    scheduler_.on_checkpoint(level);
     if (source_ && !ctx_.catalog.contains(source_->ref.seq, source_->ref.level)) {
         // The checkpoint selected at restart was superseded: the restart is over.
         source_.reset();
         status_ = 0;
     }
     char line[160];
-    std::snprintf(line, sizeof line, "Ckpt. ID %d (%s) (%.2f MB/proc) taken in %.2f sec.", ref.ckpt_id,
-                  level_name(ref.level), static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0),
-                  seconds);
+    std::snprintf(line, sizeof line, "Ckpt. ID %d (%s%s) (%.2f MB/proc) taken in %.2f sec.", ref.ckpt_id,
+                  level_name(level), deferred(level) ? ", completed by the head" : "",
+                  static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0), seconds);
     ctx_.log.info(line);
 }
 
@@ -399,8 +447,10 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (icp_) fail(ErrorKind::usage, "an incremental checkpoint is already in progress");
     icp_inactive_ = !activate;
     if (!activate) return;
+    wait_for_head();
     check_level(level);
-    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, level);
+    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level));
+    icp_level_ = level;
     icp_start_ = MPI_Wtime();
 }
 
@@ -431,7 +481,7 @@ bool Session::icp_finalize() {
                     ": protected variables " + missing +
                     " were not added with FTI_AddVarICP; the checkpoint is discarded";
     }
-    after_commit(writer->commit(complaint), MPI_Wtime() - icp_start_);
+    after_commit(commit(*writer, icp_level_, complaint), icp_level_, MPI_Wtime() - icp_start_);
     return true;
 }
 
@@ -443,16 +493,12 @@ void Session::finalize() {
     recover_var_file_.reset();
     std::exception_ptr failure;
     try {
+        wait_for_head();
         finish_finalize();
     } catch (...) {
         failure = std::current_exception();
     }
-    if (ctx_.config.head) {
-        int command = kHeadFinalize;
-        check_mpi(MPI_Send(&command, 1, MPI_INT, ctx_.topo.head_world_rank, ctx_.config.final_tag,
-                           world_.get()),
-                  "MPI_Send");
-    }
+    if (ctx_.config.head) send_text(world_.get(), "FINALIZE", ctx_.topo.head_world_rank, ctx_.config.general_tag);
     agree(ctx_.app, failure);
 }
 

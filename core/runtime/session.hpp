@@ -60,7 +60,13 @@ public:
 private:
     void init_application_rank(MPI_Comm user);
     void check_level(int level) const;
-    void after_commit(const CheckpointRef& ref, double seconds);
+    // Whether the node's head finishes checkpoints of `level`, and the level
+    // the application ranks then write and commit themselves.
+    bool deferred(int level) const;
+    int written_level(int level) const { return deferred(level) && level == 4 ? 1 : level; }
+    CheckpointRef commit(CheckpointWriter& writer, int level, const std::optional<std::string>& missing);
+    void wait_for_head();  // collective: the verdict on the checkpoint handed over
+    void after_commit(const CheckpointRef& ref, int level, double seconds);
     const VarRecord& stored_var(int id) const;
     void finish_finalize();
     void set_restart_state(int failure);  // collective; rank 0 rewrites the file
@@ -69,6 +75,8 @@ private:
     Communicator user_comm_;  // FTI_COMM_WORLD
     Communicator app_;        // library traffic over the application ranks
     Communicator group_;      // this rank's L2/L3 group
+    Communicator heads_;      // head ranks: every head
+    Communicator sector_;     // head ranks: the heads of this node's group of nodes
     Context ctx_;
     Registry registry_;
     SnapshotScheduler scheduler_;
@@ -77,7 +85,14 @@ private:
     int status_ = 0;
     std::uint64_t first_seq_of_run_ = 1;  // checkpoints below it predate this run
 
+    struct HandedOver {
+        CheckpointRef committed;  // as the application ranks committed it
+        int level;                // the level the head completes it to
+    };
+    std::optional<HandedOver> handed_over_;
+
     std::unique_ptr<CheckpointWriter> icp_;
+    int icp_level_ = 0;
     bool icp_inactive_ = false;
     double icp_start_ = 0.0;
     std::optional<File> recover_var_file_;

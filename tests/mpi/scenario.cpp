@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdlib>
+
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -38,6 +41,10 @@ int world_size() {
 
 void world_barrier() { MPI_Barrier(MPI_COMM_WORLD); }
 
+namespace {
+void world_barrier_app() { MPI_Barrier(FTI_COMM_WORLD); }
+}  // namespace
+
 int app_rank() {
     int r = 0;
     MPI_Comm_rank(FTI_COMM_WORLD, &r);
@@ -61,6 +68,11 @@ std::string config(const ConfigOptions& o) {
             {"verbosity", "2"},
             {"ckpt_io", "1"},
         };
+        if (heads_mode()) {
+            basic["head"] = "1";
+            basic["keep_heads_alive"] = "1";
+            basic["inline_l2"] = basic["inline_l3"] = basic["inline_l4"] = "0";
+        }
         for (const auto& [k, v] : o.basic) basic[k] = v;
         std::ofstream out(path);
         out << "# written by the mlckpt test harness\n[basic]\n";
@@ -120,7 +132,8 @@ void overwrite_in_place(const fs::path& path, std::uintmax_t offset, std::uintma
 }
 
 void mark(const std::string& name) {
-    if (world_rank() == 0) std::ofstream(workdir() / ("marker-" + name)) << "1";
+    int first = FTI_COMM_WORLD != MPI_COMM_NULL ? app_rank() : world_rank();
+    if (first == 0) std::ofstream(workdir() / ("marker-" + name)) << "1";
 }
 
 bool marked(const std::string& name) { return fs::exists(workdir() / ("marker-" + name)); }
@@ -191,8 +204,36 @@ bool Dataset::matches(int version) const {
            std::memcmp(particles.data(), expected.particles.data(), bytes_of(3)) == 0;
 }
 
+bool heads_mode() {
+    const char* v = std::getenv("MLCKPT_TEST_HEADS");
+    return v != nullptr && std::string(v) == "1";
+}
+
+int app_ranks_expected() { return heads_mode() ? world_size() / 2 : world_size(); }
+
+bool start(const std::string& cfg, int expected) {
+    int rc = FTI_Init(cfg.c_str(), MPI_COMM_WORLD);
+    if (rc == FTI_HEAD) {  // back once the application ranks finalized
+        EXPECT_TRUE(heads_mode());
+        EXPECT_FTI(FTI_SCES, FTI_Finalize());
+        return false;
+    }
+    EXPECT_EQ(rc, expected) << "FTI_Init: " << FTI_LastError();
+    return rc == expected;
+}
+
+void crash() {
+    if (!heads_mode()) return;
+    // The next checkpoint call first waits for the head's verdict on the
+    // previous one; the invalid level then stops it before writing anything.
+    EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(0, 5));
+    mark("heads-done");
+    world_barrier_app();
+    std::raise(SIGKILL);
+}
+
 void checkpoint_then_crash(const std::string& cfg, int ckpt_id, int level, int version) {
-    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    if (!start(cfg)) return;
     // Outlives the test: the session points at it until the process ends.
     static std::unique_ptr<Dataset> kept;
     kept = std::make_unique<Dataset>(app_rank());
@@ -200,10 +241,11 @@ void checkpoint_then_crash(const std::string& cfg, int ckpt_id, int level, int v
     d->protect();
     d->fill(version);
     ASSERT_FTI(FTI_DONE, FTI_Checkpoint(ckpt_id, level));
+    crash();
 }
 
 void recover_then_finalize(const std::string& cfg, int version, int status) {
-    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    if (!start(cfg)) return;
     EXPECT_EQ(FTI_Status(), status);
     Dataset d(app_rank());
     d.protect();

@@ -86,6 +86,18 @@ private:
 
 std::uint64_t pattern(int rank, int var, int version, std::size_t index);
 
+// Head mode (environment MLCKPT_TEST_HEADS=1, set by the "heads" variants of
+// the scenarios): head = 1 with keep_heads_alive, inline_l2..l4 = 0, so the
+// heads do the L2/L3/L4 work asynchronously.
+bool heads_mode();
+int app_ranks_expected();  // application ranks of this launch
+// FTI_Init; returns false on a head rank (which has then finalized) and
+// checks the application ranks' result against `expected`.
+bool start(const std::string& cfg, int expected = FTI_SCES);
+// Ends a launch as a crash would: in head mode by a real kill (after the
+// heads finished the last checkpoint), else by returning without Finalize.
+void crash();
+
 // The two halves of most scenarios. The first initializes, protects a
 // Dataset filled with `version`, checkpoints it and stops without
 // FTI_Finalize (a crash). The second initializes (expecting FTI_Status() ==

@@ -47,3 +47,18 @@ foreach(test L2.KilledWhileCopying L3.KilledWhileEncoding)
   mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES killed ok)
 endforeach()
 mlckpt_add_mpi_scenario(L3.EmptyFileOnALostNode RANKS 8 PHASES ok ok)
+
+# The same matrix with heads doing the work asynchronously: 8 and 16 ranks are
+# 4 and 8 nodes of one head and one application rank. A phase that ends in a
+# crash is a real kill in head mode.
+foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
+             L3.NoLoss L3.OneNodeLost L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost
+             L2.DamageIsRepaired L3.DamageIsRepaired)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES killed ok HEADS)
+endforeach()
+foreach(test L2.RedundancyIsRegenerated L3.RedundancyIsRegenerated)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES killed killed ok HEADS)
+endforeach()
+foreach(test L2.KilledWhileCopying L3.KilledWhileEncoding)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES killed ok HEADS)
+endforeach()

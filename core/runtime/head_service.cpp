@@ -1,0 +1,85 @@
+#include "runtime/head_service.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "levels/redundancy.hpp"
+#include "mpi/collective.hpp"
+#include "runtime/checkpoint_store.hpp"
+
+namespace mlckpt::core {
+
+void send_text(MPI_Comm comm, const std::string& text, int dest, int tag) {
+    check_mpi(MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag, comm), "MPI_Send");
+}
+
+std::string receive_text(MPI_Comm comm, int source, int tag, int* actual_source) {
+    MPI_Status status;
+    check_mpi(MPI_Probe(source, tag, comm, &status), "MPI_Probe");
+    int count = 0;
+    MPI_Get_count(&status, MPI_CHAR, &count);
+    std::string text(static_cast<std::size_t>(count), '\0');
+    check_mpi(MPI_Recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    if (actual_source != nullptr) *actual_source = status.MPI_SOURCE;
+    return text;
+}
+
+void HeadService::run() {
+    const auto& apps = ctx_.topo.node_app_world_ranks;
+    std::vector<std::string> posts(apps.size());
+    std::size_t waiting = 0;
+    std::size_t finalized = 0;
+    while (finalized < apps.size()) {
+        int source = 0;
+        std::string text = receive_text(world_, MPI_ANY_SOURCE, ctx_.config.general_tag, &source);
+        auto index = static_cast<std::size_t>(std::find(apps.begin(), apps.end(), source) - apps.begin());
+        if (index >= apps.size()) continue;  // not one of this node's ranks
+        if (text == "FINALIZE") {
+            ++finalized;
+            continue;
+        }
+        posts[index] = std::move(text);
+        if (++waiting < apps.size()) continue;
+        std::string verdict = process(posts);
+        for (int app : apps) send_text(world_, verdict, app, ctx_.config.stage_tag);
+        waiting = 0;
+    }
+}
+
+std::string HeadService::process(const std::vector<std::string>& posts) {
+    std::vector<FileRecord> data;
+    CheckpointRef ref;
+    std::vector<FileRecord> mine;
+    try {
+        run_collectively(heads_, [&] {
+            for (const std::string& post : posts) {
+                auto nl = post.find('\n');
+                std::istringstream head(post.substr(0, nl));
+                std::string word;
+                head >> word >> ref.seq >> ref.level >> ref.ckpt_id;
+                if (word != "POST" || nl == std::string::npos) fail(ErrorKind::mpi, "malformed request to the head");
+                data.push_back(parse_file_record(post.substr(nl + 1), "request to the head"));
+            }
+            for (std::size_t i = 0; i < data.size(); ++i) {
+                if (ref.level == 4) {
+                    CheckpointRef local{ref.seq, 1, ref.ckpt_id};
+                    copy_verified(ctx_.data_path_for(local, data[i].rank, ctx_.topo.node_id),
+                                  ctx_.layout.ckpt_dir(4, ref.seq, 0), data[i], ctx_.io_buffer_bytes());
+                    mine.push_back(data[i]);
+                    continue;
+                }
+                GroupMember m = head_member(ctx_, sector_, static_cast<int>(i));
+                mine.push_back(data[i]);
+                mine.push_back(ref.level == 2 ? write_partner_copy(ctx_, m, ref, data[i])
+                                              : write_parity(ctx_, m, ref, data[i]));
+            }
+        });
+        commit_metadata(ctx_, heads_, ref, mine);
+        return "OK";
+    } catch (const Error& e) {
+        if (!e.remote()) ctx_.log.warning(std::string("post-processing by the head failed: ") + e.what());
+        return std::string("ERR ") + e.what();
+    }
+}
+
+}  // namespace mlckpt::core
