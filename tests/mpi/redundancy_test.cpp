@@ -197,5 +197,57 @@ TEST(L3, EmptyFileOnALostNode) {
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
+// L4, written directly or (head mode) committed at L1 and flushed by the
+// heads: every node-local directory can go.
+TEST(L4, SurvivesTheLossOfEveryNode) {
+    std::string cfg = config(groups_of_four());
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L4, 1);
+    EXPECT_TRUE(files_matching("Ckpt1-Rank[0-9]+\\.fti").size() == static_cast<std::size_t>(app_ranks_expected()));
+    if (world_rank() == 0) fs::remove_all(local_dir());
+    world_barrier();
+    recover_then_finalize(cfg, 1);
+}
+
+// The extremes of group_size: rings of 2 nodes, and Reed-Solomon over 16
+// nodes (one rank each) that loses 8 of them.
+TEST(L2, GroupOfTwo) {
+    ConfigOptions o;
+    o.node_size = 2;
+    o.group_size = 2;
+    std::string cfg = config(o);
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L2, 1);
+    delete_nodes({1});
+    recover_then_finalize(cfg, 1);
+}
+
+TEST(L3, GroupOfSixteenLosesHalf) {
+    ConfigOptions o;
+    o.node_size = 1;
+    o.group_size = 16;
+    std::string cfg = config(o);
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L3, 1);
+    delete_nodes({0, 2, 4, 6, 8, 10, 12, 14});
+    recover_then_finalize(cfg, 1);
+}
+
+// keep_last_ckpt flushes an L3 checkpoint to L4 at Finalize.
+TEST(L3, KeptAtFinalizeFromL3) {
+    ConfigOptions o = groups_of_four();
+    o.basic["keep_last_ckpt"] = "1";
+    std::string cfg = config(o);
+    if (phase() == 1) {
+        if (!start(cfg)) return;
+        Dataset d(app_rank());
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L3));
+        ASSERT_FTI(FTI_SCES, FTI_Finalize());
+        return;
+    }
+    if (world_rank() == 0) fs::remove_all(local_dir());
+    world_barrier();
+    recover_then_finalize(cfg, 1, 2);
+}
+
 }  // namespace
 }  // namespace mlckpt::test
