@@ -1,5 +1,7 @@
 #include "levels/redundancy.hpp"
 
+#include "mpi/collective.hpp"
+
 namespace mlckpt::core {
 
 GroupMember own_member(const Context& ctx) {
@@ -22,6 +24,15 @@ GroupMember head_member(const Context& ctx, MPI_Comm sector, int node_index) {
     for (int p = 0; p < k; ++p) m.app_ranks.push_back(t.app_rank_of_node(first_node + p, node_index));
     m.left_app_rank = m.app_ranks[static_cast<std::size_t>((m.position + k - 1) % k)];
     return m;
+}
+
+std::vector<Holdings> gather_holdings(const GroupMember& m, const Holdings& mine) {
+    int flags[2] = {mine.data_ok, mine.redundancy_ok};
+    std::vector<int> all(static_cast<std::size_t>(2 * m.size));
+    check_mpi(MPI_Allgather(flags, 2, MPI_INT, all.data(), 2, MPI_INT, m.comm), "MPI_Allgather");
+    std::vector<Holdings> out;
+    for (std::size_t i = 0; i < all.size(); i += 2) out.push_back({all[i] != 0, all[i + 1] != 0});
+    return out;
 }
 
 }  // namespace mlckpt::core

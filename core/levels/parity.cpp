@@ -170,13 +170,6 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
     return parity_crc.value();
 }
 
-std::vector<int> gather_flags(const GroupMember& m, int a, int b) {
-    int mine[2] = {a, b};
-    std::vector<int> all(static_cast<std::size_t>(2 * m.size));
-    check_mpi(MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, m.comm), "MPI_Allgather");
-    return all;
-}
-
 }  // namespace
 
 FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& mine) {
@@ -204,7 +197,7 @@ void repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMet
                    const Holdings& mine) {
     const Topology& topo = ctx.topo;
     const auto k = static_cast<std::size_t>(m.size);
-    std::vector<int> flags = gather_flags(m, mine.data_ok, mine.redundancy_ok);
+    std::vector<Holdings> held = gather_holdings(m, mine);
     GroupState st;
     std::string lost_files, lost_parity;
     int lost = 0;
@@ -212,8 +205,8 @@ void repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMet
         int app = m.app_ranks[g];
         int node = topo.app_node[static_cast<std::size_t>(app)];
         st.sizes.push_back(meta.files.at(static_cast<std::size_t>(app)).size);
-        st.data_ok.push_back(flags[2 * g] != 0);
-        st.parity_ok.push_back(flags[2 * g + 1] != 0);
+        st.data_ok.push_back(held[g].data_ok);
+        st.parity_ok.push_back(held[g].redundancy_ok);
         if (!st.data_ok.back()) {
             ++lost;
             lost_files += (lost_files.empty() ? "" : ", ") + std::string("rank ") + std::to_string(app) +

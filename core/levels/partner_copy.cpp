@@ -20,15 +20,6 @@ struct Peer {
     std::uint32_t crc = 0;
 };
 
-std::vector<std::pair<bool, bool>> gather_holdings(const GroupMember& m, const Holdings& mine) {
-    int flags[2] = {mine.data_ok, mine.redundancy_ok};
-    std::vector<int> all(static_cast<std::size_t>(2 * m.size));
-    check_mpi(MPI_Allgather(flags, 2, MPI_INT, all.data(), 2, MPI_INT, m.comm), "MPI_Allgather");
-    std::vector<std::pair<bool, bool>> out;
-    for (std::size_t i = 0; i < all.size(); i += 2) out.emplace_back(all[i] != 0, all[i + 1] != 0);
-    return out;
-}
-
 }  // namespace
 
 FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
@@ -70,14 +61,14 @@ FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const Ch
 void repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
                            const CheckpointRef& ref, const Holdings& mine) {
     const Topology& topo = ctx.topo;
-    auto held = gather_holdings(m, mine);  // [member] = {file ok, copy of left's file ok}
+    auto held = gather_holdings(m, mine);  // redundancy_ok: the copy of the left neighbour's file
     const int k = m.size;
     auto member = [&](int g) { return static_cast<std::size_t>(((g % k) + k) % k); };
 
     std::string lost;
     for (int g = 0; g < k; ++g) {
-        bool file_ok = held[member(g)].first;
-        bool copy_ok = held[member(g + 1)].second;  // the right neighbour keeps g's copy
+        bool file_ok = held[member(g)].data_ok;
+        bool copy_ok = held[member(g + 1)].redundancy_ok;  // the right neighbour keeps g's copy
         if (file_ok || copy_ok) continue;
         int owner = m.app_ranks[member(g)];
         int keeper = m.app_ranks[member(g + 1)];
@@ -101,7 +92,7 @@ void repair_partner_copies(const Context& ctx, const GroupMember& m, const Check
 
     // First the originals come back from the copies kept on the right...
     Transfer restore;
-    if (!held[member(g - 1)].first) {
+    if (!held[member(g - 1)].data_ok) {
         restore.send_to = ring(m, -1);
         restore.send_path = copy;
     }
@@ -115,7 +106,7 @@ void repair_partner_copies(const Context& ctx, const GroupMember& m, const Check
 
     // ...then the lost copies are made again from the (restored) originals.
     Transfer regenerate;
-    if (!held[member(g + 1)].second) {
+    if (!held[member(g + 1)].redundancy_ok) {
         regenerate.send_to = ring(m, 1);
         regenerate.send_path = own;
     }

@@ -42,6 +42,9 @@ struct Holdings {
     bool redundancy_ok = false;  // the partner copy or parity file it keeps
 };
 
+// Collective over the group: every member's holdings, by ring position.
+std::vector<Holdings> gather_holdings(const GroupMember& m, const Holdings& mine);
+
 // Checkpoint time: each member sends its file to its right neighbour and
 // keeps its left neighbour's; returns the record of the copy kept.
 FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
