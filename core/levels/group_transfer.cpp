@@ -76,8 +76,9 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
         try {
             if (incoming != t.recv_size || crc.value() != t.recv_crc) {
                 fail(ErrorKind::corrupt, "'" + t.recv_path.string() + "' arrived with " + std::to_string(incoming) +
-                                             " bytes and a wrong checksum; expected " +
-                                             std::to_string(t.recv_size) + " bytes");
+                                             " bytes and CRC " + std::to_string(crc.value()) + "; expected " +
+                                             std::to_string(t.recv_size) + " bytes and CRC " +
+                                             std::to_string(t.recv_crc));
             }
             out->sync();
             out->close();

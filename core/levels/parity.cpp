@@ -32,8 +32,8 @@ struct Expected {  // what rebuilt files must match (unknown for new parity)
 };
 
 std::size_t stripe_bytes(const Context& ctx, int k) {
-    // Every member receives k stripes of up to two fragments: bound the buffer.
-    std::size_t cap = (256u << 20) / (2 * static_cast<std::size_t>(k));
+    // Every member receives k source stripes: bound that buffer.
+    std::size_t cap = (256u << 20) / static_cast<std::size_t>(k);
     return std::max<std::size_t>(4096, std::min(ctx.io_buffer_bytes(), cap));
 }
 
@@ -77,7 +77,7 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
 
     const std::size_t block = stripe_bytes(ctx, k);
     std::vector<std::byte> send(2 * block);
-    std::vector<std::byte> recv(2 * block * static_cast<std::size_t>(k));
+    std::vector<std::byte> recv(block * static_cast<std::size_t>(k));  // exactly k source stripes
     std::vector<std::vector<unsigned char>> rebuilt(targets.size(), std::vector<unsigned char>(block));
     std::vector<int> counts(static_cast<std::size_t>(k));
     std::vector<int> displs(static_cast<std::size_t>(k));
@@ -172,15 +172,9 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
 
 }  // namespace
 
-FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& mine) {
-    const auto k = static_cast<std::size_t>(m.size);
-    std::vector<std::uint64_t> sizes(k);
-    std::uint64_t size = mine.size;
-    check_mpi(MPI_Allgather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, m.comm), "MPI_Allgather");
-    GroupState st{sizes, std::vector<bool>(k, true), std::vector<bool>(k, false),
-                  *std::max_element(sizes.begin(), sizes.end())};
-    std::uint32_t crc = code_group(ctx, m, ref, st, {});
-
+// The record of the parity kept by `m`.
+FileRecord parity_record(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, std::uint64_t size,
+                         std::uint32_t crc) {
     FileRecord r;
     r.rank = m.app_rank;
     r.holder = m.app_rank;
@@ -188,13 +182,23 @@ FileRecord write_parity(const Context& ctx, const GroupMember& m, const Checkpoi
     r.file = m.redundancy_path(ctx, ref).filename().string();
     r.type = "PARITY";
     r.complete = true;
-    r.size = st.parity_size;
+    r.size = size;
     r.crc32 = crc;
     return r;
 }
 
-void repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta, const CheckpointRef& ref,
-                   const Holdings& mine) {
+FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& mine) {
+    const auto k = static_cast<std::size_t>(m.size);
+    std::vector<std::uint64_t> sizes(k);
+    std::uint64_t size = mine.size;
+    check_mpi(MPI_Allgather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, m.comm), "MPI_Allgather");
+    GroupState st{sizes, std::vector<bool>(k, true), std::vector<bool>(k, false),
+                  *std::max_element(sizes.begin(), sizes.end())};
+    return parity_record(ctx, m, ref, st.parity_size, code_group(ctx, m, ref, st, {}));
+}
+
+FileRecord repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta, const CheckpointRef& ref,
+                         const Holdings& mine) {
     const Topology& topo = ctx.topo;
     const auto k = static_cast<std::size_t>(m.size);
     std::vector<Holdings> held = gather_holdings(m, mine);
@@ -218,7 +222,7 @@ void repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMet
         }
     }
     st.parity_size = *std::max_element(st.sizes.begin(), st.sizes.end());
-    if (lost == 0) return;
+    const FileRecord* stored = meta.redundancy_held_by(m.app_rank);
     if (lost > static_cast<int>(k)) {
         fail(ErrorKind::not_recoverable,
              "L3 group " + std::to_string(m.group_id) + " lost " + std::to_string(lost) + " of its " +
@@ -229,8 +233,9 @@ void repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMet
     }
     Expected expect;
     expect.data_crc = meta.files.at(static_cast<std::size_t>(m.app_rank)).crc32;
-    if (const FileRecord* p = meta.redundancy_held_by(m.app_rank)) expect.parity_crc = p->crc32;
-    code_group(ctx, m, ref, st, expect);
+    if (stored != nullptr) expect.parity_crc = stored->crc32;
+    std::uint32_t crc = lost == 0 ? stored->crc32 : code_group(ctx, m, ref, st, expect);
+    return parity_record(ctx, m, ref, st.parity_size, mine.redundancy_ok && stored ? stored->crc32 : crc);
 }
 
 }  // namespace mlckpt::core

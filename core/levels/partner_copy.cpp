@@ -20,6 +20,20 @@ struct Peer {
     std::uint32_t crc = 0;
 };
 
+// The record of the copy of the left neighbour's file kept by `m`.
+FileRecord partner_record(const GroupMember& m, const fs::path& copy, const FileRecord& left_file) {
+    FileRecord r;
+    r.rank = m.left_app_rank;
+    r.holder = m.app_rank;
+    r.node = m.node;
+    r.file = copy.filename().string();
+    r.type = "PARTNER";
+    r.complete = true;
+    r.size = left_file.size;
+    r.crc32 = left_file.crc32;
+    return r;
+}
+
 }  // namespace
 
 FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
@@ -45,20 +59,13 @@ FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const Ch
     t.recv_size = left.size;
     t.recv_crc = left.crc;
     run_transfer(m.comm, t, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
-
-    FileRecord r;
-    r.rank = m.left_app_rank;
-    r.holder = m.app_rank;
-    r.node = m.node;
-    r.file = copy.filename().string();
-    r.type = "PARTNER";
-    r.complete = true;
-    r.size = left.size;
-    r.crc32 = left.crc;
-    return r;
+    FileRecord source;
+    source.size = left.size;
+    source.crc32 = left.crc;
+    return partner_record(m, copy, source);
 }
 
-void repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
+FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
                            const CheckpointRef& ref, const Holdings& mine) {
     const Topology& topo = ctx.topo;
     auto held = gather_holdings(m, mine);  // redundancy_ok: the copy of the left neighbour's file
@@ -117,6 +124,7 @@ void repair_partner_copies(const Context& ctx, const GroupMember& m, const Check
         regenerate.recv_crc = left_record.crc32;
     }
     run_transfer(m.comm, regenerate, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
+    return partner_record(m, copy, left_record);
 }
 
 }  // namespace mlckpt::core

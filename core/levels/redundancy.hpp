@@ -51,7 +51,8 @@ FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const Ch
                               const FileRecord& data);
 // Restart: rebuilds lost files from partner copies, then lost copies from
 // the files. Throws (on every member) when some member's data is gone twice.
-void repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
+// Returns the record of the copy kept here, as it now is.
+FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
                            const CheckpointRef& ref, const Holdings& held);
 
 // Checkpoint time: computes the group's Reed-Solomon parity; each member
@@ -59,7 +60,8 @@ void repair_partner_copies(const Context& ctx, const GroupMember& m, const Check
 FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
                         const FileRecord& data);
 // Restart: rebuilds any lost files and parity from any k of the 2k.
-void repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
+// Returns the record of the parity kept here, as it now is.
+FileRecord repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
                    const CheckpointRef& ref, const Holdings& held);
 
 }  // namespace mlckpt::core

@@ -11,7 +11,7 @@ namespace mlckpt::core {
 
 namespace {
 
-constexpr std::string_view kMagic = "MLCKPT_META 1";
+constexpr std::string_view kMagic = "MLCKPT_META 2";
 
 std::string hex32(std::uint32_t v) {
     char buf[16];
@@ -212,7 +212,7 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
     LineReader in(text.substr(0, last), source);
     auto [magic, version] = in.next();
     if (std::string(magic) + " " + std::string(version) != kMagic) {
-        in.error("not an mlckpt metadata file of version 1");
+        in.error("not an mlckpt metadata file of version 2 (found '" + std::string(magic) + " " + std::string(version) + "')");
     }
     CheckpointMeta m;
     m.exec_id = std::string(in.expect("EXEC_ID"));

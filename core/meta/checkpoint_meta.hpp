@@ -43,7 +43,7 @@ struct CheckpointMeta {
     int level = 1;
     IoMode io = IoMode::posix;
     int ranks = 0;           // application ranks of the run that wrote it
-    int node_size = 0;       // application ranks per node
+    int node_size = 0;       // [basic] node_size of the run (heads included)
     int group_size = 0;      // nodes per group (L2, L3)
     std::int64_t time_ns = 0;
     bool complete = false;

@@ -72,7 +72,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
     bool grouped = ref.level == 2 || ref.level == 3;
     fs::path path = own != nullptr && !grouped ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file
                                                : ctx.data_path(ref, node);
-    RecoverySource source{ref, rec, path};
+    RecoverySource source{ref, rec, path, std::nullopt};
     Holdings mine;
     std::string data_problem = problem_with(source.path, own, ctx.io_buffer_bytes());
     mine.data_ok = data_problem.empty();
@@ -82,11 +82,8 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
         mine.redundancy_ok = red_problem.empty();
         if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
-        if (ref.level == 2) {
-            repair_partner_copies(ctx, own_member(ctx), meta, ref, mine);
-        } else {
-            repair_parity(ctx, own_member(ctx), meta, ref, mine);
-        }
+        source.redundancy = ref.level == 2 ? repair_partner_copies(ctx, own_member(ctx), meta, ref, mine)
+                                           : repair_parity(ctx, own_member(ctx), meta, ref, mine);
         return source;
     }
     if (!mine.data_ok) fail(ErrorKind::corrupt, data_problem);
@@ -114,7 +111,16 @@ Selection select_checkpoint(Context& ctx) {
         text = bcast_string(ctx.app, text, 0);
         RecoverySource source;
         try {
-            run_collectively(ctx.app, [&] { source = check_candidate(ctx, ref, text); });
+            bool unrecorded = false;  // redundancy the heads made (or were making) but never committed
+            run_collectively(ctx.app, [&] {
+                source = check_candidate(ctx, ref, text);
+                CheckpointMeta meta = parse_meta(text, "metadata");
+                unrecorded = source.redundancy && meta.redundancy.size() != meta.files.size();
+            });
+            if (unrecorded) {
+                // Rebuilt at this restart: record it, so a later failure can use it.
+                commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy});
+            }
             ctx.log.info("Restarting from " + describe(ref) + ".");
             result.source = std::move(source);
             return result;

@@ -15,6 +15,7 @@ struct RecoverySource {
     CheckpointRef ref;
     FileRecord record;  // this rank's file
     fs::path path;      // where this rank's file is
+    std::optional<FileRecord> redundancy;  // L2/L3: the copy or parity kept here, after repair
 };
 
 struct Selection {

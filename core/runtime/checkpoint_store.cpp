@@ -29,13 +29,13 @@ void remove_file_and_empty_dir(const fs::path& file) {
 
 // Removes the ckpt<seq> directories under `level_root` that the catalog does
 // not know, and temporary files anywhere below.
-void remove_uncommitted(const Context& ctx, const fs::path& level_root, int level) {
+void remove_uncommitted(const Context& ctx, const Catalog& keep, const fs::path& level_root, int level) {
     std::error_code ec;
     if (!fs::is_directory(level_root, ec)) return;
     for (const auto& entry : fs::directory_iterator(level_root, ec)) {
         std::uint64_t seq = 0;
         std::string name = entry.path().filename().string();
-        if (StorageLayout::parse_ckpt_dir_name(name, seq) && ctx.catalog.contains(seq, level)) continue;
+        if (StorageLayout::parse_ckpt_dir_name(name, seq) && keep.contains(seq, level)) continue;
         ctx.log.debug("removing uncommitted checkpoint data " + entry.path().string());
         remove_tree(entry.path());
     }
@@ -194,8 +194,10 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
 
 void load_catalog_and_clean(Context& ctx) {
     std::string text;
+    std::string damaged_text;
     if (ctx.rank() == 0) {
         Catalog found;
+        Catalog damaged;  // metadata present but unreadable: its data is kept, not trusted
         std::error_code ec;
         fs::path dir = ctx.layout.meta_exec_dir();
         if (fs::is_directory(dir, ec)) {
@@ -217,21 +219,27 @@ void load_catalog_and_clean(Context& ctx) {
                     }
                     found.add({seq, level, meta.ckpt_id});
                 } catch (const Error& e) {
-                    ctx.log.warning(std::string("ignoring damaged metadata: ") + e.what());
+                    ctx.log.warning(std::string("ignoring damaged metadata (its data is left in place): ") +
+                                    e.what());
+                    damaged.add({seq, level, 0});
                 }
             }
         }
         text = found.serialize();
+        damaged_text = damaged.serialize();
     }
     ctx.catalog = Catalog::parse(bcast_string(ctx.app, text, 0));
+    Catalog keep = Catalog::parse(bcast_string(ctx.app, damaged_text, 0));
+    for (const CheckpointRef& r : ctx.catalog.refs()) keep.add(r);
 
     // One rank per node cleans that node's storage; rank 0 the global one.
     if (ctx.topo.node_index == 0) {
         for (int level = 1; level <= 3; ++level) {
-            remove_uncommitted(ctx, ctx.layout.node_exec_dir(ctx.topo.node_id) / ("l" + std::to_string(level)), level);
+            remove_uncommitted(ctx, keep, ctx.layout.node_exec_dir(ctx.topo.node_id) / ("l" + std::to_string(level)),
+                               level);
         }
     }
-    if (ctx.rank() == 0) remove_uncommitted(ctx, ctx.layout.global_exec_dir() / "l4", 4);
+    if (ctx.rank() == 0) remove_uncommitted(ctx, keep, ctx.layout.global_exec_dir() / "l4", 4);
     check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
 }
 

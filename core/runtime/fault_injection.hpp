@@ -1,11 +1,13 @@
 // Deterministic fault injection for tests of the commit protocol. When the
 // environment variable MLCKPT_FAULT_INJECT is "<point>:<rank>:<seq>", the
-// application rank <rank> kills itself with SIGKILL on reaching <point>
+// process working for application rank <rank> (the rank itself, or the head
+// of its node in asynchronous mode) kills itself with SIGKILL on reaching <point>
 // while committing the checkpoint with sequence number <seq> (the commit
 // order within the execution: 1 for its first checkpoint, continuing across
 // restarts; the L4 copy made by keep_last_ckpt reuses its source's number).
 // Points: after_data_write (its file is written, nothing committed yet),
-// during_redundancy (L2/L3: partner copies or parity being made),
+// during_redundancy (L2/L3: partner copies or parity being made at a
+// checkpoint; for L3 also while parity is rebuilt at a restart),
 // before_meta_commit (rank 0: all files written, metadata not yet renamed).
 #pragma once
 

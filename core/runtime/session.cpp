@@ -328,17 +328,22 @@ void Session::wait_for_head() {
         retire(ctx_, {h.committed});
     }
     retire(ctx_, ctx_.catalog.superseded_by(done.level, done.seq));
+    forget_superseded_source();
     ctx_.log.debug("checkpoint " + std::to_string(done.ckpt_id) + " completed to " + level_name(done.level) +
                    " by the head");
 }
 
-void Session::after_commit(const CheckpointRef& ref, int level, double seconds) {
-    scheduler_.on_checkpoint(level);
+void Session::forget_superseded_source() {
     if (source_ && !ctx_.catalog.contains(source_->ref.seq, source_->ref.level)) {
         // The checkpoint selected at restart was superseded: the restart is over.
         source_.reset();
         status_ = 0;
     }
+}
+
+void Session::after_commit(const CheckpointRef& ref, int level, double seconds) {
+    scheduler_.on_checkpoint(level);
+    forget_superseded_source();
     char line[160];
     std::snprintf(line, sizeof line, "Ckpt. ID %d (%s%s) (%.2f MB/proc) taken in %.2f sec.", ref.ckpt_id,
                   level_name(level), deferred(level) ? ", completed by the head" : "",

@@ -66,6 +66,7 @@ private:
     int written_level(int level) const { return deferred(level) && level == 4 ? 1 : level; }
     CheckpointRef commit(CheckpointWriter& writer, int level, const std::optional<std::string>& missing);
     void wait_for_head();  // collective: the verdict on the checkpoint handed over
+    void forget_superseded_source();
     void after_commit(const CheckpointRef& ref, int level, double seconds);
     const VarRecord& stored_var(int id) const;
     void finish_finalize();
