@@ -1,0 +1,54 @@
+// FTI-FF records as bytes: explicit little-endian, fixed widths, every
+// padding byte defined. Byte map:
+//
+//   FB (96): checksum  0..32  32 hex digits of the MD5 of the VB metadata + NUL
+//            myHash   33..48  MD5 of the FB without these 16 bytes
+//            magic    49..52  "MLFF";  version 53 (= 1);  54..55 zero
+//            ckptSize 56, fs 64, maxFs 72, ptFs 80, timestamp 88 (int64 each)
+//   BMD (12): numvars int32 0, dbsize int64 4
+//   VMD (64): id int32 0, idx int32 4, containerid int32 8, hascontent 12
+//             (0 or 1), 13..15 zero, dptr 16, fptr 24, chunksize 32,
+//             containersize 40 (int64 each), hash 48..63
+//
+// The FB checksum covers every BMD and VMD in file order; each VMD carries
+// the MD5 of its chunk, so it covers the data as well.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "format/ftiff_layout.hpp"
+
+namespace mlckpt::core::ftiff {
+
+constexpr std::uint8_t kFormatVersion = 1;
+
+struct FileBlock {  // FB
+    std::string checksum;  // 32 lowercase hex digits
+    Md5 my_hash{};
+    std::int64_t ckpt_size = 0;  // bytes of data (chunks) in the file
+    std::int64_t fs = 0;         // FB + VB
+    std::int64_t max_fs = 0;     // largest fs of the group
+    std::int64_t pt_fs = 0;      // fs of the partner's file
+    std::int64_t timestamp = 0;  // ns since the epoch
+};
+
+using FileBlockBytes = std::array<std::byte, kFileBlockBytes>;
+using BlockMetaBytes = std::array<std::byte, kBlockMetaBytes>;
+using ChunkMetaBytes = std::array<std::byte, kChunkMetaBytes>;
+
+// Encodes the FB, computing myHash (the stored my_hash is ignored).
+FileBlockBytes encode_file_block(const FileBlock& fb);
+// Decodes and verifies magic, version and myHash; throws a corrupt Error
+// naming `source` otherwise.
+FileBlock decode_file_block(std::span<const std::byte, kFileBlockBytes> bytes, const std::string& source);
+
+BlockMetaBytes encode_block_meta(const Block& block);
+void decode_block_meta(std::span<const std::byte, kBlockMetaBytes> bytes, int& numvars, std::int64_t& dbsize);
+
+ChunkMetaBytes encode_chunk_meta(const Chunk& chunk);
+Chunk decode_chunk_meta(std::span<const std::byte, kChunkMetaBytes> bytes, const std::string& source);
+
+}  // namespace mlckpt::core::ftiff
