@@ -60,6 +60,7 @@ public:
     void update(const std::vector<VariableExtent>& vars);
 
     const std::vector<Block>& blocks() const { return blocks_; }
+    Chunk& chunk(std::size_t block, std::size_t index) { return blocks_.at(block).chunks.at(index); }
     std::int64_t file_size() const;  // FB + every block
     std::int64_t data_size() const;  // sum of chunk sizes
     // The chunks of variable `id`, by container id.

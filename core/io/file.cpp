@@ -69,6 +69,26 @@ void File::write_all(std::span<const std::byte> data) {
     }
 }
 
+void File::write_all_at(std::span<const std::byte> data, std::uint64_t offset) {
+    const std::byte* p = data.data();
+    std::size_t left = data.size();
+    auto pos = static_cast<off_t>(offset);
+    while (left > 0) {
+        ssize_t n = ::pwrite(fd_, p, left, pos);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail_errno("cannot write", path_, errno);
+        }
+        p += n;
+        pos += n;
+        left -= static_cast<std::size_t>(n);
+    }
+}
+
+void File::resize(std::uint64_t size) {
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail_errno("cannot resize", path_, errno);
+}
+
 void File::read_exact_at(std::span<std::byte> data, std::uint64_t offset) const {
     std::byte* p = data.data();
     std::size_t left = data.size();

@@ -24,6 +24,8 @@ public:
     ~File();
 
     void write_all(std::span<const std::byte> data);
+    void write_all_at(std::span<const std::byte> data, std::uint64_t offset);
+    void resize(std::uint64_t size);  // ftruncate: grows with zeros
     // Reads exactly data.size() bytes at offset; a short file is an error.
     void read_exact_at(std::span<std::byte> data, std::uint64_t offset) const;
     std::uint64_t size() const;

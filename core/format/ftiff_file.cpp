@@ -1,0 +1,147 @@
+#include "format/ftiff_file.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "hash/md5.hpp"
+
+namespace mlckpt::core::ftiff {
+
+namespace {
+
+std::span<const std::byte> find_data(const std::vector<VariableData>& vars, int id) {
+    for (const VariableData& v : vars) {
+        if (v.id == id) return v.bytes;
+    }
+    return {};
+}
+
+[[noreturn]] void corrupt(const File& file, const std::string& what) {
+    fail(ErrorKind::corrupt, "FTI-FF file '" + file.path().string() + "': " + what);
+}
+
+}  // namespace
+
+FileBlock write_file(const fs::path& path, Layout& layout, const std::vector<VariableData>& vars,
+                     std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp) {
+    File file = File::create(path);
+    Md5Hasher metadata;
+    for (std::size_t b = 0; b < layout.blocks().size(); ++b) {
+        const Block& block = layout.blocks()[b];
+        std::vector<std::byte> records;
+        auto bm = encode_block_meta(block);
+        records.insert(records.end(), bm.begin(), bm.end());
+        for (std::size_t j = 0; j < block.chunks.size(); ++j) {
+            Chunk& c = layout.chunk(b, j);
+            std::span<const std::byte> data = find_data(vars, c.id);
+            std::span<const std::byte> piece;
+            if (c.chunk_size > 0) {
+                if (static_cast<std::int64_t>(data.size()) < c.dptr + c.chunk_size) {
+                    fail(ErrorKind::usage, "variable " + std::to_string(c.id) + " is smaller than its FTI-FF layout");
+                }
+                piece = data.subspan(static_cast<std::size_t>(c.dptr), static_cast<std::size_t>(c.chunk_size));
+                file.write_all_at(piece, static_cast<std::uint64_t>(c.fptr));
+            }
+            c.hash = md5_of(piece);
+            auto cm = encode_chunk_meta(c);
+            records.insert(records.end(), cm.begin(), cm.end());
+        }
+        metadata.update(records);
+        file.write_all_at(records, static_cast<std::uint64_t>(block.offset));
+    }
+    FileBlock fb;
+    fb.checksum = hex(metadata.finish());
+    fb.ckpt_size = layout.data_size();
+    fb.fs = layout.file_size();
+    fb.max_fs = max_fs;
+    fb.pt_fs = pt_fs;
+    fb.timestamp = timestamp;
+    file.resize(static_cast<std::uint64_t>(fb.fs));  // containers' unused tails read as zeros
+    auto fbb = encode_file_block(fb);
+    file.write_all_at(fbb, 0);
+    file.sync();
+    file.close();
+    return fb;
+}
+
+FileStructure read_structure(const File& file) {
+    std::uint64_t size = file.size();
+    if (size < static_cast<std::uint64_t>(kFileBlockBytes)) {
+        corrupt(file, "truncated: " + std::to_string(size) + " bytes, shorter than the 96-byte file block");
+    }
+    FileBlockBytes fbb;
+    file.read_exact_at(fbb, 0);
+    FileStructure s{decode_file_block(fbb, file.path().string()), Layout{}};
+    if (s.fb.fs < kFileBlockBytes || static_cast<std::uint64_t>(s.fb.fs) != size) {
+        corrupt(file, "has " + std::to_string(size) + " bytes, its file block says " + std::to_string(s.fb.fs) +
+                          (static_cast<std::uint64_t>(s.fb.fs) > size ? " (truncated)" : ""));
+    }
+    std::vector<Block> blocks;
+    Md5Hasher metadata;
+    std::int64_t offset = kFileBlockBytes;
+    while (offset < s.fb.fs) {
+        if (offset + kBlockMetaBytes > s.fb.fs) corrupt(file, "block record at " + std::to_string(offset) + " is cut");
+        BlockMetaBytes bm;
+        file.read_exact_at(bm, static_cast<std::uint64_t>(offset));
+        metadata.update(bm);
+        Block block;
+        block.offset = offset;
+        int numvars = 0;
+        decode_block_meta(bm, numvars, block.dbsize);
+        if (numvars < 0 || block.dbsize < kBlockMetaBytes + kChunkMetaBytes * numvars ||
+            offset + block.dbsize > s.fb.fs) {
+            corrupt(file, "block at " + std::to_string(offset) + " has impossible sizes");
+        }
+        std::vector<std::byte> records(static_cast<std::size_t>(kChunkMetaBytes * numvars));
+        file.read_exact_at(records, static_cast<std::uint64_t>(offset + kBlockMetaBytes));
+        metadata.update(records);
+        std::int64_t data_start = offset + block.metadata_bytes();
+        for (int j = 0; j < numvars; ++j) {
+            std::span<const std::byte, kChunkMetaBytes> rec(records.data() + j * kChunkMetaBytes, kChunkMetaBytes);
+            Chunk c = decode_chunk_meta(rec, file.path().string());
+            if (c.fptr < data_start || c.fptr + c.container_size > offset + block.dbsize) {
+                corrupt(file, "container " + std::to_string(c.container_id) + " of variable " + std::to_string(c.id) +
+                                  " lies outside its block");
+            }
+            block.chunks.push_back(c);
+        }
+        offset += block.dbsize;
+        blocks.push_back(std::move(block));
+    }
+    if (hex(metadata.finish()) != s.fb.checksum) corrupt(file, "the block records fail the file block's checksum");
+    s.layout = Layout(std::move(blocks));
+    return s;
+}
+
+std::int64_t stored_bytes(const Layout& layout, int id) {
+    auto chunks = layout.chunks_of(id);
+    if (chunks.empty()) return -1;
+    std::int64_t total = 0;
+    for (const Chunk* c : chunks) total += c->chunk_size;
+    return total;
+}
+
+void read_variable(const File& file, const Layout& layout, int id, std::span<std::byte> out) {
+    std::int64_t stored = stored_bytes(layout, id);
+    if (stored < 0) corrupt(file, "has no variable " + std::to_string(id));
+    if (stored != static_cast<std::int64_t>(out.size())) {
+        fail(ErrorKind::not_recoverable, "variable " + std::to_string(id) + ": the checkpoint holds " +
+                                             std::to_string(stored) + " bytes, the protected buffer has " +
+                                             std::to_string(out.size()));
+    }
+    for (const Chunk* c : layout.chunks_of(id)) {
+        if (c->chunk_size == 0) continue;
+        if (c->dptr + c->chunk_size > stored) {
+            corrupt(file, "chunk of variable " + std::to_string(id) + " at offset " + std::to_string(c->fptr) +
+                              " lies outside the variable");
+        }
+        auto piece = out.subspan(static_cast<std::size_t>(c->dptr), static_cast<std::size_t>(c->chunk_size));
+        file.read_exact_at(piece, static_cast<std::uint64_t>(c->fptr));
+        if (md5_of(piece) != c->hash) {
+            corrupt(file, "variable " + std::to_string(id) + ": the chunk at file offset " + std::to_string(c->fptr) +
+                              " (" + std::to_string(c->chunk_size) + " bytes) fails its MD5");
+        }
+    }
+}
+
+}  // namespace mlckpt::core::ftiff
