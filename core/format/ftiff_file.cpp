@@ -144,4 +144,29 @@ void read_variable(const File& file, const Layout& layout, int id, std::span<std
     }
 }
 
+std::size_t verify_chunks(const File& file, const Layout& layout, std::size_t buffer_bytes) {
+    std::vector<std::byte> buffer(std::max<std::size_t>(buffer_bytes, 4096));
+    std::size_t checked = 0;
+    for (const Block& block : layout.blocks()) {
+        for (const Chunk& c : block.chunks) {
+            Md5Hasher h;
+            for (std::int64_t done = 0; done < c.chunk_size;) {
+                auto n = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(buffer.size()),
+                                                                         c.chunk_size - done));
+                std::span<std::byte> piece(buffer.data(), n);
+                file.read_exact_at(piece, static_cast<std::uint64_t>(c.fptr + done));
+                h.update(piece);
+                done += static_cast<std::int64_t>(n);
+            }
+            if (h.finish() != c.hash) {
+                corrupt(file, "variable " + std::to_string(c.id) + ": the chunk at file offset " +
+                                  std::to_string(c.fptr) + " (" + std::to_string(c.chunk_size) +
+                                  " bytes) fails its MD5");
+            }
+            ++checked;
+        }
+    }
+    return checked;
+}
+
 }  // namespace mlckpt::core::ftiff

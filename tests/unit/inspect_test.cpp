@@ -1,0 +1,77 @@
+#include "inspect.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "format/ftiff_file.hpp"
+#include "temp_dir.hpp"
+
+namespace mlckpt::tools {
+namespace {
+
+using namespace mlckpt::core::ftiff;
+
+// Checkpoint 1 of the specification's example, with its exact sizes.
+std::string write_example(const mlckpt::test::TempDir& dir, std::vector<std::vector<std::int32_t>>& arrays) {
+    arrays = {std::vector<std::int32_t>(1000000, 1), std::vector<std::int32_t>(2000000, 2),
+              std::vector<std::int32_t>(3000000, 3)};
+    Layout layout;
+    std::vector<VariableExtent> extents;
+    std::vector<VariableData> data;
+    for (int id = 1; id <= 3; ++id) {
+        const auto& a = arrays[static_cast<std::size_t>(id - 1)];
+        extents.push_back({id, static_cast<std::int64_t>(a.size() * 4)});
+        data.push_back({id, std::as_bytes(std::span(a))});
+    }
+    layout.update(extents);
+    std::string path = (dir.path() / "Ckpt1-Rank0.fti").string();
+    write_file(path, layout, data, 0, 0, 7);
+    return path;
+}
+
+TEST(Inspect, PrintsTheFileAndVerifiesIt) {
+    mlckpt::test::TempDir dir;
+    std::vector<std::vector<std::int32_t>> arrays;
+    std::string path = write_example(dir, arrays);
+    std::ostringstream out, err;
+    ASSERT_EQ(inspect({path}, out, err), 0) << err.str();
+    std::string text = out.str();
+    for (const char* expected : {"DATASTRUCTURE BEGIN", "dbsize: 24000204", "[size metadata: 204]", "fptr: 300",
+                                 "fptr: 4000300", "fptr: 12000300", "containersize: 12000000", "fs:        24000300",
+                                 "verified: file block hash, block records checksum, 3 chunk MD5s"}) {
+        EXPECT_NE(text.find(expected), std::string::npos) << expected;
+    }
+    std::ostringstream json, err2;
+    ASSERT_EQ(inspect({"--json", path}, json, err2), 0);
+    EXPECT_NE(json.str().find("\"fptr\": 12000300, \"chunksize\": 12000000"), std::string::npos) << json.str();
+    EXPECT_NE(json.str().find("\"verified\": {\"chunks\": 3}"), std::string::npos);
+}
+
+TEST(Inspect, DamagedFileExitsOneNamingTheChunk) {
+    mlckpt::test::TempDir dir;
+    std::vector<std::vector<std::int32_t>> arrays;
+    std::string path = write_example(dir, arrays);
+    {
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(12000300 + 123);
+        f.put('\x7f');
+    }
+    std::ostringstream out, err;
+    EXPECT_EQ(inspect({path}, out, err), 1);
+    EXPECT_NE(err.str().find("variable 3: the chunk at file offset 12000300"), std::string::npos) << err.str();
+    std::ostringstream out2, err2;
+    EXPECT_EQ(inspect({(dir.path() / "missing.fti").string()}, out2, err2), 1);
+    EXPECT_NE(err2.str().find("cannot open"), std::string::npos);
+}
+
+TEST(Inspect, Usage) {
+    std::ostringstream out, err;
+    EXPECT_EQ(inspect({}, out, err), 2);
+    EXPECT_EQ(inspect({"--bogus", "f"}, out, err), 2);
+    EXPECT_NE(err.str().find("usage: mlckpt inspect [--json] FILE"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mlckpt::tools

@@ -1,0 +1,91 @@
+#include "inspect.hpp"
+
+#include "common/error.hpp"
+#include "format/ftiff_file.hpp"
+
+namespace mlckpt::tools {
+
+namespace {
+
+using namespace mlckpt::core;
+using namespace mlckpt::core::ftiff;
+
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+void print_text(std::ostream& out, const std::string& path, const FileStructure& s, std::size_t chunks) {
+    out << "FTI-FF file: " << path << "\n"
+        << "  checksum:  " << s.fb.checksum << "\n"
+        << "  myHash:    " << hex(s.fb.my_hash) << "\n"
+        << "  ckptSize:  " << s.fb.ckpt_size << "\n"
+        << "  fs:        " << s.fb.fs << "\n"
+        << "  maxFs:     " << s.fb.max_fs << "\n"
+        << "  ptFs:      " << s.fb.pt_fs << "\n"
+        << "  timestamp: " << s.fb.timestamp << "\n\n"
+        << dump(s.layout) << "\n"
+        << "verified: file block hash, block records checksum, " << chunks << " chunk MD5s\n";
+}
+
+void print_json(std::ostream& out, const std::string& path, const FileStructure& s, std::size_t chunks) {
+    out << "{\"file\": " << json_string(path) << ", \"fb\": {\"checksum\": " << json_string(s.fb.checksum)
+        << ", \"myHash\": " << json_string(hex(s.fb.my_hash)) << ", \"ckptSize\": " << s.fb.ckpt_size
+        << ", \"fs\": " << s.fb.fs << ", \"maxFs\": " << s.fb.max_fs << ", \"ptFs\": " << s.fb.pt_fs
+        << ", \"timestamp\": " << s.fb.timestamp << "}, \"blocks\": [";
+    for (std::size_t i = 0; i < s.layout.blocks().size(); ++i) {
+        const Block& b = s.layout.blocks()[i];
+        out << (i ? ", " : "") << "{\"id\": " << i << ", \"offset\": " << b.offset << ", \"numvars\": " << b.numvars()
+            << ", \"dbsize\": " << b.dbsize << ", \"metadata\": " << b.metadata_bytes() << ", \"chunks\": [";
+        for (std::size_t j = 0; j < b.chunks.size(); ++j) {
+            const Chunk& c = b.chunks[j];
+            out << (j ? ", " : "") << "{\"id\": " << c.id << ", \"idx\": " << c.idx
+                << ", \"containerid\": " << c.container_id << ", \"hascontent\": " << (c.has_content ? "true" : "false")
+                << ", \"dptr\": " << c.dptr << ", \"fptr\": " << c.fptr << ", \"chunksize\": " << c.chunk_size
+                << ", \"containersize\": " << c.container_size << ", \"hash\": " << json_string(hex(c.hash)) << "}";
+        }
+        out << "]}";
+    }
+    out << "], \"verified\": {\"chunks\": " << chunks << "}}\n";
+}
+
+}  // namespace
+
+int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    bool json = false;
+    std::string path;
+    for (const std::string& a : args) {
+        if (a == "--json") {
+            json = true;
+        } else if (path.empty() && !a.empty() && a[0] != '-') {
+            path = a;
+        } else {
+            err << "mlckpt inspect: unexpected argument '" << a << "'\nusage: mlckpt inspect [--json] FILE\n";
+            return 2;
+        }
+    }
+    if (path.empty()) {
+        err << "usage: mlckpt inspect [--json] FILE\n";
+        return 2;
+    }
+    try {
+        File file = File::open_read(path);
+        FileStructure s = read_structure(file);
+        std::size_t chunks = verify_chunks(file, s.layout, 1 << 20);
+        if (json) {
+            print_json(out, path, s, chunks);
+        } else {
+            print_text(out, path, s, chunks);
+        }
+        return 0;
+    } catch (const Error& e) {
+        err << "mlckpt inspect: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace mlckpt::tools

@@ -1,0 +1,15 @@
+// `mlckpt inspect [--json] FILE`: prints an FTI-FF file's file block and
+// every block and chunk record, and verifies every hash.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace mlckpt::tools {
+
+// Exit codes: 0 the file verifies, 1 it is damaged (message on `err`),
+// 2 wrong usage.
+int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace mlckpt::tools
