@@ -72,7 +72,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
     bool grouped = ref.level == 2 || ref.level == 3;
     fs::path path = own != nullptr && !grouped ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file
                                                : ctx.data_path(ref, node);
-    RecoverySource source{ref, rec, path, std::nullopt};
+    RecoverySource source{ref, rec, path, std::nullopt, false};
     Holdings mine;
     std::string data_problem = problem_with(source.path, own, ctx.io_buffer_bytes());
     mine.data_ok = data_problem.empty();
@@ -84,6 +84,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
         source.redundancy = ref.level == 2 ? repair_partner_copies(ctx, own_member(ctx), meta, ref, mine)
                                            : repair_parity(ctx, own_member(ctx), meta, ref, mine);
+        source.redundancy_unrecorded = meta.redundancy.size() != meta.files.size();
         return source;
     }
     if (!mine.data_ok) fail(ErrorKind::corrupt, data_problem);
@@ -111,13 +112,8 @@ Selection select_checkpoint(Context& ctx) {
         text = bcast_string(ctx.app, text, 0);
         RecoverySource source;
         try {
-            bool unrecorded = false;  // redundancy the heads made (or were making) but never committed
-            run_collectively(ctx.app, [&] {
-                source = check_candidate(ctx, ref, text);
-                CheckpointMeta meta = parse_meta(text, "metadata");
-                unrecorded = source.redundancy && meta.redundancy.size() != meta.files.size();
-            });
-            if (unrecorded) {
+            run_collectively(ctx.app, [&] { source = check_candidate(ctx, ref, text); });
+            if (source.redundancy_unrecorded) {
                 // Rebuilt at this restart: record it, so a later failure can use it.
                 commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy});
             }

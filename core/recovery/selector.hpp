@@ -16,6 +16,7 @@ struct RecoverySource {
     FileRecord record;  // this rank's file
     fs::path path;      // where this rank's file is
     std::optional<FileRecord> redundancy;  // L2/L3: the copy or parity kept here, after repair
+    bool redundancy_unrecorded = false;    // the metadata lacks it (heads interrupted by a crash)
 };
 
 struct Selection {
