@@ -111,7 +111,8 @@ Chunk decode_chunk_meta(std::span<const std::byte, kChunkMetaBytes> b, const std
     c.chunk_size = get<std::int64_t>(b.data() + 32);
     c.container_size = get<std::int64_t>(b.data() + 40);
     std::memcpy(c.hash.data(), b.data() + 48, 16);
-    if (c.chunk_size < 0 || c.container_size < 0 || c.chunk_size > c.container_size || c.fptr < 0) {
+    if (c.chunk_size < 0 || c.container_size < 0 || c.chunk_size > c.container_size || c.fptr < 0 || c.dptr < 0 ||
+        c.container_id < 0 || c.idx < 0 || c.has_content != (c.chunk_size > 0)) {
         fail(ErrorKind::corrupt, "FTI-FF file '" + source + "': chunk record of variable " + std::to_string(c.id) +
                                      " has impossible sizes");
     }

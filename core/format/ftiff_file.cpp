@@ -88,8 +88,9 @@ FileStructure read_structure(const File& file) {
         block.offset = offset;
         int numvars = 0;
         decode_block_meta(bm, numvars, block.dbsize);
-        if (numvars < 0 || block.dbsize < kBlockMetaBytes + kChunkMetaBytes * numvars ||
-            offset + block.dbsize > s.fb.fs) {
+        // Compare before adding: the values are not trusted yet.
+        if (numvars < 0 || numvars > (s.fb.fs - offset) / kChunkMetaBytes || block.dbsize > s.fb.fs - offset ||
+            block.dbsize < kBlockMetaBytes + kChunkMetaBytes * numvars) {
             corrupt(file, "block at " + std::to_string(offset) + " has impossible sizes");
         }
         std::vector<std::byte> records(static_cast<std::size_t>(kChunkMetaBytes * numvars));
@@ -99,7 +100,8 @@ FileStructure read_structure(const File& file) {
         for (int j = 0; j < numvars; ++j) {
             std::span<const std::byte, kChunkMetaBytes> rec(records.data() + j * kChunkMetaBytes, kChunkMetaBytes);
             Chunk c = decode_chunk_meta(rec, file.path().string());
-            if (c.fptr < data_start || c.fptr + c.container_size > offset + block.dbsize) {
+            const std::int64_t block_end = offset + block.dbsize;
+            if (c.fptr < data_start || c.fptr > block_end || c.container_size > block_end - c.fptr) {
                 corrupt(file, "container " + std::to_string(c.container_id) + " of variable " + std::to_string(c.id) +
                                   " lies outside its block");
             }
@@ -129,12 +131,17 @@ void read_variable(const File& file, const Layout& layout, int id, std::span<std
                                              std::to_string(stored) + " bytes, the protected buffer has " +
                                              std::to_string(out.size()));
     }
+    // The chunks with content must cover the variable's bytes exactly once,
+    // in container order (earlier containers are full before later ones).
+    std::int64_t covered = 0;
     for (const Chunk* c : layout.chunks_of(id)) {
         if (c->chunk_size == 0) continue;
-        if (c->dptr + c->chunk_size > stored) {
+        if (c->dptr != covered || c->chunk_size > stored - covered) {
             corrupt(file, "chunk of variable " + std::to_string(id) + " at offset " + std::to_string(c->fptr) +
-                              " lies outside the variable");
+                              " does not continue the variable's data (dptr " + std::to_string(c->dptr) +
+                              ", expected " + std::to_string(covered) + ")");
         }
+        covered += c->chunk_size;
         auto piece = out.subspan(static_cast<std::size_t>(c->dptr), static_cast<std::size_t>(c->chunk_size));
         file.read_exact_at(piece, static_cast<std::uint64_t>(c->fptr));
         if (md5_of(piece) != c->hash) {

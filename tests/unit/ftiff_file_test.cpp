@@ -155,3 +155,36 @@ TEST(FtiffFile, DamageIsNamed) {
 
 }  // namespace
 }  // namespace mlckpt::core::ftiff
+
+namespace mlckpt::core::ftiff {
+namespace {
+
+// Records that a damaged or crafted file could carry are refused before any
+// byte is read into the caller's buffer.
+TEST(FtiffFile, ImpossibleChunkPlacementsAreRefused) {
+    test::TempDir dir;
+    Program p;
+    p.protect(1, 100, 1);
+    Layout layout;
+    layout.update(p.extents());
+    fs::path path = dir.path() / "f.fti";
+    write_file(path, layout, p.data(), 0, 0, 0);
+    File file = File::open_read(path);
+    Block block = layout.blocks()[0];
+    std::vector<std::byte> out(400);
+    for (std::int64_t bad_dptr : {std::int64_t{-8}, std::int64_t{8}, std::int64_t{1} << 62}) {
+        Block crafted = block;
+        crafted.chunks[0].dptr = bad_dptr;
+        Layout l({crafted});
+        EXPECT_THROW(read_variable(file, l, 1, out), Error) << bad_dptr;
+    }
+    ChunkMetaBytes cm = encode_chunk_meta(block.chunks[0]);
+    cm[16 + 7] = std::byte{0x80};  // dptr negative
+    EXPECT_THROW(decode_chunk_meta(cm, "f"), Error);
+    ChunkMetaBytes empty_but_content = encode_chunk_meta(block.chunks[0]);
+    empty_but_content[12] = std::byte{0};  // hascontent false with a chunk size
+    EXPECT_THROW(decode_chunk_meta(empty_but_content, "f"), Error);
+}
+
+}  // namespace
+}  // namespace mlckpt::core::ftiff
