@@ -1,5 +1,7 @@
 #include "inspect.hpp"
 
+#include <cstdio>
+
 #include "common/error.hpp"
 #include "format/ftiff_file.hpp"
 
@@ -13,8 +15,16 @@ using namespace mlckpt::core::ftiff;
 std::string json_string(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+            out += buf;
+        } else {
+            out += c;
+        }
     }
     return out + "\"";
 }

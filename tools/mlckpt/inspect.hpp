@@ -8,8 +8,8 @@
 
 namespace mlckpt::tools {
 
-// Exit codes: 0 the file verifies, 1 it is damaged (message on `err`),
-// 2 wrong usage.
+// Exit codes: 0 the file verifies, 1 it is damaged or cannot be read
+// (message on `err`), 2 wrong usage.
 int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace mlckpt::tools
