@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "expect_error.hpp"
 
 namespace mlckpt::core {
 namespace {
@@ -65,14 +66,7 @@ TEST(CheckpointMeta, FileRecordRoundTrip) {
 }
 
 std::string corrupt_error(const std::string& text) {
-    try {
-        parse_meta(text, "meta.file");
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::corrupt);
-        return e.what();
-    }
-    ADD_FAILURE() << "accepted a damaged file";
-    return "";
+    return test::error_message(ErrorKind::corrupt, [&] { parse_meta(text, "meta.file"); });
 }
 
 TEST(CheckpointMeta, DamageIsDetected) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "expect_error.hpp"
 #include "hash/md5.hpp"
 
 namespace mlckpt::core::ftiff {
@@ -52,14 +53,7 @@ TEST(FtiffCodec, FileBlockBytesAndRoundTrip) {
 }
 
 std::string corrupt_reason(FileBlockBytes b) {
-    try {
-        decode_file_block(b, "file.fti");
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::corrupt);
-        return e.what();
-    }
-    ADD_FAILURE() << "accepted";
-    return "";
+    return test::error_message(ErrorKind::corrupt, [&] { decode_file_block(b, "file.fti"); });
 }
 
 TEST(FtiffCodec, DamagedFileBlockIsNamed) {

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "common/error.hpp"
+#include "expect_error.hpp"
 #include "temp_dir.hpp"
 
 namespace mlckpt::core::ftiff {
@@ -98,17 +99,12 @@ TEST(FtiffFile, LayoutRebuiltFromTheFileContinuesTheContainerModel) {
 }
 
 std::string damage_reason(const fs::path& path, int id, std::size_t bytes) {
-    try {
+    return test::error_message(ErrorKind::corrupt, [&] {
         File file = File::open_read(path);
         FileStructure s = read_structure(file);
         std::vector<std::byte> out(bytes);
         read_variable(file, s.layout, id, out);
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::corrupt);
-        return e.what();
-    }
-    ADD_FAILURE() << "damage not detected";
-    return "";
+    });
 }
 
 void flip_byte(const fs::path& path, std::int64_t offset) {

@@ -3,20 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "expect_error.hpp"
 
 namespace mlckpt::core {
 namespace {
 
 template <typename F>
 std::string usage_error(F&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::usage);
-        return e.what();
-    }
-    ADD_FAILURE() << "no error";
-    return "";
+    return test::error_message(ErrorKind::usage, std::forward<F>(f));
 }
 
 TEST(Registry, PrimitiveSizes) {
