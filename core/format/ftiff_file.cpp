@@ -3,18 +3,12 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "hash/crc32.hpp"
 #include "hash/md5.hpp"
 
 namespace mlckpt::core::ftiff {
 
 namespace {
-
-std::span<const std::byte> find_data(const std::vector<VariableData>& vars, int id) {
-    for (const VariableData& v : vars) {
-        if (v.id == id) return v.bytes;
-    }
-    return {};
-}
 
 [[noreturn]] void corrupt(const File& file, const std::string& what) {
     fail(ErrorKind::corrupt, "FTI-FF file '" + file.path().string() + "': " + what);
@@ -22,46 +16,95 @@ std::span<const std::byte> find_data(const std::vector<VariableData>& vars, int 
 
 }  // namespace
 
-FileBlock write_file(const fs::path& path, Layout& layout, const std::vector<VariableData>& vars,
-                     std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp) {
-    File file = File::create(path);
+Writer::Writer(const fs::path& path, Layout layout) : file_(File::create(path)), layout_(std::move(layout)) {
+    for (const Block& b : layout_.blocks()) {
+        std::vector<std::uint32_t> crcs;
+        for (const Chunk& c : b.chunks) crcs.push_back(crc32_of_zeros(static_cast<std::uint64_t>(c.container_size)));
+        container_crcs_.push_back(std::move(crcs));
+    }
+}
+
+bool Writer::has(int id) const { return std::find(added_.begin(), added_.end(), id) != added_.end(); }
+
+void Writer::add(int id, std::span<const std::byte> data) {
+    if (stored_bytes(layout_, id) != static_cast<std::int64_t>(data.size())) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + " has " + std::to_string(data.size()) +
+                                   " bytes, its FTI-FF layout was made for " +
+                                   std::to_string(stored_bytes(layout_, id)));
+    }
+    for (std::size_t b = 0; b < layout_.blocks().size(); ++b) {
+        for (std::size_t j = 0; j < layout_.blocks()[b].chunks.size(); ++j) {
+            Chunk& c = layout_.chunk(b, j);
+            if (c.id != id) continue;
+            auto piece = data.subspan(static_cast<std::size_t>(c.dptr), static_cast<std::size_t>(c.chunk_size));
+            file_.write_all_at(piece, static_cast<std::uint64_t>(c.fptr));
+            c.hash = md5_of(piece);
+            // The container's tail stays zero (the file is new).
+            container_crcs_[b][j] = crc32_combine(crc32_of(piece), crc32_of_zeros(static_cast<std::uint64_t>(
+                                                                        c.container_size - c.chunk_size)),
+                                                  static_cast<std::uint64_t>(c.container_size - c.chunk_size));
+        }
+    }
+    added_.push_back(id);
+}
+
+Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp) {
+    for (const Block& block : layout_.blocks()) {
+        for (const Chunk& c : block.chunks) {
+            if (c.chunk_size > 0 && !has(c.id)) {
+                fail(ErrorKind::usage, "variable " + std::to_string(c.id) + " was not written to the FTI-FF file");
+            }
+        }
+    }
     Md5Hasher metadata;
-    for (std::size_t b = 0; b < layout.blocks().size(); ++b) {
-        const Block& block = layout.blocks()[b];
+    std::uint32_t body_crc = crc32_of({});
+    std::int64_t body_bytes = 0;
+    for (std::size_t b = 0; b < layout_.blocks().size(); ++b) {
+        const Block& block = layout_.blocks()[b];
         std::vector<std::byte> records;
         auto bm = encode_block_meta(block);
         records.insert(records.end(), bm.begin(), bm.end());
         for (std::size_t j = 0; j < block.chunks.size(); ++j) {
-            Chunk& c = layout.chunk(b, j);
-            std::span<const std::byte> data = find_data(vars, c.id);
-            std::span<const std::byte> piece;
-            if (c.chunk_size > 0) {
-                if (static_cast<std::int64_t>(data.size()) < c.dptr + c.chunk_size) {
-                    fail(ErrorKind::usage, "variable " + std::to_string(c.id) + " is smaller than its FTI-FF layout");
-                }
-                piece = data.subspan(static_cast<std::size_t>(c.dptr), static_cast<std::size_t>(c.chunk_size));
-                file.write_all_at(piece, static_cast<std::uint64_t>(c.fptr));
-            }
-            c.hash = md5_of(piece);
+            Chunk& c = layout_.chunk(b, j);
+            if (!has(c.id)) c.hash = md5_of({});  // an empty container of a variable no longer protected
             auto cm = encode_chunk_meta(c);
             records.insert(records.end(), cm.begin(), cm.end());
         }
         metadata.update(records);
-        file.write_all_at(records, static_cast<std::uint64_t>(block.offset));
+        file_.write_all_at(records, static_cast<std::uint64_t>(block.offset));
+        body_crc = crc32_combine(body_crc, crc32_of(records), records.size());
+        body_bytes += static_cast<std::int64_t>(records.size());
+        for (std::size_t j = 0; j < block.chunks.size(); ++j) {
+            const Chunk& c = block.chunks[j];
+            body_crc = crc32_combine(body_crc, container_crcs_[b][j], static_cast<std::uint64_t>(c.container_size));
+            body_bytes += c.container_size;
+        }
     }
-    FileBlock fb;
-    fb.checksum = hex(metadata.finish());
-    fb.ckpt_size = layout.data_size();
-    fb.fs = layout.file_size();
-    fb.max_fs = max_fs;
-    fb.pt_fs = pt_fs;
-    fb.timestamp = timestamp;
-    file.resize(static_cast<std::uint64_t>(fb.fs));  // containers' unused tails read as zeros
-    auto fbb = encode_file_block(fb);
-    file.write_all_at(fbb, 0);
-    file.sync();
-    file.close();
-    return fb;
+    Result r;
+    r.fb.checksum = hex(metadata.finish());
+    r.fb.ckpt_size = layout_.data_size();
+    r.fb.fs = layout_.file_size();
+    r.fb.max_fs = max_fs;
+    r.fb.pt_fs = pt_fs;
+    r.fb.timestamp = timestamp;
+    file_.resize(static_cast<std::uint64_t>(r.fb.fs));  // containers' unused tails read as zeros
+    auto fbb = encode_file_block(r.fb);
+    file_.write_all_at(fbb, 0);
+    file_.sync();
+    file_.close();
+    r.crc32 = crc32_combine(crc32_of(fbb), body_crc, static_cast<std::uint64_t>(body_bytes));
+    return r;
+}
+
+FileBlock write_file(const fs::path& path, Layout& layout, const std::vector<VariableData>& vars,
+                     std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp) {
+    Writer writer(path, layout);
+    for (const VariableData& v : vars) {
+        if (stored_bytes(layout, v.id) >= 0) writer.add(v.id, v.bytes);
+    }
+    Writer::Result r = writer.finish(max_fs, pt_fs, timestamp);
+    layout = writer.layout();
+    return r.fb;
 }
 
 FileStructure read_structure(const File& file) {

@@ -16,9 +16,39 @@ struct VariableData {
     std::span<const std::byte> bytes;
 };
 
-// Writes the file (`layout` already updated for `vars`; the chunk hashes are
-// stored into it), syncs it, and returns its file block. max_fs and pt_fs
-// are the group's largest and the partner's file sizes (0 when unknown).
+// Writes one file variable by variable, the way FTI_Checkpoint and the
+// incremental calls produce data: each add() writes that variable's chunks
+// at their containers (so the caller may change the buffer afterwards), and
+// finish() writes the block records and, last, the file block. The CRC-32 of
+// the whole file is assembled from the pieces without re-reading anything.
+class Writer {
+public:
+    // `layout` is already updated for the variables about to be written.
+    Writer(const fs::path& path, Layout layout);
+
+    void add(int id, std::span<const std::byte> data);
+    bool has(int id) const;
+
+    struct Result {
+        FileBlock fb;
+        std::uint32_t crc32 = 0;  // of the whole file
+    };
+    // Syncs and closes. max_fs and pt_fs are the group's largest and the
+    // partner's file sizes (0 when unknown). Throws a usage Error if a
+    // variable with content in the layout was never added.
+    Result finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp);
+
+    const Layout& layout() const { return layout_; }  // with the chunk hashes
+
+private:
+    File file_;
+    Layout layout_;
+    std::vector<std::vector<std::uint32_t>> container_crcs_;  // [block][chunk]
+    std::vector<int> added_;
+};
+
+// Writes the whole file at once (every variable in `vars`); `layout` gets the
+// chunk hashes. Returns the file block.
 FileBlock write_file(const fs::path& path, Layout& layout, const std::vector<VariableData>& vars,
                      std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp);
 

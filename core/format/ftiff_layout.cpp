@@ -1,5 +1,6 @@
 #include "format/ftiff_layout.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -34,6 +35,18 @@ std::vector<const Chunk*> Layout::chunks_of(int id) const {
 }
 
 void Layout::update(const std::vector<VariableExtent>& vars) {
+    // Containers of variables no longer protected stay, empty.
+    for (Block& b : blocks_) {
+        for (Chunk& c : b.chunks) {
+            bool protected_now = std::any_of(vars.begin(), vars.end(), [&](const VariableExtent& v) {
+                return v.id == c.id;
+            });
+            if (!protected_now) {
+                c.chunk_size = 0;
+                c.has_content = false;
+            }
+        }
+    }
     Block fresh;
     fresh.offset = file_size();
     for (std::size_t idx = 0; idx < vars.size(); ++idx) {

@@ -56,7 +56,8 @@ public:
 
     // Applies the container rules for the variables about to be
     // checkpointed (in protection order): chunk sizes of existing containers
-    // are refilled, and at most one new block is appended.
+    // are refilled, containers of variables not in `vars` are emptied, and at
+    // most one new block is appended.
     void update(const std::vector<VariableExtent>& vars);
 
     const std::vector<Block>& blocks() const { return blocks_; }

@@ -61,15 +61,18 @@ void read_posix_var(const File& file, const VarRecord& var, std::span<std::byte>
     }
 }
 
+void check_recorded_size(const fs::path& path, std::uint64_t size, const FileRecord& record) {
+    if (size != record.size) {
+        fail(ErrorKind::corrupt, "checkpoint file '" + path.string() + "' has " + std::to_string(size) +
+                                     " bytes, its metadata says " + std::to_string(record.size) +
+                                     (size < record.size ? " (truncated)" : ""));
+    }
+}
+
 void verify_posix_file(const fs::path& path, const FileRecord& record, std::size_t buffer_bytes) {
     File file = File::open_read(path);
     std::uint64_t size = file.size();
-    if (size != record.size) {
-        fail(ErrorKind::corrupt, "checkpoint file '" + path.string() + "' has " +
-                                     std::to_string(size) + " bytes, its metadata says " +
-                                     std::to_string(record.size) +
-                                     (size < record.size ? " (truncated)" : ""));
-    }
+    check_recorded_size(path, size, record);
     std::vector<std::byte> buffer(std::max<std::size_t>(buffer_bytes, 4096));
     Crc32 crc;
     for (std::uint64_t pos = 0; pos < size;) {

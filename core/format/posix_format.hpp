@@ -7,20 +7,20 @@
 #include <span>
 #include <string>
 
+#include "format/file_writer.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
 #include "meta/checkpoint_meta.hpp"
 
 namespace mlckpt::core {
 
-class PosixWriter {
+class PosixWriter final : public FileWriter {
 public:
     explicit PosixWriter(const fs::path& path);
 
-    void add(int id, std::span<const std::byte> data, const std::string& name);
-    bool has(int id) const { return record_.find_var(id) != nullptr; }
-    // Syncs and closes; the record holds size, CRC and the variable table.
-    FileRecord finish();
+    void add(int id, std::span<const std::byte> data, const std::string& name) override;
+    bool has(int id) const override { return record_.find_var(id) != nullptr; }
+    FileRecord finish() override;
 
 private:
     File file_;
@@ -31,6 +31,9 @@ private:
 // Reads variable `var` of an open checkpoint file into `out` (sizes must
 // match) and checks its CRC. Throws a corrupt Error naming file and variable.
 void read_posix_var(const File& file, const VarRecord& var, std::span<std::byte> out);
+
+// Throws a corrupt Error naming the file if `size` is not the recorded one.
+void check_recorded_size(const fs::path& path, std::uint64_t size, const FileRecord& record);
 
 // Checks size and CRC of a whole file against its record; reads in pieces of
 // `buffer_bytes`. Throws a corrupt Error naming the file and the defect.

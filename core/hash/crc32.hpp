@@ -17,4 +17,10 @@ private:
 
 std::uint32_t crc32_of(std::span<const std::byte> data);
 
+// CRC of A followed by B from crc(A), crc(B) and B's length: lets a file
+// written out of order (records after data) still get its CRC from memory.
+std::uint32_t crc32_combine(std::uint32_t crc_a, std::uint32_t crc_b, std::uint64_t length_b);
+// CRC of `length` zero bytes, without touching them.
+std::uint32_t crc32_of_zeros(std::uint64_t length);
+
 }  // namespace mlckpt::core

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "format/posix_format.hpp"
+#include "format/checkpoint_reader.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
@@ -25,10 +25,10 @@ void check_fits_run(const Context& ctx, const CheckpointMeta& meta, const fs::pa
              "it was written by " + std::to_string(meta.ranks) + " application ranks, this run has " +
                  std::to_string(ctx.topo.app_size) + "; restart with the same number of ranks");
     }
-    if (meta.io != IoMode::posix) {
+    if (!readable_io_mode(meta.io)) {
         fail(ErrorKind::not_recoverable, std::string("it was written with ckpt_io = ") +
                                              std::to_string(static_cast<int>(meta.io)) + " (" +
-                                             io_mode_name(meta.io) + "), this run uses ckpt_io = 1");
+                                             io_mode_name(meta.io) + "), which this version cannot read");
     }
     if (meta.files.size() != static_cast<std::size_t>(meta.ranks)) {
         fail(ErrorKind::corrupt, "metadata '" + meta_path.string() + "' lists " +
@@ -47,10 +47,10 @@ void check_fits_run(const Context& ctx, const CheckpointMeta& meta, const fs::pa
 }
 
 // Verifies one file; returns "" when it is sound, else why not.
-std::string problem_with(const fs::path& path, const FileRecord* record, std::size_t buffer) {
+std::string problem_with(const fs::path& path, const FileRecord* record, IoMode io, std::size_t buffer) {
     if (record == nullptr || !record->complete) return "no complete record in the metadata";
     try {
-        verify_posix_file(path, *record, buffer);
+        verify_checkpoint_file(path, *record, io, buffer);
         return {};
     } catch (const Error& e) {
         return e.what();
@@ -72,13 +72,13 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
     bool grouped = ref.level == 2 || ref.level == 3;
     fs::path path = own != nullptr && !grouped ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file
                                                : ctx.data_path(ref, node);
-    RecoverySource source{ref, rec, path, std::nullopt, false};
+    RecoverySource source{ref, meta.io, rec, path, std::nullopt, false};
     Holdings mine;
-    std::string data_problem = problem_with(source.path, own, ctx.io_buffer_bytes());
+    std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes());
     mine.data_ok = data_problem.empty();
     if (grouped) {
         std::string red_problem = problem_with(ctx.redundancy_path(ref, node), meta.redundancy_held_by(ctx.rank()),
-                                               ctx.io_buffer_bytes());
+                                               meta.io, ctx.io_buffer_bytes());
         mine.redundancy_ok = red_problem.empty();
         if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);

@@ -1,5 +1,5 @@
 // Chooses the checkpoint to restart from: the newest committed one whose
-// files verify on every rank (size and CRC), trying for each checkpoint the
+// files verify on every rank (size and CRC-32, or the FTI-FF hashes), trying for each checkpoint the
 // lowest level first. Collective over the application ranks.
 #pragma once
 
@@ -13,6 +13,7 @@ namespace mlckpt::core {
 
 struct RecoverySource {
     CheckpointRef ref;
+    IoMode io = IoMode::posix;  // the format it was written in
     FileRecord record;  // this rank's file
     fs::path path;      // where this rank's file is
     std::optional<FileRecord> redundancy;  // L2/L3: the copy or parity kept here, after repair

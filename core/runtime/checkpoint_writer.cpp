@@ -2,6 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
+#include "format/ftiff_writer.hpp"
+#include "format/posix_format.hpp"
+
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/checkpoint_store.hpp"
@@ -9,16 +14,52 @@
 
 namespace mlckpt::core {
 
-CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level) : ctx_(ctx) {
+namespace {
+
+// The FB's maxFs and ptFs: the largest file of the L2/L3 group (of all ranks
+// without groups) and the file of the left neighbour, whose copy this rank
+// keeps at L2. Collective over the application ranks.
+FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
+    std::vector<std::int64_t> all(static_cast<std::size_t>(ctx.topo.app_size));
+    check_mpi(MPI_Allgather(&mine, 1, MPI_INT64_T, all.data(), 1, MPI_INT64_T, ctx.app), "MPI_Allgather");
+    FtiffWriter::Sizes sizes;
+    if (!ctx.topo.groups_valid) {
+        sizes.max_fs = *std::max_element(all.begin(), all.end());
+        return sizes;
+    }
+    for (int r : ctx.topo.group_app_ranks) sizes.max_fs = std::max(sizes.max_fs, all[static_cast<std::size_t>(r)]);
+    sizes.pt_fs = all[static_cast<std::size_t>(ctx.topo.left_app_rank)];
+    return sizes;
+}
+
+}  // namespace
+
+CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,
+                                   const ftiff::Layout& last_layout)
+    : ctx_(ctx) {
     ref_ = {ctx.catalog.next_seq(), level, ckpt_id};
     fs::path dir = ctx.layout.ckpt_dir(level, ref_.seq, ctx.topo.node_id);
     final_path_ = dir / StorageLayout::data_file_name(ckpt_id, ctx.rank());
     tmp_path_ = final_path_;
     tmp_path_ += ".tmp";
+    bool ftiff = ctx.config.ckpt_io == IoMode::ftiff;
     try {
         run_collectively(ctx.app, [&] {
             make_dirs(dir);
-            writer_ = std::make_unique<PosixWriter>(tmp_path_);
+            if (!ftiff) return;
+            std::vector<ftiff::VariableExtent> extents;
+            for (const Variable& v : vars) extents.push_back({v.id, static_cast<std::int64_t>(v.bytes())});
+            ftiff_layout_ = last_layout;
+            ftiff_layout_->update(extents);
+        });
+        FtiffWriter::Sizes sizes;
+        if (ftiff) sizes = exchange_file_sizes(ctx, ftiff_layout_->file_size());
+        run_collectively(ctx.app, [&] {
+            if (ftiff) {
+                writer_ = std::make_unique<FtiffWriter>(tmp_path_, *ftiff_layout_, sizes);
+            } else {
+                writer_ = std::make_unique<PosixWriter>(tmp_path_);
+            }
         });
     } catch (...) {
         discard();
@@ -49,6 +90,7 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
     if (!failure) {
         try {
             mine = writer_->finish();
+            if (auto* f = dynamic_cast<FtiffWriter*>(writer_.get())) ftiff_layout_ = f->layout();
             rename_path(tmp_path_, final_path_);
             sync_dir(final_path_.parent_path());
             mine.file = final_path_.filename().string();

@@ -8,7 +8,8 @@
 #include <memory>
 #include <optional>
 
-#include "format/posix_format.hpp"
+#include "format/file_writer.hpp"
+#include "format/ftiff_layout.hpp"
 #include "registry/registry.hpp"
 #include "runtime/context.hpp"
 
@@ -16,8 +17,11 @@ namespace mlckpt::core {
 
 class CheckpointWriter {
 public:
-    // Collective: all ranks open their file or all fail.
-    CheckpointWriter(Context& ctx, int ckpt_id, int level);
+    // Collective: all ranks open their file or all fail. The file format is
+    // the configured ckpt_io; FTI-FF files continue `last_layout` for `vars`
+    // (every protected variable, in protection order).
+    CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,
+                     const ftiff::Layout& last_layout);
     CheckpointWriter(const CheckpointWriter&) = delete;
     CheckpointWriter& operator=(const CheckpointWriter&) = delete;
     ~CheckpointWriter();  // discards an uncommitted checkpoint
@@ -39,6 +43,8 @@ public:
 
     const CheckpointRef& ref() const { return ref_; }
     const FileRecord& record() const { return record_; }  // this rank's file, once committed
+    // FTI-FF: the layout of this rank's file, where the next checkpoint starts.
+    const ftiff::Layout* ftiff_layout() const { return ftiff_layout_ ? &*ftiff_layout_ : nullptr; }
 
 private:
     void discard() noexcept;
@@ -47,7 +53,8 @@ private:
     CheckpointRef ref_;
     fs::path tmp_path_;
     fs::path final_path_;
-    std::unique_ptr<PosixWriter> writer_;
+    std::unique_ptr<FileWriter> writer_;
+    std::optional<ftiff::Layout> ftiff_layout_;
     std::exception_ptr failure_;
     FileRecord record_;
     bool committed_ = false;

@@ -59,11 +59,11 @@ std::vector<int> discovered_node_map(MPI_Comm world) {
 // Features of the configuration that this version cannot honour yet fail at
 // FTI_Init rather than at the first checkpoint.
 void check_supported(const Config& c) {
-    if (c.ckpt_io != IoMode::posix) {
+    if (c.ckpt_io != IoMode::posix && c.ckpt_io != IoMode::ftiff) {
         fail(ErrorKind::config, c.path + ": [basic] ckpt_io = '" +
                                     std::to_string(static_cast<int>(c.ckpt_io)) + "': " +
                                     io_mode_name(c.ckpt_io) +
-                                    " is not available in this version; allowed: 1 (POSIX)");
+                                    " is not available in this version; allowed: 1 (POSIX), 3 (FTI-FF)");
     }
 }
 
@@ -219,6 +219,10 @@ void Session::init_application_rank(MPI_Comm user) {
             for (const VarRecord& v : source_->record.vars) {
                 if (!v.name.empty()) registry_.restore_name(v.name, v.id);
             }
+            // The restarted run continues the containers of the file it restarts from.
+            if (source_->io == IoMode::ftiff && c.ckpt_io == IoMode::ftiff) {
+                ftiff_layout_ = *CheckpointReader(source_->path, source_->io).layout();
+            }
         } else {
             init_problem_ = selection.report;
         }
@@ -285,7 +289,7 @@ void Session::checkpoint(int ckpt_id, int level) {
     wait_for_head();
     check_level(level);
     double start = MPI_Wtime();
-    CheckpointWriter writer(ctx_, ckpt_id, written_level(level));
+    CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), ftiff_layout_);
     try {
         for (const Variable& var : registry_.variables()) writer.add(var, registry_.name_of(var.id));
     } catch (const Error&) {
@@ -297,6 +301,7 @@ void Session::checkpoint(int ckpt_id, int level) {
 CheckpointRef Session::commit(CheckpointWriter& writer, int level, const std::optional<std::string>& missing) {
     bool handing_over = deferred(level);
     CheckpointRef ref = writer.commit({missing, handing_over});
+    if (writer.ftiff_layout() != nullptr) ftiff_layout_ = *writer.ftiff_layout();
     if (handing_over) {
         std::ostringstream post;
         post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id << '\n'
@@ -388,10 +393,8 @@ void Session::recover() {
             }
         }
         if (!source_) stored_var(-1);  // nothing protected and nothing to recover from
-        File file = File::open_read(source_->path);
-        for (const Variable& var : registry_.variables()) {
-            read_posix_var(file, stored_var(var.id), var.data());
-        }
+        CheckpointReader reader(source_->path, source_->io);
+        for (const Variable& var : registry_.variables()) reader.read(stored_var(var.id), var.data());
     });
     status_ = 0;
     ctx_.log.info("Recovered " + std::to_string(registry_.variables().size()) +
@@ -401,11 +404,11 @@ void Session::recover() {
 
 void Session::recover_var_init() {
     if (!source_) stored_var(-1);
-    recover_var_file_ = File::open_read(source_->path);
+    recover_var_reader_.emplace(source_->path, source_->io);
 }
 
 void Session::recover_var(int id) {
-    if (!recover_var_file_) fail(ErrorKind::usage, "call FTI_RecoverVarInit before FTI_RecoverVar");
+    if (!recover_var_reader_) fail(ErrorKind::usage, "call FTI_RecoverVarInit before FTI_RecoverVar");
     const Variable& var = registry_.at(id);
     const VarRecord& stored = stored_var(id);
     if (stored.size != var.bytes()) {
@@ -413,12 +416,12 @@ void Session::recover_var(int id) {
              "variable " + std::to_string(id) + ": the checkpoint holds " + std::to_string(stored.size) +
                  " bytes, the protected buffer has " + std::to_string(var.bytes()));
     }
-    read_posix_var(*recover_var_file_, stored, var.data());
+    recover_var_reader_->read(stored, var.data());
 }
 
 void Session::recover_var_finalize() {
-    if (!recover_var_file_) fail(ErrorKind::usage, "FTI_RecoverVarFinalize without FTI_RecoverVarInit");
-    recover_var_file_.reset();
+    if (!recover_var_reader_) fail(ErrorKind::usage, "FTI_RecoverVarFinalize without FTI_RecoverVarInit");
+    recover_var_reader_.reset();
     status_ = 0;
 }
 
@@ -454,7 +457,8 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (!activate) return;
     wait_for_head();
     check_level(level);
-    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level));
+    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(),
+                                              ftiff_layout_);
     icp_level_ = level;
     icp_start_ = MPI_Wtime();
 }
@@ -495,7 +499,7 @@ void Session::finalize() {
     finalized_ = true;
     if (ctx_.topo.is_head) return;
     icp_.reset();
-    recover_var_file_.reset();
+    recover_var_reader_.reset();
     std::exception_ptr failure;
     try {
         wait_for_head();

@@ -9,7 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "format/posix_format.hpp"
+#include "format/checkpoint_reader.hpp"
+#include "format/ftiff_layout.hpp"
 #include "mpi/collective.hpp"
 #include "recovery/selector.hpp"
 #include "registry/registry.hpp"
@@ -96,7 +97,8 @@ private:
     int icp_level_ = 0;
     bool icp_inactive_ = false;
     double icp_start_ = 0.0;
-    std::optional<File> recover_var_file_;
+    std::optional<CheckpointReader> recover_var_reader_;
+    ftiff::Layout ftiff_layout_;  // FTI-FF: this rank's containers, reused by every checkpoint
     bool finalized_ = false;
 };
 

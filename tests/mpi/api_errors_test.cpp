@@ -136,8 +136,9 @@ TEST(ConfigErrors, UnwritableCheckpointDirectory) {
 
 TEST(ConfigErrors, UnsupportedIoMode) {
     ConfigOptions o;
-    o.basic["ckpt_io"] = "3";
-    expect_refused(o, "[basic] ckpt_io = '3': FTI-FF is not available in this version; allowed: 1 (POSIX)");
+    o.basic["ckpt_io"] = "4";
+    expect_refused(o, "[basic] ckpt_io = '4': shared container is not available in this version; "
+                      "allowed: 1 (POSIX), 3 (FTI-FF)");
 }
 
 }  // namespace

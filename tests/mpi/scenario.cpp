@@ -66,7 +66,7 @@ std::string config(const ConfigOptions& o) {
             {"glbl_dir", global_dir().string()},
             {"meta_dir", meta_dir().string()},
             {"verbosity", "2"},
-            {"ckpt_io", "1"},
+            {"ckpt_io", io_mode()},
         };
         if (heads_mode()) {
             basic["head"] = "1";
@@ -202,6 +202,11 @@ bool Dataset::matches(int version) const {
            std::memcmp(doubles.data(), expected.doubles.data(), bytes_of(1)) == 0 &&
            std::memcmp(bytes.data(), expected.bytes.data(), bytes_of(2)) == 0 &&
            std::memcmp(particles.data(), expected.particles.data(), bytes_of(3)) == 0;
+}
+
+std::string io_mode() {
+    const char* v = std::getenv("MLCKPT_TEST_IO");
+    return v != nullptr && *v != '\0' ? v : "1";
 }
 
 bool heads_mode() {

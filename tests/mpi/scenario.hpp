@@ -86,6 +86,10 @@ private:
 
 std::uint64_t pattern(int rank, int var, int version, std::size_t index);
 
+// The ckpt_io of the harness's configurations: environment MLCKPT_TEST_IO
+// (set by the FTI-FF variants of the scenarios), else "1" (POSIX).
+std::string io_mode();
+
 // Head mode (environment MLCKPT_TEST_HEADS=1, set by the "heads" variants of
 // the scenarios): head = 1 with keep_heads_alive, inline_l2..l4 = 0, so the
 // heads do the L2/L3/L4 work asynchronously.

@@ -68,3 +68,30 @@ mlckpt_add_mpi_scenario(L4.SurvivesTheLossOfEveryNode RANKS 8 PHASES killed ok H
 mlckpt_add_mpi_scenario(L2.GroupOfTwo RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(L3.GroupOfSixteenLosesHalf RANKS 16 PHASES ok ok)
 mlckpt_add_mpi_scenario(L3.KeptAtFinalizeFromL3 RANKS 8 PHASES ok ok)
+
+# FTI-FF (ckpt_io = 3): its own tests, and the round trips and faults of the
+# levels again with FTI-FF files.
+mlckpt_add_mpi_scenario(Ftiff.Seed001ThroughTheApi RANKS 1 PHASES ok ok)
+mlckpt_add_mpi_scenario(Ftiff.DamagedChunkFallsBackToOlderCheckpoint RANKS 4 8 PHASES ok ok)
+mlckpt_add_mpi_scenario(Ftiff.DamagedChunkOfTheOnlyCheckpointIsNamed RANKS 1 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(Ftiff.TruncatedFileIsNamed RANKS 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(Ftiff.LayoutContinuesAfterRestart RANKS 4 8 PHASES ok ok)
+foreach(test Roundtrip.L1 Roundtrip.L4 Resize.GrowAndShrinkWithRealloc Faults.DeletedFileFallsBackToOlderCheckpoint
+             Faults.DeletedNodeDirectoryFallsBack Faults.TruncatedFileFallsBack Faults.OverwrittenFileFallsBack)
+  mlckpt_add_mpi_scenario(${test} RANKS 4 8 PHASES ok ok FTIFF)
+endforeach()
+foreach(test Roundtrip.MixedLevels Resize.ReprotectBetweenCheckpoints RecoverVar.RandomOrder
+             Icp.VariablesOneAtATime KeepLast.RestartsFromL4 Named.IdsSurviveRestart L2.GroupOfTwo)
+  mlckpt_add_mpi_scenario(${test} RANKS 4 PHASES ok ok FTIFF)
+endforeach()
+mlckpt_add_mpi_scenario(Faults.RankKilledAfterWritingItsFile RANKS 4 8 PHASES killed ok FTIFF)
+foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L3.NoLoss L3.OneNodeLost
+             L3.HalfOfTheGroupLost L2.DamageIsRepaired L3.DamageIsRepaired L4.SurvivesTheLossOfEveryNode)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok FTIFF)
+endforeach()
+foreach(test L2.KilledWhileCopying L3.KilledWhileEncoding)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok ok FTIFF)
+endforeach()
+foreach(test L2.OneNodeLost L3.OneNodeLost L4.SurvivesTheLossOfEveryNode)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok HEADS FTIFF)
+endforeach()

@@ -1,0 +1,25 @@
+// What every per-rank checkpoint file format offers the checkpoint engine:
+// variables go in one at a time (each written before add() returns, so the
+// application may reuse the buffer), and finish() makes the file durable and
+// describes it for the checkpoint metadata.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "meta/checkpoint_meta.hpp"
+
+namespace mlckpt::core {
+
+class FileWriter {
+public:
+    virtual ~FileWriter() = default;
+
+    virtual void add(int id, std::span<const std::byte> data, const std::string& name) = 0;
+    virtual bool has(int id) const = 0;
+    // Syncs and closes; the record holds size, CRC-32 of the whole file and
+    // the variable table.
+    virtual FileRecord finish() = 0;
+};
+
+}  // namespace mlckpt::core
