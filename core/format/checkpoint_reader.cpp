@@ -28,6 +28,8 @@ void verify_checkpoint_file(const fs::path& path, const FileRecord& record, IoMo
     ftiff::verify_chunks(file, ftiff::read_structure(file).layout, buffer_bytes);
 }
 
-bool readable_io_mode(IoMode io) { return io == IoMode::posix || io == IoMode::ftiff; }
+bool readable_io_mode(IoMode io) {
+    return io == IoMode::posix || io == IoMode::ftiff;
+}
 
 }  // namespace mlckpt::core

@@ -15,7 +15,7 @@
 namespace mlckpt::core {
 
 class CheckpointReader {
-public:
+  public:
     // Opens the file; for FTI-FF, reads and checks its structure.
     CheckpointReader(const fs::path& path, IoMode io);
 
@@ -24,7 +24,7 @@ public:
     // FTI-FF: the file's container layout; nullptr for POSIX.
     const ftiff::Layout* layout() const { return layout_ ? &*layout_ : nullptr; }
 
-private:
+  private:
     File file_;
     std::optional<ftiff::Layout> layout_;
 };

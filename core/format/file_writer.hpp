@@ -12,7 +12,7 @@
 namespace mlckpt::core {
 
 class FileWriter {
-public:
+  public:
     virtual ~FileWriter() = default;
 
     virtual void add(int id, std::span<const std::byte> data, const std::string& name) = 0;

@@ -52,9 +52,7 @@ FileBlockBytes encode_file_block(const FileBlock& fb) {
 }
 
 FileBlock decode_file_block(std::span<const std::byte, kFileBlockBytes> b, const std::string& source) {
-    auto bad = [&](const std::string& what) {
-        fail(ErrorKind::corrupt, "FTI-FF file '" + source + "': " + what);
-    };
+    auto bad = [&](const std::string& what) { fail(ErrorKind::corrupt, "FTI-FF file '" + source + "': " + what); };
     if (std::memcmp(b.data() + 49, kMagic, 4) != 0) bad("no FTI-FF file block (magic 'MLFF' missing)");
     if (static_cast<std::uint8_t>(b[53]) != kFormatVersion) {
         bad("format version " + std::to_string(static_cast<int>(b[53])) + ", this library reads version " +

@@ -25,7 +25,7 @@ namespace mlckpt::core::ftiff {
 
 constexpr std::uint8_t kFormatVersion = 1;
 
-struct FileBlock {  // FB
+struct FileBlock {         // FB
     std::string checksum;  // 32 lowercase hex digits
     Md5 my_hash{};
     std::int64_t ckpt_size = 0;  // bytes of data (chunks) in the file

@@ -16,7 +16,9 @@ namespace {
 
 }  // namespace
 
-Writer::Writer(const fs::path& path, Layout layout) : file_(File::create(path)), layout_(std::move(layout)) {
+Writer::Writer(const fs::path& path, Layout layout) : Writer(File::create(path), std::move(layout)) {}
+
+Writer::Writer(File file, Layout layout) : file_(std::move(file)), layout_(std::move(layout)) {
     for (const Block& b : layout_.blocks()) {
         std::vector<std::uint32_t> crcs;
         for (const Chunk& c : b.chunks) crcs.push_back(crc32_of_zeros(static_cast<std::uint64_t>(c.container_size)));
@@ -24,9 +26,11 @@ Writer::Writer(const fs::path& path, Layout layout) : file_(File::create(path)),
     }
 }
 
-bool Writer::has(int id) const { return std::find(added_.begin(), added_.end(), id) != added_.end(); }
+bool Writer::has(int id) const {
+    return std::find(added_.begin(), added_.end(), id) != added_.end();
+}
 
-void Writer::add(int id, std::span<const std::byte> data) {
+void Writer::add(int id, std::span<const std::byte> data, bool write_data) {
     if (stored_bytes(layout_, id) != static_cast<std::int64_t>(data.size())) {
         fail(ErrorKind::usage, "variable " + std::to_string(id) + " has " + std::to_string(data.size()) +
                                    " bytes, its FTI-FF layout was made for " +
@@ -37,24 +41,35 @@ void Writer::add(int id, std::span<const std::byte> data) {
             Chunk& c = layout_.chunk(b, j);
             if (c.id != id) continue;
             auto piece = data.subspan(static_cast<std::size_t>(c.dptr), static_cast<std::size_t>(c.chunk_size));
-            file_.write_all_at(piece, static_cast<std::uint64_t>(c.fptr));
+            if (write_data) file_.write_all_at(piece, static_cast<std::uint64_t>(c.fptr));
             c.hash = md5_of(piece);
-            // The container's tail stays zero (the file is new).
-            container_crcs_[b][j] = crc32_combine(crc32_of(piece), crc32_of_zeros(static_cast<std::uint64_t>(
-                                                                        c.container_size - c.chunk_size)),
-                                                  static_cast<std::uint64_t>(c.container_size - c.chunk_size));
+            // The container's tail is zero (a new file, or zeroed by the updater).
+            container_crcs_[b][j] = crc32_combine(
+                crc32_of(piece), crc32_of_zeros(static_cast<std::uint64_t>(c.container_size - c.chunk_size)),
+                static_cast<std::uint64_t>(c.container_size - c.chunk_size));
         }
     }
     added_.push_back(id);
 }
 
-Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp) {
+Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp,
+                              const BeforeOverwrite& before_overwrite) {
     for (const Block& block : layout_.blocks()) {
         for (const Chunk& c : block.chunks) {
             if (c.chunk_size > 0 && !has(c.id)) {
                 fail(ErrorKind::usage, "variable " + std::to_string(c.id) + " was not written to the FTI-FF file");
             }
         }
+    }
+    if (before_overwrite) {
+        std::vector<Range> ranges = {{0, static_cast<std::uint64_t>(kFileBlockBytes)}};
+        for (const Block& block : layout_.blocks()) {
+            ranges.push_back(
+                {static_cast<std::uint64_t>(block.offset), static_cast<std::uint64_t>(block.metadata_bytes())});
+        }
+        const auto new_size = static_cast<std::uint64_t>(layout_.file_size());
+        if (file_.size() > new_size) ranges.push_back({new_size, file_.size() - new_size});
+        before_overwrite(file_, ranges);
     }
     Md5Hasher metadata;
     std::uint32_t body_crc = crc32_of({});
@@ -96,8 +111,8 @@ Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int6
     return r;
 }
 
-FileBlock write_file(const fs::path& path, Layout& layout, const std::vector<VariableData>& vars,
-                     std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp) {
+FileBlock write_file(const fs::path& path, Layout& layout, const std::vector<VariableData>& vars, std::int64_t max_fs,
+                     std::int64_t pt_fs, std::int64_t timestamp) {
     Writer writer(path, layout);
     for (const VariableData& v : vars) {
         if (stored_bytes(layout, v.id) >= 0) writer.add(v.id, v.bytes);
@@ -201,8 +216,8 @@ std::size_t verify_chunks(const File& file, const Layout& layout, std::size_t bu
         for (const Chunk& c : block.chunks) {
             Md5Hasher h;
             for (std::int64_t done = 0; done < c.chunk_size;) {
-                auto n = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(buffer.size()),
-                                                                         c.chunk_size - done));
+                auto n = static_cast<std::size_t>(
+                    std::min<std::int64_t>(static_cast<std::int64_t>(buffer.size()), c.chunk_size - done));
                 std::span<std::byte> piece(buffer.data(), n);
                 file.read_exact_at(piece, static_cast<std::uint64_t>(c.fptr + done));
                 h.update(piece);

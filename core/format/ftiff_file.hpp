@@ -2,6 +2,7 @@
 // Layout, and read back with every hash checked, without any other file.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,25 +23,43 @@ struct VariableData {
 // finish() writes the block records and, last, the file block. The CRC-32 of
 // the whole file is assembled from the pieces without re-reading anything.
 class Writer {
-public:
+  public:
     // `layout` is already updated for the variables about to be written.
     Writer(const fs::path& path, Layout layout);
+    // Writes into an open file; an in-place updater (L4 differential) passes
+    // the existing file and writes the chunk bytes itself.
+    Writer(File file, Layout layout);
 
-    void add(int id, std::span<const std::byte> data);
+    // Hashes the chunks of variable `id` and, if `write_data`, writes them.
+    // Either way the file must end up holding them, each container's unused
+    // tail zero.
+    void add(int id, std::span<const std::byte> data, bool write_data = true);
     bool has(int id) const;
 
     struct Result {
         FileBlock fb;
         std::uint32_t crc32 = 0;  // of the whole file
     };
+    // Byte ranges of the existing file that finish() overwrites or cuts
+    // (block records, file block, anything beyond the new size), announced
+    // before it touches them.
+    struct Range {
+        std::uint64_t offset = 0;
+        std::uint64_t length = 0;
+    };
+    using BeforeOverwrite = std::function<void(const File&, const std::vector<Range>&)>;
+
     // Syncs and closes. max_fs and pt_fs are the group's largest and the
     // partner's file sizes (0 when unknown). Throws a usage Error if a
     // variable with content in the layout was never added.
-    Result finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp);
+    Result finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp,
+                  const BeforeOverwrite& before_overwrite = nullptr);
+
+    File& file() { return file_; }
 
     const Layout& layout() const { return layout_; }  // with the chunk hashes
 
-private:
+  private:
     File file_;
     Layout layout_;
     std::vector<std::vector<std::uint32_t>> container_crcs_;  // [block][chunk]
@@ -49,8 +68,8 @@ private:
 
 // Writes the whole file at once (every variable in `vars`); `layout` gets the
 // chunk hashes. Returns the file block.
-FileBlock write_file(const fs::path& path, Layout& layout, const std::vector<VariableData>& vars,
-                     std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp);
+FileBlock write_file(const fs::path& path, Layout& layout, const std::vector<VariableData>& vars, std::int64_t max_fs,
+                     std::int64_t pt_fs, std::int64_t timestamp);
 
 struct FileStructure {
     FileBlock fb;

@@ -38,9 +38,8 @@ void Layout::update(const std::vector<VariableExtent>& vars) {
     // Containers of variables no longer protected stay, empty.
     for (Block& b : blocks_) {
         for (Chunk& c : b.chunks) {
-            bool protected_now = std::any_of(vars.begin(), vars.end(), [&](const VariableExtent& v) {
-                return v.id == c.id;
-            });
+            bool protected_now =
+                std::any_of(vars.begin(), vars.end(), [&](const VariableExtent& v) { return v.id == c.id; });
             if (!protected_now) {
                 c.chunk_size = 0;
                 c.has_content = false;

@@ -16,25 +16,25 @@
 
 namespace mlckpt::core::ftiff {
 
-constexpr std::int64_t kFileBlockBytes = 96;   // FB
-constexpr std::int64_t kBlockMetaBytes = 12;   // BMD: int32 numvars, int64 dbsize
-constexpr std::int64_t kChunkMetaBytes = 64;   // VMD
+constexpr std::int64_t kFileBlockBytes = 96;  // FB
+constexpr std::int64_t kBlockMetaBytes = 12;  // BMD: int32 numvars, int64 dbsize
+constexpr std::int64_t kChunkMetaBytes = 64;  // VMD
 
 using Md5 = std::array<std::uint8_t, 16>;
 
-struct Chunk {  // VMD_ij
+struct Chunk {             // VMD_ij
     int id = 0;            // protected variable
     int idx = 0;           // its position in protection order
     int container_id = 0;  // n-th container of that variable
     bool has_content = false;
-    std::int64_t dptr = 0;  // offset of the chunk within the variable's data
-    std::int64_t fptr = 0;  // offset of the container in the file
+    std::int64_t dptr = 0;            // offset of the chunk within the variable's data
+    std::int64_t fptr = 0;            // offset of the container in the file
     std::int64_t chunk_size = 0;      // bytes stored now
     std::int64_t container_size = 0;  // bytes reserved, fixed
     Md5 hash{};                       // MD5 of the chunk
 };
 
-struct Block {  // VCB_i: BMD_i and its chunks
+struct Block {                // VCB_i: BMD_i and its chunks
     std::int64_t offset = 0;  // file position of BMD_i
     std::int64_t dbsize = 0;  // metadata + containers
     std::vector<Chunk> chunks;
@@ -49,7 +49,7 @@ struct VariableExtent {  // a protected variable as the next checkpoint sees it
 };
 
 class Layout {
-public:
+  public:
     Layout() = default;
     // Rebuilds a layout read back from a file (blocks in file order).
     explicit Layout(std::vector<Block> blocks);
@@ -67,7 +67,7 @@ public:
     // The chunks of variable `id`, by container id.
     std::vector<const Chunk*> chunks_of(int id) const;
 
-private:
+  private:
     std::vector<Block> blocks_;
 };
 

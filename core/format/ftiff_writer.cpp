@@ -19,8 +19,7 @@ void FtiffWriter::add(int id, std::span<const std::byte> data, const std::string
 }
 
 FileRecord FtiffWriter::finish() {
-    auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                   std::chrono::system_clock::now().time_since_epoch())
+    auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
                    .count();
     ftiff::Writer::Result r = writer_.finish(sizes_.max_fs, sizes_.pt_fs, now);
     record_.size = static_cast<std::uint64_t>(r.fb.fs);

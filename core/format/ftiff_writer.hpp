@@ -9,7 +9,7 @@
 namespace mlckpt::core {
 
 class FtiffWriter final : public FileWriter {
-public:
+  public:
     struct Sizes {
         std::int64_t max_fs = 0;  // largest file of the group
         std::int64_t pt_fs = 0;   // file of the partner
@@ -23,7 +23,7 @@ public:
     // The layout with this file's chunk hashes: the next checkpoint's start.
     const ftiff::Layout& layout() const { return writer_.layout(); }
 
-private:
+  private:
     ftiff::Writer writer_;
     Sizes sizes_;
     FileRecord record_;

@@ -45,19 +45,15 @@ FileRecord PosixWriter::finish() {
 
 void read_posix_var(const File& file, const VarRecord& var, std::span<std::byte> out) {
     if (out.size() != var.size) {
-        fail(ErrorKind::usage, "variable " + std::to_string(var.id) + ": buffer of " +
-                                   std::to_string(out.size()) + " bytes for " +
-                                   std::to_string(var.size) + " stored bytes");
+        fail(ErrorKind::usage, "variable " + std::to_string(var.id) + ": buffer of " + std::to_string(out.size()) +
+                                   " bytes for " + std::to_string(var.size) + " stored bytes");
     }
     file.read_exact_at(out, var.offset);
     std::uint32_t crc = crc32_of(out);
     if (crc != var.crc32) {
-        fail(ErrorKind::corrupt, "variable " + std::to_string(var.id) + " in '" +
-                                     file.path().string() + "' (bytes " +
-                                     std::to_string(var.offset) + ".." +
-                                     std::to_string(var.offset + var.size) +
-                                     ") fails its checksum: stored " + hex(var.crc32) +
-                                     ", read " + hex(crc));
+        fail(ErrorKind::corrupt, "variable " + std::to_string(var.id) + " in '" + file.path().string() + "' (bytes " +
+                                     std::to_string(var.offset) + ".." + std::to_string(var.offset + var.size) +
+                                     ") fails its checksum: stored " + hex(var.crc32) + ", read " + hex(crc));
     }
 }
 
@@ -83,9 +79,8 @@ void verify_posix_file(const fs::path& path, const FileRecord& record, std::size
         pos += n;
     }
     if (crc.value() != record.crc32) {
-        fail(ErrorKind::corrupt, "checkpoint file '" + path.string() +
-                                     "' fails its checksum (stored " + hex(record.crc32) +
-                                     ", computed " + hex(crc.value()) + ")");
+        fail(ErrorKind::corrupt, "checkpoint file '" + path.string() + "' fails its checksum (stored " +
+                                     hex(record.crc32) + ", computed " + hex(crc.value()) + ")");
     }
 }
 

@@ -15,14 +15,14 @@
 namespace mlckpt::core {
 
 class PosixWriter final : public FileWriter {
-public:
+  public:
     explicit PosixWriter(const fs::path& path);
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override;
     bool has(int id) const override { return record_.find_var(id) != nullptr; }
     FileRecord finish() override;
 
-private:
+  private:
     File file_;
     Crc32 file_crc_;
     FileRecord record_;

@@ -33,6 +33,10 @@ File File::create(const fs::path& path) {
     return File(open_or_throw(path, O_WRONLY | O_CREAT | O_TRUNC, "cannot create"), path);
 }
 
+File File::open_update(const fs::path& path) {
+    return File(open_or_throw(path, O_RDWR | O_CREAT, "cannot open for update"), path);
+}
+
 File File::open_read(const fs::path& path) {
     return File(open_or_throw(path, O_RDONLY, "cannot open"), path);
 }

@@ -16,6 +16,7 @@ class File {
 public:
     static File create(const fs::path& path);  // write-only, truncated, mode 0644
     static File open_read(const fs::path& path);
+    static File open_update(const fs::path& path);  // read-write, created if missing, never truncated
 
     File(File&& other) noexcept;
     File& operator=(File&& other) noexcept;

@@ -13,36 +13,36 @@ namespace mlckpt::core {
 namespace {
 
 std::string describe(const CheckpointRef& r) {
-    return "checkpoint " + std::to_string(r.ckpt_id) + " (L" + std::to_string(r.level) + ", seq " +
-           std::to_string(r.seq) + ")";
+    std::string level = r.level == kDcpLevel ? "L4 differential" : "L" + std::to_string(r.level);
+    return "checkpoint " + std::to_string(r.ckpt_id) + " (" + level + ", seq " + std::to_string(r.seq) + ")";
 }
 
 // Checks that apply to the whole checkpoint: every rank reaches the same
 // verdict from the same metadata.
 void check_fits_run(const Context& ctx, const CheckpointMeta& meta, const fs::path& meta_path) {
     if (meta.ranks != ctx.topo.app_size) {
-        fail(ErrorKind::not_recoverable,
-             "it was written by " + std::to_string(meta.ranks) + " application ranks, this run has " +
-                 std::to_string(ctx.topo.app_size) + "; restart with the same number of ranks");
+        fail(ErrorKind::not_recoverable, "it was written by " + std::to_string(meta.ranks) +
+                                             " application ranks, this run has " + std::to_string(ctx.topo.app_size) +
+                                             "; restart with the same number of ranks");
     }
     if (!readable_io_mode(meta.io)) {
         fail(ErrorKind::not_recoverable, std::string("it was written with ckpt_io = ") +
-                                             std::to_string(static_cast<int>(meta.io)) + " (" +
-                                             io_mode_name(meta.io) + "), which this version cannot read");
+                                             std::to_string(static_cast<int>(meta.io)) + " (" + io_mode_name(meta.io) +
+                                             "), which this version cannot read");
     }
     if (meta.files.size() != static_cast<std::size_t>(meta.ranks)) {
-        fail(ErrorKind::corrupt, "metadata '" + meta_path.string() + "' lists " +
-                                     std::to_string(meta.files.size()) + " files for " +
-                                     std::to_string(meta.ranks) + " ranks");
+        fail(ErrorKind::corrupt, "metadata '" + meta_path.string() + "' lists " + std::to_string(meta.files.size()) +
+                                     " files for " + std::to_string(meta.ranks) + " ranks");
     }
     bool grouped = meta.level == 2 || meta.level == 3;
     if (grouped && (meta.node_size != ctx.config.node_size || meta.group_size != ctx.config.group_size ||
                     !ctx.topo.groups_valid)) {
-        fail(ErrorKind::not_recoverable,
-             "it was written with node_size = " + std::to_string(meta.node_size) + " and group_size = " +
-                 std::to_string(meta.group_size) + "; its partner copies or parity need the same groups "
-                 "(this run: node_size = " + std::to_string(ctx.config.node_size) + ", group_size = " +
-                 std::to_string(ctx.config.group_size) + ")");
+        fail(ErrorKind::not_recoverable, "it was written with node_size = " + std::to_string(meta.node_size) +
+                                             " and group_size = " + std::to_string(meta.group_size) +
+                                             "; its partner copies or parity need the same groups "
+                                             "(this run: node_size = " +
+                                             std::to_string(ctx.config.node_size) +
+                                             ", group_size = " + std::to_string(ctx.config.group_size) + ")");
     }
 }
 
@@ -130,8 +130,7 @@ Selection select_checkpoint(Context& ctx) {
         result.report = "no committed checkpoint of execution '" + ctx.layout.exec_id() + "' in '" +
                         ctx.layout.meta_exec_dir().string() + "'";
     } else {
-        result.report = "no recoverable checkpoint of execution '" + ctx.layout.exec_id() +
-                        "': " + result.report;
+        result.report = "no recoverable checkpoint of execution '" + ctx.layout.exec_id() + "': " + result.report;
     }
     return result;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "storage/layout.hpp"
+
 namespace mlckpt::core {
 
 void Catalog::remove(const CheckpointRef& ref) {
@@ -35,10 +37,19 @@ bool Catalog::contains(std::uint64_t seq, int level) const {
                        [&](const CheckpointRef& r) { return r.seq == seq && r.level == level; });
 }
 
+namespace {
+
+// L4 differential checkpoints rank as L4.
+int rank_of(int level) {
+    return level == kDcpLevel ? 4 : level;
+}
+
+}  // namespace
+
 std::vector<CheckpointRef> Catalog::superseded_by(int level, std::uint64_t seq) const {
     std::vector<CheckpointRef> out;
     for (const CheckpointRef& r : refs_) {
-        if (r.seq < seq && r.level <= level) out.push_back(r);
+        if (r.seq < seq && rank_of(r.level) <= rank_of(level)) out.push_back(r);
     }
     return out;
 }

@@ -15,7 +15,7 @@ struct CheckpointRef {
 };
 
 class Catalog {
-public:
+  public:
     const std::vector<CheckpointRef>& refs() const { return refs_; }
     bool empty() const { return refs_.empty(); }
 
@@ -27,13 +27,13 @@ public:
     bool contains(std::uint64_t seq, int level) const;
 
     // Older checkpoints that a new one at `level` replaces: every level up
-    // to and including its own.
+    // to and including its own (L4 differential, level 8, counts as L4).
     std::vector<CheckpointRef> superseded_by(int level, std::uint64_t seq) const;
 
     std::string serialize() const;
     static Catalog parse(const std::string& text);
 
-private:
+  private:
     std::vector<CheckpointRef> refs_;
 };
 

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "config/restart_state.hpp"
+#include "format/undo_journal.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
@@ -16,8 +17,7 @@ namespace mlckpt::core {
 namespace {
 
 std::int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
@@ -41,6 +41,45 @@ void remove_uncommitted(const Context& ctx, const Catalog& keep, const fs::path&
     }
 }
 
+// Rank 0: only the newest L4 differential checkpoint describes the shared
+// files (older ones were overwritten in place; their metadata outlives them
+// only if a crash came between the commit and the retirement).
+void drop_superseded_dcp_metadata(const Context& ctx, Catalog& found) {
+    const CheckpointRef* newest = nullptr;
+    for (const CheckpointRef& r : found.refs()) {
+        if (r.level == kDcpLevel && (newest == nullptr || r.seq > newest->seq)) newest = &r;
+    }
+    if (newest == nullptr) return;
+    std::vector<CheckpointRef> stale;
+    for (const CheckpointRef& r : found.refs()) {
+        if (r.level == kDcpLevel && r.seq < newest->seq) stale.push_back(r);
+    }
+    for (const CheckpointRef& r : stale) {
+        remove_file(ctx.layout.meta_file(r.level, r.seq));
+        found.remove(r);
+    }
+}
+
+// Every rank: an undo journal left by a crash is applied unless the update
+// it protected was committed.
+void settle_dcp_journal(const Context& ctx) {
+    fs::path journal = ctx.dcp_journal_path();
+    std::error_code ec;
+    if (!fs::exists(journal, ec)) return;
+    try {
+        std::optional<std::uint64_t> seq = undo_journal_seq(journal);
+        if (seq && ctx.catalog.contains(*seq, kDcpLevel)) {
+            remove_file(journal);
+            return;
+        }
+        ctx.log.warning("rolling back the L4 differential file '" +
+                        ctx.data_path_for({0, kDcpLevel, 0}, ctx.rank(), 0).string() + "' interrupted while updated");
+        roll_back(journal, ctx.data_path_for({0, kDcpLevel, 0}, ctx.rank(), 0));
+    } catch (const Error& e) {
+        ctx.log.warning(std::string("cannot roll back the L4 differential file: ") + e.what());
+    }
+}
+
 // Rank 0, right after the first commit: the configuration file now says that
 // relaunching restarts. Done before any rank returns from the checkpoint.
 void record_restart(const Context& ctx) {
@@ -49,14 +88,14 @@ void record_restart(const Context& ctx) {
         write_restart_state(ctx.config.path, 1, ctx.layout.exec_id());
     } catch (const Error& e) {
         ctx.log.warning(std::string("the checkpoint is committed, but relaunching will not restart "
-                                    "automatically: ") + e.what());
+                                    "automatically: ") +
+                        e.what());
     }
 }
 
 }  // namespace
 
-void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref,
-                     const std::vector<FileRecord>& mine) {
+void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref, const std::vector<FileRecord>& mine) {
     std::string text;
     for (const FileRecord& r : mine) text += serialize_file_record(r);
     std::vector<std::string> records = gather_strings(comm, text, 0);
@@ -153,8 +192,18 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
     }
     // Metadata is gone before any data file goes.
     check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
+    // Successive L4 differential checkpoints share one file per rank: it
+    // goes only with the last of them.
+    auto dcp_file_lives_on = [&](const CheckpointRef& r) {
+        if (r.level != kDcpLevel) return false;
+        return std::any_of(ctx.catalog.refs().begin(), ctx.catalog.refs().end(), [&](const CheckpointRef& o) {
+            return o.level == kDcpLevel && std::none_of(refs.begin(), refs.end(), [&](const CheckpointRef& x) {
+                       return x.seq == o.seq && x.level == o.level;
+                   });
+        });
+    };
     for (const CheckpointRef& r : refs) {
-        if (!archived(r)) {
+        if (!archived(r) && !dcp_file_lives_on(r)) {
             fs::path redundancy = ctx.redundancy_path(r, ctx.topo.node_id);
             if (!redundancy.empty()) remove_file(redundancy);
             remove_file_and_empty_dir(ctx.data_path(r, ctx.topo.node_id));
@@ -219,12 +268,12 @@ void load_catalog_and_clean(Context& ctx) {
                     }
                     found.add({seq, level, meta.ckpt_id});
                 } catch (const Error& e) {
-                    ctx.log.warning(std::string("ignoring damaged metadata (its data is left in place): ") +
-                                    e.what());
+                    ctx.log.warning(std::string("ignoring damaged metadata (its data is left in place): ") + e.what());
                     damaged.add({seq, level, 0});
                 }
             }
         }
+        drop_superseded_dcp_metadata(ctx, found);
         text = found.serialize();
         damaged_text = damaged.serialize();
     }
@@ -240,6 +289,11 @@ void load_catalog_and_clean(Context& ctx) {
         }
     }
     if (ctx.rank() == 0) remove_uncommitted(ctx, keep, ctx.layout.global_exec_dir() / "l4", 4);
+    settle_dcp_journal(ctx);
+    check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
+    bool any_dcp = std::any_of(keep.refs().begin(), keep.refs().end(),
+                               [](const CheckpointRef& r) { return r.level == kDcpLevel; });
+    if (ctx.rank() == 0 && !any_dcp) remove_tree(ctx.layout.ckpt_dir(kDcpLevel, 0, 0));
     check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
 }
 

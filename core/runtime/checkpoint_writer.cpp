@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "format/dcp_writer.hpp"
 #include "format/ftiff_writer.hpp"
 #include "format/posix_format.hpp"
 
@@ -35,27 +36,35 @@ FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
 }  // namespace
 
 CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,
-                                   const ftiff::Layout& last_layout)
-    : ctx_(ctx) {
+                                   const FormatState& state)
+    : ctx_(ctx), in_place_(level == kDcpLevel) {
     ref_ = {ctx.catalog.next_seq(), level, ckpt_id};
-    fs::path dir = ctx.layout.ckpt_dir(level, ref_.seq, ctx.topo.node_id);
-    final_path_ = dir / StorageLayout::data_file_name(ckpt_id, ctx.rank());
+    final_path_ = ctx.data_path(ref_, ctx.topo.node_id);
     tmp_path_ = final_path_;
-    tmp_path_ += ".tmp";
-    bool ftiff = ctx.config.ckpt_io == IoMode::ftiff;
+    if (!in_place_) tmp_path_ += ".tmp";
+    bool ftiff = ctx.config.ckpt_io == IoMode::ftiff || in_place_;
     try {
         run_collectively(ctx.app, [&] {
-            make_dirs(dir);
+            make_dirs(final_path_.parent_path());
             if (!ftiff) return;
             std::vector<ftiff::VariableExtent> extents;
             for (const Variable& v : vars) extents.push_back({v.id, static_cast<std::int64_t>(v.bytes())});
-            ftiff_layout_ = last_layout;
+            ftiff_layout_ = state.layout;
             ftiff_layout_->update(extents);
         });
         FtiffWriter::Sizes sizes;
         if (ftiff) sizes = exchange_file_sizes(ctx, ftiff_layout_->file_size());
         run_collectively(ctx.app, [&] {
-            if (ftiff) {
+            if (in_place_) {
+                // The baseline counts only while the file still holds it.
+                const DcpBaseline* base =
+                    state.dcp.seq != 0 && ctx.catalog.contains(state.dcp.seq, kDcpLevel) ? &state.dcp : nullptr;
+                DcpOptions options{ctx.config.dcp_mode, static_cast<std::size_t>(ctx.config.dcp_block_size)};
+                auto dcp = std::make_unique<DcpWriter>(final_path_, ctx.dcp_journal_path(), ref_.seq, *ftiff_layout_,
+                                                       base, options, sizes);
+                dcp_ = dcp.get();
+                writer_ = std::move(dcp);
+            } else if (ftiff) {
                 writer_ = std::make_unique<FtiffWriter>(tmp_path_, *ftiff_layout_, sizes);
             } else {
                 writer_ = std::make_unique<PosixWriter>(tmp_path_);
@@ -75,13 +84,16 @@ void CheckpointWriter::add(const Variable& var, const std::string& name) {
     if (failure_) return;
     try {
         writer_->add(var.id, var.data(), name);
+        if (in_place_) fault_point("during_dcp_update", ctx_.rank(), ref_.seq);
     } catch (...) {
         failure_ = std::current_exception();
         throw;
     }
 }
 
-bool CheckpointWriter::has(int id) const { return writer_ && writer_->has(id); }
+bool CheckpointWriter::has(int id) const {
+    return writer_ && writer_->has(id);
+}
 
 CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
     FileRecord& mine = record_;
@@ -91,7 +103,8 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
         try {
             mine = writer_->finish();
             if (auto* f = dynamic_cast<FtiffWriter*>(writer_.get())) ftiff_layout_ = f->layout();
-            rename_path(tmp_path_, final_path_);
+            if (dcp_ != nullptr) ftiff_layout_ = dcp_->next_baseline().layout;
+            if (!in_place_) rename_path(tmp_path_, final_path_);
             sync_dir(final_path_.parent_path());
             mine.file = final_path_.filename().string();
             mine.rank = ctx_.rank();
@@ -118,11 +131,27 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
         throw;
     }
     committed_ = true;
+    if (dcp_ != nullptr) dcp_->committed();
     if (!options.deferred) retire(ctx_, ctx_.catalog.superseded_by(ref_.level, ref_.seq));
     return ref_;
 }
 
+void CheckpointWriter::update_state(FormatState& state) const {
+    if (!committed_) return;
+    if (ftiff_layout_) state.layout = *ftiff_layout_;
+    if (dcp_ != nullptr) state.dcp = dcp_->next_baseline();
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> CheckpointWriter::dcp_bytes() const {
+    if (dcp_ == nullptr) return std::nullopt;
+    return std::make_pair(dcp_->bytes_written(), dcp_->bytes_protected());
+}
+
 void CheckpointWriter::discard() noexcept {
+    if (in_place_) {  // the file holds the previous dCP checkpoint: roll back, never remove
+        if (dcp_ != nullptr) dcp_->abandon();
+        return;
+    }
     writer_.reset();
     remove_file(tmp_path_);
     remove_file(final_path_);

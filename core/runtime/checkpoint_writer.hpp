@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "format/dcp_writer.hpp"
 #include "format/file_writer.hpp"
 #include "format/ftiff_layout.hpp"
 #include "registry/registry.hpp"
@@ -15,13 +16,19 @@
 
 namespace mlckpt::core {
 
+// What a rank's next checkpoint file continues from.
+struct FormatState {
+    ftiff::Layout layout;  // FTI-FF: this rank's containers
+    DcpBaseline dcp;       // what its L4 differential file holds
+};
+
 class CheckpointWriter {
-public:
+  public:
     // Collective: all ranks open their file or all fail. The file format is
-    // the configured ckpt_io; FTI-FF files continue `last_layout` for `vars`
-    // (every protected variable, in protection order).
-    CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,
-                     const ftiff::Layout& last_layout);
+    // the configured ckpt_io; FTI-FF files continue `state` for `vars`
+    // (every protected variable, in protection order). Level 8 (L4
+    // differential) updates the rank's dCP file in place.
+    CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars, const FormatState& state);
     CheckpointWriter(const CheckpointWriter&) = delete;
     CheckpointWriter& operator=(const CheckpointWriter&) = delete;
     ~CheckpointWriter();  // discards an uncommitted checkpoint
@@ -43,10 +50,12 @@ public:
 
     const CheckpointRef& ref() const { return ref_; }
     const FileRecord& record() const { return record_; }  // this rank's file, once committed
-    // FTI-FF: the layout of this rank's file, where the next checkpoint starts.
-    const ftiff::Layout* ftiff_layout() const { return ftiff_layout_ ? &*ftiff_layout_ : nullptr; }
+    // Once committed: where the next checkpoint of this rank starts.
+    void update_state(FormatState& state) const;
+    // L4 differential: data bytes rewritten and protected by this rank.
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> dcp_bytes() const;
 
-private:
+  private:
     void discard() noexcept;
 
     Context& ctx_;
@@ -54,6 +63,8 @@ private:
     fs::path tmp_path_;
     fs::path final_path_;
     std::unique_ptr<FileWriter> writer_;
+    DcpWriter* dcp_ = nullptr;  // writer_ when updating the dCP file in place
+    bool in_place_ = false;
     std::optional<ftiff::Layout> ftiff_layout_;
     std::exception_ptr failure_;
     FileRecord record_;

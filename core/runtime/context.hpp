@@ -25,13 +25,15 @@ struct Context {
     bool restart_recorded = false;
 
     int rank() const { return topo.app_rank; }
-    std::size_t io_buffer_bytes() const {
-        return static_cast<std::size_t>(config.block_size_kb) * 1024;
-    }
+    std::size_t io_buffer_bytes() const { return static_cast<std::size_t>(config.block_size_kb) * 1024; }
     // Path of the data file of application rank `owner` kept on `node`.
     fs::path data_path_for(const CheckpointRef& ref, int owner, int node) const {
-        return layout.ckpt_dir(ref.level, ref.seq, node) / StorageLayout::data_file_name(ref.ckpt_id, owner);
+        fs::path dir = layout.ckpt_dir(ref.level, ref.seq, node);
+        if (ref.level == kDcpLevel) return dir / StorageLayout::dcp_file_name(owner);
+        return dir / StorageLayout::data_file_name(ref.ckpt_id, owner);
     }
+    // The undo journal of this rank's L4 differential file.
+    fs::path dcp_journal_path() const { return fs::path(data_path_for({0, kDcpLevel, 0}, rank(), 0)) += ".undo"; }
     // Path of the redundancy file kept with application rank `owner` (the
     // partner copy of its left neighbour `left` at L2, its parity at L3);
     // empty for other levels.

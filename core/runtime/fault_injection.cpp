@@ -10,11 +10,10 @@ namespace mlckpt::core {
 void fault_point(const char* point, int app_rank, std::uint64_t seq) {
     const char* spec = std::getenv("MLCKPT_FAULT_INJECT");
     if (spec == nullptr) return;
-    std::string expected =
-        std::string(point) + ":" + std::to_string(app_rank) + ":" + std::to_string(seq);
+    std::string expected = std::string(point) + ":" + std::to_string(app_rank) + ":" + std::to_string(seq);
     if (expected != spec) return;
-    std::fprintf(stderr, "[ FTI  Warning - %06d ] : fault injection: killed at %s of checkpoint %llu\n",
-                 app_rank, point, static_cast<unsigned long long>(seq));
+    std::fprintf(stderr, "[ FTI  Warning - %06d ] : fault injection: killed at %s of checkpoint %llu\n", app_rank,
+                 point, static_cast<unsigned long long>(seq));
     std::fflush(stderr);
     std::raise(SIGKILL);
 }

@@ -8,7 +8,9 @@
 // Points: after_data_write (its file is written, nothing committed yet),
 // during_redundancy (L2/L3: partner copies or parity being made at a
 // checkpoint; for L3 also while parity is rebuilt at a restart),
-// before_meta_commit (rank 0: all files written, metadata not yet renamed).
+// before_meta_commit (rank 0: all files written, metadata not yet renamed),
+// during_dcp_update (L4 differential: a variable's changed blocks were just
+// written into the file in place, the update is not complete).
 #pragma once
 
 #include <cstdint>

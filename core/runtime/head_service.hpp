@@ -24,7 +24,7 @@
 namespace mlckpt::core {
 
 class HeadService {
-public:
+  public:
     // `heads`: every head rank; `sector`: the heads of this head's group of
     // nodes, ranked by ring position (MPI_COMM_NULL without valid groups).
     HeadService(Context& ctx, MPI_Comm world, MPI_Comm heads, MPI_Comm sector)
@@ -33,7 +33,7 @@ public:
     // Serves the node's application ranks until each has finalized.
     void run();
 
-private:
+  private:
     // One POST from every application rank of the node, by node index.
     std::string process(const std::vector<std::string>& posts);
 

@@ -1,9 +1,9 @@
 #include "runtime/session.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <sstream>
 
 #include "config/restart_state.hpp"
@@ -17,12 +17,18 @@ namespace {
 
 const char* level_name(int level) {
     switch (level) {
-        case 1: return "L1";
-        case 2: return "L2";
-        case 3: return "L3";
-        case 4: return "L4";
-        case 8: return "L4 differential";
-        default: return "unknown";
+        case 1:
+            return "L1";
+        case 2:
+            return "L2";
+        case 3:
+            return "L3";
+        case 4:
+            return "L4";
+        case 8:
+            return "L4 differential";
+        default:
+            return "unknown";
     }
 }
 
@@ -39,8 +45,7 @@ std::vector<int> discovered_node_map(MPI_Comm world) {
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &size);
     MPI_Comm node_comm = MPI_COMM_NULL;
-    check_mpi(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm),
-              "MPI_Comm_split_type");
+    check_mpi(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm), "MPI_Comm_split_type");
     Communicator node(node_comm);
     int leader = rank;
     check_mpi(MPI_Bcast(&leader, 1, MPI_INT, 0, node.get()), "MPI_Bcast");
@@ -60,10 +65,14 @@ std::vector<int> discovered_node_map(MPI_Comm world) {
 // FTI_Init rather than at the first checkpoint.
 void check_supported(const Config& c) {
     if (c.ckpt_io != IoMode::posix && c.ckpt_io != IoMode::ftiff) {
-        fail(ErrorKind::config, c.path + ": [basic] ckpt_io = '" +
-                                    std::to_string(static_cast<int>(c.ckpt_io)) + "': " +
-                                    io_mode_name(c.ckpt_io) +
+        fail(ErrorKind::config, c.path + ": [basic] ckpt_io = '" + std::to_string(static_cast<int>(c.ckpt_io)) +
+                                    "': " + io_mode_name(c.ckpt_io) +
                                     " is not available in this version; allowed: 1 (POSIX), 3 (FTI-FF)");
+    }
+    if (c.enable_dcp && c.ckpt_io != IoMode::ftiff) {
+        fail(ErrorKind::config, c.path + ": [basic] enable_dcp = 1 needs ckpt_io = 3 (FTI-FF), not ckpt_io = " +
+                                    std::to_string(static_cast<int>(c.ckpt_io)) +
+                                    "; allowed: enable_dcp = 0, or ckpt_io = 3");
     }
 }
 
@@ -73,9 +82,9 @@ void check_groups(const Config& c, const Topology& t) {
         if (c.interval_minutes(level) > 0 && !t.groups_valid) {
             char value[32];
             std::snprintf(value, sizeof value, "%g", c.interval_minutes(level));
-            fail(ErrorKind::config, c.path + ": [basic] ckpt_l" + std::to_string(level) + " = '" + value +
-                                        "': level " + std::to_string(level) + " needs groups, but " +
-                                        t.groups_problem + "; allowed: 0, or a group_size of at least 2 "
+            fail(ErrorKind::config, c.path + ": [basic] ckpt_l" + std::to_string(level) + " = '" + value + "': level " +
+                                        std::to_string(level) + " needs groups, but " + t.groups_problem +
+                                        "; allowed: 0, or a group_size of at least 2 "
                                         "that divides the number of nodes");
         }
     }
@@ -221,18 +230,18 @@ void Session::init_application_rank(MPI_Comm user) {
             }
             // The restarted run continues the containers of the file it restarts from.
             if (source_->io == IoMode::ftiff && c.ckpt_io == IoMode::ftiff) {
-                ftiff_layout_ = *CheckpointReader(source_->path, source_->io).layout();
+                format_.layout = *CheckpointReader(source_->path, source_->io).layout();
             }
         } else {
             init_problem_ = selection.report;
         }
     }
-    auto plural = [](int n, const char* word) {
-        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-    };
+    auto plural = [](int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
     ctx_.log.info("mlckpt initialized: " + plural(ctx_.topo.app_size, "application rank") + " on " +
                   plural(ctx_.topo.nodes, "node") + ", execution '" + ctx_.layout.exec_id() + "'" +
-                  (status_ != 0 ? ", restarting" : init_problem_ ? ", nothing to restart from" : ""));
+                  (status_ != 0    ? ", restarting"
+                   : init_problem_ ? ", nothing to restart from"
+                                   : ""));
 }
 
 Session::~Session() = default;
@@ -253,23 +262,18 @@ void Session::check_level(int level) const {
         int agreed[2] = {0, 0};
         check_mpi(MPI_Allreduce(bounds, agreed, 2, MPI_INT, MPI_MAX, ctx_.app), "MPI_Allreduce");
         if (-agreed[0] != agreed[1]) {
-            fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" +
-                                       std::to_string(-agreed[0]) + " to " + std::to_string(agreed[1]) +
-                                       "); every rank must pass the same level");
+            fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" + std::to_string(-agreed[0]) +
+                                       " to " + std::to_string(agreed[1]) + "); every rank must pass the same level");
         }
         if ((level == 2 || level == 3) && !ctx_.topo.groups_valid) {
             fail(ErrorKind::usage, std::string("level ") + std::to_string(level) + " (" +
                                        (level == 2 ? "partner copy" : "Reed-Solomon") + ") needs groups, but " +
                                        ctx_.topo.groups_problem + " (" + ctx_.config.path + " [basic] group_size)");
         }
-        if (level == 8) {
-            fail(ErrorKind::usage,
-                 ctx_.config.enable_dcp
-                     ? "FTI_L4_DCP (differential checkpoint) is not available in this version; "
-                       "allowed: FTI_L1, FTI_L2, FTI_L3, FTI_L4"
-                     : "FTI_L4_DCP needs [basic] enable_dcp = 1 in " + ctx_.config.path);
+        if (level == kDcpLevel && !ctx_.config.enable_dcp) {
+            fail(ErrorKind::usage, "FTI_L4_DCP needs [basic] enable_dcp = 1 in " + ctx_.config.path);
         }
-        if (level < 1 || level > 4) {
+        if ((level < 1 || level > 4) && level != kDcpLevel) {
             fail(ErrorKind::usage, "checkpoint level " + std::to_string(level) +
                                        " is invalid; allowed: FTI_L1 (1), FTI_L2 (2), FTI_L3 (3), "
                                        "FTI_L4 (4), FTI_L4_DCP (8)");
@@ -283,13 +287,14 @@ bool Session::deferred(int level) const {
 
 void Session::checkpoint(int ckpt_id, int level) {
     if (icp_) {
-        fail(ErrorKind::usage, "an incremental checkpoint (FTI_InitICP) is in progress; finish it "
-                               "with FTI_FinalizeICP first");
+        fail(ErrorKind::usage,
+             "an incremental checkpoint (FTI_InitICP) is in progress; finish it "
+             "with FTI_FinalizeICP first");
     }
     wait_for_head();
     check_level(level);
     double start = MPI_Wtime();
-    CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), ftiff_layout_);
+    CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_);
     try {
         for (const Variable& var : registry_.variables()) writer.add(var, registry_.name_of(var.id));
     } catch (const Error&) {
@@ -301,7 +306,8 @@ void Session::checkpoint(int ckpt_id, int level) {
 CheckpointRef Session::commit(CheckpointWriter& writer, int level, const std::optional<std::string>& missing) {
     bool handing_over = deferred(level);
     CheckpointRef ref = writer.commit({missing, handing_over});
-    if (writer.ftiff_layout() != nullptr) ftiff_layout_ = *writer.ftiff_layout();
+    writer.update_state(format_);
+    log_dcp_bytes(writer);
     if (handing_over) {
         std::ostringstream post;
         post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id << '\n'
@@ -320,9 +326,8 @@ void Session::wait_for_head() {
     // Every head sends the same verdict, so the application ranks act alike.
     if (verdict != "OK") {
         if (ctx_.rank() == 0) {
-            ctx_.log.warning("the head could not complete checkpoint " + std::to_string(h.committed.ckpt_id) +
-                             " to " + level_name(h.level) + " (" +
-                             verdict.substr(std::min<std::size_t>(4, verdict.size())) +
+            ctx_.log.warning("the head could not complete checkpoint " + std::to_string(h.committed.ckpt_id) + " to " +
+                             level_name(h.level) + " (" + verdict.substr(std::min<std::size_t>(4, verdict.size())) +
                              "); it stays recoverable as committed, older checkpoints are kept");
         }
         return;
@@ -356,6 +361,20 @@ void Session::after_commit(const CheckpointRef& ref, int level, double seconds) 
     ctx_.log.info(line);
 }
 
+void Session::log_dcp_bytes(const CheckpointWriter& writer) {
+    auto bytes = writer.dcp_bytes();
+    if (!bytes) return;
+    std::uint64_t mine[2] = {bytes->first, bytes->second};
+    std::uint64_t total[2] = {0, 0};
+    check_mpi(MPI_Reduce(mine, total, 2, MPI_UINT64_T, MPI_SUM, 0, ctx_.app), "MPI_Reduce");
+    char line[200];
+    std::snprintf(line, sizeof line, "L4 differential checkpoint %d: %llu of %llu protected bytes written (%.1f%%)",
+                  writer.ref().ckpt_id, static_cast<unsigned long long>(total[0]),
+                  static_cast<unsigned long long>(total[1]),
+                  total[1] == 0 ? 0.0 : 100.0 * static_cast<double>(total[0]) / static_cast<double>(total[1]));
+    ctx_.log.info(line);
+}
+
 bool Session::snapshot() {
     if (status_ != 0) {
         recover();
@@ -374,8 +393,8 @@ const VarRecord& Session::stored_var(int id) const {
     const VarRecord* v = source_->record.find_var(id);
     if (v == nullptr) {
         fail(ErrorKind::not_recoverable, "variable " + std::to_string(id) + " is not in checkpoint " +
-                                             std::to_string(source_->ref.ckpt_id) + " ('" +
-                                             source_->path.string() + "')");
+                                             std::to_string(source_->ref.ckpt_id) + " ('" + source_->path.string() +
+                                             "')");
     }
     return *v;
 }
@@ -386,20 +405,26 @@ void Session::recover() {
             const VarRecord& stored = stored_var(var.id);
             if (stored.size != var.bytes()) {
                 fail(ErrorKind::not_recoverable,
-                     "variable " + std::to_string(var.id) + ": the checkpoint holds " +
-                         std::to_string(stored.size) + " bytes, the protected buffer has " +
-                         std::to_string(var.bytes()) +
+                     "variable " + std::to_string(var.id) + ": the checkpoint holds " + std::to_string(stored.size) +
+                         " bytes, the protected buffer has " + std::to_string(var.bytes()) +
                          "; protect it with the stored size (FTI_GetStoredSize) or use FTI_Realloc");
             }
         }
         if (!source_) stored_var(-1);  // nothing protected and nothing to recover from
         CheckpointReader reader(source_->path, source_->io);
         for (const Variable& var : registry_.variables()) reader.read(stored_var(var.id), var.data());
+        if (source_->ref.level == kDcpLevel && reader.layout() != nullptr) {
+            // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
+            DcpOptions options{ctx_.config.dcp_mode, static_cast<std::size_t>(ctx_.config.dcp_block_size)};
+            format_.dcp = DcpBaseline{source_->ref.seq, *reader.layout(), {}};
+            for (const Variable& var : registry_.variables()) {
+                format_.dcp.digests[var.id] = block_digests(var.data(), options);
+            }
+        }
     });
     status_ = 0;
-    ctx_.log.info("Recovered " + std::to_string(registry_.variables().size()) +
-                  " variables from checkpoint " + std::to_string(source_->ref.ckpt_id) + " (" +
-                  level_name(source_->ref.level) + ").");
+    ctx_.log.info("Recovered " + std::to_string(registry_.variables().size()) + " variables from checkpoint " +
+                  std::to_string(source_->ref.ckpt_id) + " (" + level_name(source_->ref.level) + ").");
 }
 
 void Session::recover_var_init() {
@@ -412,9 +437,9 @@ void Session::recover_var(int id) {
     const Variable& var = registry_.at(id);
     const VarRecord& stored = stored_var(id);
     if (stored.size != var.bytes()) {
-        fail(ErrorKind::not_recoverable,
-             "variable " + std::to_string(id) + ": the checkpoint holds " + std::to_string(stored.size) +
-                 " bytes, the protected buffer has " + std::to_string(var.bytes()));
+        fail(ErrorKind::not_recoverable, "variable " + std::to_string(id) + ": the checkpoint holds " +
+                                             std::to_string(stored.size) + " bytes, the protected buffer has " +
+                                             std::to_string(var.bytes()));
     }
     recover_var_reader_->read(stored, var.data());
 }
@@ -434,14 +459,13 @@ std::int64_t Session::stored_size(int id) const {
 void* Session::realloc_var(int id, void* ptr) {
     Variable var = registry_.at(id);
     if (ptr != var.ptr) {
-        fail(ErrorKind::usage, "FTI_Realloc: pointer is not the one protected as variable " +
-                                   std::to_string(id));
+        fail(ErrorKind::usage, "FTI_Realloc: pointer is not the one protected as variable " + std::to_string(id));
     }
     const VarRecord& stored = stored_var(id);
     if (stored.size % var.element_size != 0) {
         fail(ErrorKind::corrupt, "variable " + std::to_string(id) + ": " + std::to_string(stored.size) +
-                                     " stored bytes are not a whole number of " +
-                                     std::to_string(var.element_size) + "-byte elements");
+                                     " stored bytes are not a whole number of " + std::to_string(var.element_size) +
+                                     "-byte elements");
     }
     void* grown = std::realloc(ptr, std::max<std::uint64_t>(stored.size, 1));
     if (grown == nullptr) {
@@ -457,8 +481,7 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (!activate) return;
     wait_for_head();
     check_level(level);
-    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(),
-                                              ftiff_layout_);
+    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_);
     icp_level_ = level;
     icp_start_ = MPI_Wtime();
 }
@@ -486,9 +509,8 @@ bool Session::icp_finalize() {
     }
     std::optional<std::string> complaint;
     if (!missing.empty()) {
-        complaint = "incremental checkpoint " + std::to_string(writer->ref().ckpt_id) +
-                    ": protected variables " + missing +
-                    " were not added with FTI_AddVarICP; the checkpoint is discarded";
+        complaint = "incremental checkpoint " + std::to_string(writer->ref().ckpt_id) + ": protected variables " +
+                    missing + " were not added with FTI_AddVarICP; the checkpoint is discarded";
     }
     after_commit(commit(*writer, icp_level_, complaint), icp_level_, MPI_Wtime() - icp_start_);
     return true;
@@ -540,8 +562,7 @@ void Session::finish_finalize() {
         retire(ctx_, others);
         check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
         if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.node_exec_dir(ctx_.topo.node_id));
-        ctx_.log.info("Checkpoint " + std::to_string(kept.ckpt_id) +
-                      " kept at L4; relaunching restarts from it.");
+        ctx_.log.info("Checkpoint " + std::to_string(kept.ckpt_id) + " kept at L4; relaunching restarts from it.");
         return;
     }
     // The restart flag is cleared before any checkpoint goes, so a crash in

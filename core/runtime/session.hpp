@@ -21,7 +21,7 @@
 namespace mlckpt::core {
 
 class Session {
-public:
+  public:
     // Collective over `global`. Throws a config Error for a bad configuration.
     Session(const std::string& config_path, MPI_Comm global);
     ~Session();
@@ -58,7 +58,7 @@ public:
 
     void finalize();  // collective
 
-private:
+  private:
     void init_application_rank(MPI_Comm user);
     void check_level(int level) const;
     // Whether the node's head finishes checkpoints of `level`, and the level
@@ -69,6 +69,7 @@ private:
     void wait_for_head();  // collective: the verdict on the checkpoint handed over
     void forget_superseded_source();
     void after_commit(const CheckpointRef& ref, int level, double seconds);
+    void log_dcp_bytes(const CheckpointWriter& writer);  // collective
     const VarRecord& stored_var(int id) const;
     void finish_finalize();
     void set_restart_state(int failure);  // collective; rank 0 rewrites the file
@@ -98,7 +99,7 @@ private:
     bool icp_inactive_ = false;
     double icp_start_ = 0.0;
     std::optional<CheckpointReader> recover_var_reader_;
-    ftiff::Layout ftiff_layout_;  // FTI-FF: this rank's containers, reused by every checkpoint
+    FormatState format_;  // FTI-FF containers and the dCP baseline, continued by every checkpoint
     bool finalized_ = false;
 };
 

@@ -13,7 +13,7 @@
 namespace mlckpt::core {
 
 class SnapshotScheduler {
-public:
+  public:
     SnapshotScheduler(const std::array<double, 4>& minutes, int max_sync_interval)
         : minutes_(minutes), max_sync_step_(static_cast<std::uint64_t>(max_sync_interval)) {}
 
@@ -23,7 +23,7 @@ public:
     // Records a checkpoint taken at `level` at the current iteration.
     void on_checkpoint(int level);
 
-private:
+  private:
     void resync(MPI_Comm comm, double now_seconds);
 
     std::array<double, 4> minutes_;

@@ -23,11 +23,16 @@ fs::path StorageLayout::node_exec_dir(int node) const {
     return ckpt_dir_ / ("node" + std::to_string(node)) / exec_id_;
 }
 
-fs::path StorageLayout::global_exec_dir() const { return glbl_dir_ / exec_id_; }
+fs::path StorageLayout::global_exec_dir() const {
+    return glbl_dir_ / exec_id_;
+}
 
-fs::path StorageLayout::meta_exec_dir() const { return meta_dir_ / exec_id_; }
+fs::path StorageLayout::meta_exec_dir() const {
+    return meta_dir_ / exec_id_;
+}
 
 fs::path StorageLayout::ckpt_dir(int level, std::uint64_t seq, int node) const {
+    if (level == kDcpLevel) return global_exec_dir() / "dcp";  // one file per rank, updated in place
     std::string leaf = "ckpt" + std::to_string(seq);
     if (level >= 4) return global_exec_dir() / "l4" / leaf;
     return node_exec_dir(node) / ("l" + std::to_string(level)) / leaf;
@@ -49,6 +54,10 @@ std::string StorageLayout::data_file_name(int ckpt_id, int rank) {
     return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + ".fti";
 }
 
+std::string StorageLayout::dcp_file_name(int rank) {
+    return "dCP-Rank" + std::to_string(rank) + ".fti";
+}
+
 std::string StorageLayout::partner_file_name(int ckpt_id, int owner) {
     return "Ckpt" + std::to_string(ckpt_id) + "-Pcof" + std::to_string(owner) + ".fti";
 }
@@ -65,14 +74,13 @@ bool StorageLayout::parse_meta_file_name(const std::string& name, std::uint64_t&
     if (dot == std::string_view::npos) return false;
     std::uint64_t lv = 0;
     if (!parse_u64(s.substr(0, dot), seq) || !parse_u64(s.substr(dot + 2), lv)) return false;
-    if (lv < 1 || lv > 4) return false;
+    if ((lv < 1 || lv > 4) && lv != kDcpLevel) return false;
     level = static_cast<int>(lv);
     return true;
 }
 
 bool StorageLayout::parse_ckpt_dir_name(const std::string& name, std::uint64_t& seq) {
-    return name.size() > 4 && name.compare(0, 4, "ckpt") == 0 &&
-           parse_u64(std::string_view(name).substr(4), seq);
+    return name.size() > 4 && name.compare(0, 4, "ckpt") == 0 && parse_u64(std::string_view(name).substr(4), seq);
 }
 
 }  // namespace mlckpt::core

@@ -3,6 +3,8 @@
 //   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/Ckpt<id>-Rank<r>.fti   L1-L3, node-local
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-Rank<r>.fti            L4
 //   <glbl_dir>/<exec_id>/l4_archive/ckpt<seq>/...                     keep_l4_ckpt
+//   <glbl_dir>/<exec_id>/dcp/dCP-Rank<r>.fti                          L4 differential (level 8),
+//                                                                     updated in place
 //   <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta                          metadata (commit point)
 //   <meta_dir>/<exec_id>/archive/ckpt<seq>.l4.meta
 //
@@ -20,8 +22,11 @@ namespace mlckpt::core {
 
 namespace fs = std::filesystem;
 
+// The catalog level of L4 differential checkpoints (FTI_L4_DCP).
+constexpr int kDcpLevel = 8;
+
 class StorageLayout {
-public:
+  public:
     StorageLayout(const Config& config, std::string exec_id);
 
     const std::string& exec_id() const { return exec_id_; }
@@ -35,14 +40,15 @@ public:
     fs::path archive_meta_file(std::uint64_t seq) const;
 
     static std::string data_file_name(int ckpt_id, int rank);
+    static std::string dcp_file_name(int rank);
     static std::string partner_file_name(int ckpt_id, int owner);  // L2 copy of `owner`'s file
-    static std::string parity_file_name(int ckpt_id, int holder);   // L3 parity kept by `holder`
+    static std::string parity_file_name(int ckpt_id, int holder);  // L3 parity kept by `holder`
     // Parses "ckpt<seq>.l<L>.meta"; false for any other name.
     static bool parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level);
     // Parses "ckpt<seq>"; false for any other name.
     static bool parse_ckpt_dir_name(const std::string& name, std::uint64_t& seq);
 
-private:
+  private:
     fs::path ckpt_dir_;
     fs::path glbl_dir_;
     fs::path meta_dir_;

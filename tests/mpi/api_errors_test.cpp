@@ -134,6 +134,14 @@ TEST(ConfigErrors, UnwritableCheckpointDirectory) {
     expect_refused(o, "[basic] ckpt_dir is not a writable directory");
 }
 
+TEST(ConfigErrors, DcpNeedsFtiff) {
+    ConfigOptions o;
+    o.basic["ckpt_io"] = "1";
+    o.basic["enable_dcp"] = "1";
+    expect_refused(o, "[basic] enable_dcp = 1 needs ckpt_io = 3 (FTI-FF), not ckpt_io = 1; "
+                      "allowed: enable_dcp = 0, or ckpt_io = 3");
+}
+
 TEST(ConfigErrors, UnsupportedIoMode) {
     ConfigOptions o;
     o.basic["ckpt_io"] = "4";

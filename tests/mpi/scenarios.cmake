@@ -95,3 +95,10 @@ endforeach()
 foreach(test L2.OneNodeLost L3.OneNodeLost L4.SurvivesTheLossOfEveryNode)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok HEADS FTIFF)
 endforeach()
+
+# L4 differential checkpoints.
+mlckpt_add_mpi_scenario(Dcp.OnlyChangedBlocksAreWrittenMd5 RANKS 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(Dcp.OnlyChangedBlocksAreWrittenCrc32 RANKS 1 4 8 PHASES ok ok)
+mlckpt_add_mpi_scenario(Dcp.CrashDuringUpdateRollsBack RANKS 4 8 PHASES killed ok)
+mlckpt_add_mpi_scenario(Dcp.FullL4CheckpointReplacesTheDcpFiles RANKS 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(ConfigErrors.DcpNeedsFtiff RANKS 1 PHASES ok)

@@ -1,0 +1,159 @@
+#include "format/dcp_writer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "hash/crc32.hpp"
+#include "hash/md5.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+struct Write {
+    std::uint64_t offset = 0;  // in the file
+    std::uint64_t length = 0;
+    const std::byte* data = nullptr;  // nullptr: zeros
+};
+
+// Chunk sizes of the file on disk, by (block, chunk); -1 when unknown.
+std::int64_t old_chunk_size(const DcpBaseline* base, std::size_t block, std::size_t index) {
+    if (base == nullptr || block >= base->layout.blocks().size()) return -1;
+    const auto& chunks = base->layout.blocks()[block].chunks;
+    return index < chunks.size() ? chunks[index].chunk_size : -1;
+}
+
+void write_zeros(File& file, std::uint64_t offset, std::uint64_t length) {
+    static const std::vector<std::byte> zeros(1 << 16);
+    for (std::uint64_t done = 0; done < length;) {
+        auto n = static_cast<std::size_t>(std::min<std::uint64_t>(zeros.size(), length - done));
+        file.write_all_at(std::span(zeros.data(), n), offset + done);
+        done += n;
+    }
+}
+
+}  // namespace
+
+std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const DcpOptions& options) {
+    std::vector<ftiff::Md5> out;
+    for (std::size_t pos = 0; pos < data.size(); pos += options.block_size) {
+        auto block = data.subspan(pos, std::min(options.block_size, data.size() - pos));
+        ftiff::Md5 d{};
+        if (options.mode == DcpMode::md5) {
+            d = md5_of(block);
+        } else {
+            std::uint32_t crc = crc32_of(block);
+            std::memcpy(d.data(), &crc, sizeof crc);
+        }
+        out.push_back(d);
+    }
+    return out;
+}
+
+DcpWriter::DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_t seq, ftiff::Layout layout,
+                     const DcpBaseline* baseline, DcpOptions options, FtiffWriter::Sizes sizes)
+    : journal_path_(journal),
+      journal_(journal, seq, File::open_update(path).size()),
+      writer_(File::open_update(path), std::move(layout)),
+      options_(options),
+      sizes_(sizes) {
+    if (baseline != nullptr) baseline_ = *baseline;
+    next_.seq = seq;
+    record_.file = path.filename().string();
+}
+
+void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
+    std::vector<ftiff::Md5> digests = block_digests(data, options_);
+    const std::vector<ftiff::Md5>* old = nullptr;
+    if (baseline_) {
+        auto it = baseline_->digests.find(id);
+        if (it != baseline_->digests.end()) old = &it->second;
+    }
+    auto changed = [&](std::size_t k) { return old == nullptr || k >= old->size() || (*old)[k] != digests[k]; };
+
+    // What this variable needs on disk: its changed blocks, and zeros where
+    // a container's content got shorter (or is unknown).
+    std::vector<Write> writes;
+    const auto& blocks = writer_.layout().blocks();
+    const DcpBaseline* base = baseline_ ? &*baseline_ : nullptr;
+    const std::uint64_t bs = options_.block_size;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        for (std::size_t j = 0; j < blocks[b].chunks.size(); ++j) {
+            const ftiff::Chunk& c = blocks[b].chunks[j];
+            if (c.id != id) continue;
+            const auto begin = static_cast<std::uint64_t>(c.dptr);
+            const auto end = begin + static_cast<std::uint64_t>(c.chunk_size);
+            for (std::uint64_t k = begin / bs; k * bs < end; ++k) {
+                if (!changed(static_cast<std::size_t>(k))) continue;
+                std::uint64_t from = std::max(k * bs, begin);
+                std::uint64_t to = std::min((k + 1) * bs, end);
+                std::uint64_t offset = static_cast<std::uint64_t>(c.fptr) + (from - begin);
+                const std::byte* bytes = data.data() + from;
+                const Write* last = writes.empty() ? nullptr : &writes.back();
+                if (last != nullptr && last->data != nullptr && last->offset + last->length == offset &&
+                    last->data + last->length == bytes) {
+                    writes.back().length += to - from;  // adjacent: one write
+                } else {
+                    writes.push_back({offset, to - from, bytes});
+                }
+            }
+            std::int64_t old_size = old_chunk_size(base, b, j);
+            if (old_size < 0) old_size = c.container_size;
+            if (old_size > c.chunk_size) {
+                writes.push_back({static_cast<std::uint64_t>(c.fptr + c.chunk_size),
+                                  static_cast<std::uint64_t>(old_size - c.chunk_size), nullptr});
+            }
+        }
+    }
+    File& file = writer_.file();
+    for (const Write& w : writes) journal_.save(file, w.offset, w.length);
+    journal_.sync();
+    for (const Write& w : writes) {
+        if (w.data != nullptr) {
+            file.write_all_at(std::span(w.data, static_cast<std::size_t>(w.length)), w.offset);
+        } else {
+            write_zeros(file, w.offset, w.length);
+        }
+        bytes_written_ += w.length;
+    }
+    writer_.add(id, data, false);
+    bytes_protected_ += data.size();
+    next_.digests[id] = std::move(digests);
+
+    VarRecord var;
+    var.id = id;
+    var.size = data.size();
+    var.name = name;
+    record_.vars.push_back(std::move(var));
+}
+
+FileRecord DcpWriter::finish() {
+    auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+                   .count();
+    auto save_first = [this](const File& file, const std::vector<ftiff::Writer::Range>& ranges) {
+        for (const auto& r : ranges) journal_.save(file, r.offset, r.length);
+        journal_.sync();
+    };
+    ftiff::Writer::Result r = writer_.finish(sizes_.max_fs, sizes_.pt_fs, now, save_first);
+    next_.layout = writer_.layout();
+    record_.size = static_cast<std::uint64_t>(r.fb.fs);
+    record_.crc32 = r.crc32;
+    record_.complete = true;
+    return record_;
+}
+
+void DcpWriter::committed() {
+    remove_file(journal_path_);
+}
+
+void DcpWriter::abandon() noexcept {
+    try {
+        writer_.file().close();
+        roll_back(journal_path_, writer_.file().path());
+    } catch (...) {
+        // The journal stays: the next restart rolls the file back.
+    }
+}
+
+}  // namespace mlckpt::core

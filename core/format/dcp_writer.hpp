@@ -1,0 +1,71 @@
+// L4 differential checkpoints (FTI_L4_DCP): one FTI-FF file per rank that
+// successive dCP checkpoints update in place. Every variable is cut into
+// dcp_block_size blocks whose digests (MD5 or CRC-32) are kept from the last
+// dCP checkpoint; only blocks whose digest changed are rewritten. Every byte
+// about to be overwritten is first saved in an undo journal, so a crash or a
+// failure in the middle of an update rolls the file back to the checkpoint
+// its metadata describes.
+#pragma once
+
+#include <map>
+#include <optional>
+
+#include "config/config.hpp"
+#include "format/file_writer.hpp"
+#include "format/ftiff_file.hpp"
+#include "format/ftiff_writer.hpp"
+#include "format/undo_journal.hpp"
+
+namespace mlckpt::core {
+
+// What the dCP file on disk holds, as of its last committed update.
+struct DcpBaseline {
+    std::uint64_t seq = 0;                           // that checkpoint's sequence number; 0: none
+    ftiff::Layout layout;                            // the file's layout
+    std::map<int, std::vector<ftiff::Md5>> digests;  // block digests by variable id
+};
+
+struct DcpOptions {
+    DcpMode mode = DcpMode::md5;
+    std::size_t block_size = 16384;
+};
+
+class DcpWriter final : public FileWriter {
+  public:
+    // Opens (or creates) `path` for checkpoint `seq`. Without a `baseline`
+    // that describes the file, every block counts as changed.
+    DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_t seq, ftiff::Layout layout,
+              const DcpBaseline* baseline, DcpOptions options, FtiffWriter::Sizes sizes);
+
+    void add(int id, std::span<const std::byte> data, const std::string& name) override;
+    bool has(int id) const override { return writer_.has(id); }
+    FileRecord finish() override;
+
+    // After the metadata commit: the update is final, the journal goes.
+    void committed();
+    // The update failed: the file is rolled back from the journal (left for
+    // the next restart if even that fails).
+    void abandon() noexcept;
+
+    // What the file holds once this update is committed.
+    const DcpBaseline& next_baseline() const { return next_; }
+    std::uint64_t bytes_written() const { return bytes_written_; }      // data, changed blocks only
+    std::uint64_t bytes_protected() const { return bytes_protected_; }  // data of every variable
+
+  private:
+    fs::path journal_path_;
+    UndoJournal journal_;
+    ftiff::Writer writer_;
+    std::optional<DcpBaseline> baseline_;
+    DcpOptions options_;
+    FtiffWriter::Sizes sizes_;
+    DcpBaseline next_;
+    FileRecord record_;
+    std::uint64_t bytes_written_ = 0;
+    std::uint64_t bytes_protected_ = 0;
+};
+
+// Digests of `data` in blocks of `block_size` bytes (the last may be short).
+std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const DcpOptions& options);
+
+}  // namespace mlckpt::core

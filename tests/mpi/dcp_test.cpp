@@ -1,0 +1,187 @@
+// L4 differential checkpoints (FTI_L4_DCP): only changed blocks are written
+// (checked against the byte counts the library logs), recovery is bit-exact,
+// and a crash in the middle of an in-place update rolls the file back.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "format/ftiff_file.hpp"
+#include "scenario.hpp"
+
+namespace mlckpt::test {
+namespace {
+
+constexpr std::size_t kBlock = 4096;
+constexpr std::size_t kBlocks = 250;  // of variable 0
+
+std::string dcp_config(const char* mode) {
+    ConfigOptions o;
+    o.basic["ckpt_io"] = "3";
+    o.basic["enable_dcp"] = "1";
+    o.basic["dcp_mode"] = mode;
+    o.basic["dcp_block_size"] = std::to_string(kBlock);
+    return config(o);
+}
+
+// Two variables: 250 whole blocks of bytes, and doubles ending in a partial block.
+struct Data {
+    explicit Data(int r) : rank(r), bytes(kBlocks * kBlock), doubles(10000) {}
+    void protect() {
+        ASSERT_FTI(FTI_SCES, FTI_Protect(0, bytes.data(), static_cast<int64_t>(bytes.size()), FTI_CHAR));
+        ASSERT_FTI(FTI_SCES, FTI_Protect(1, doubles.data(), static_cast<int64_t>(doubles.size()), FTI_DBLE));
+    }
+    void fill(int version) {
+        for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(pattern(rank, 0, version, i));
+        for (std::size_t i = 0; i < doubles.size(); ++i) {
+            doubles[i] = static_cast<double>(pattern(rank, 1, version, i) >> 12);
+        }
+    }
+    // Changes one byte in every tenth block of variable 0 (10 % of its blocks).
+    void touch_every_tenth_block() {
+        for (std::size_t k = 0; k < kBlocks; k += 10) bytes[k * kBlock + 17] ^= 0x5a;
+    }
+    std::size_t protected_bytes() const { return bytes.size() + doubles.size() * sizeof(double); }
+
+    int rank;
+    std::vector<char> bytes;
+    std::vector<double> doubles;
+};
+
+// Checkpoints at FTI_L4_DCP and returns the data bytes written by all ranks,
+// read from the library's log line on rank 0 (-1 on other ranks).
+long long dcp_checkpoint(int id, long long expected_protected) {
+    if (app_rank() == 0) testing::internal::CaptureStdout();
+    int rc = FTI_Checkpoint(id, FTI_L4_DCP);
+    std::string out = app_rank() == 0 ? testing::internal::GetCapturedStdout() : "";
+    EXPECT_EQ(rc, FTI_DONE) << FTI_LastError();
+    if (app_rank() != 0) return -1;
+    std::smatch m;
+    static const std::regex line(R"(L4 differential checkpoint \d+: (\d+) of (\d+) protected bytes written)");
+    EXPECT_TRUE(std::regex_search(out, m, line)) << out;
+    if (m.empty()) return -2;
+    EXPECT_EQ(std::stoll(m[2]), expected_protected);
+    return std::stoll(m[1]);
+}
+
+void only_changed_blocks(const char* mode) {
+    std::string cfg = dcp_config(mode);
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    int ranks = 0;
+    MPI_Comm_size(FTI_COMM_WORLD, &ranks);
+    Data d(app_rank());
+    d.protect();
+    const long long total = static_cast<long long>(d.protected_bytes()) * ranks;
+    const bool zero = app_rank() == 0;
+    if (phase() == 1) {
+        d.fill(1);
+        long long first = dcp_checkpoint(1, total);
+        if (zero) {
+            EXPECT_EQ(first, total) << "the first dCP checkpoint writes everything";
+        }
+        long long unchanged = dcp_checkpoint(2, total);
+        if (zero) {
+            EXPECT_EQ(unchanged, 0) << "nothing changed, no data written";
+        }
+        d.touch_every_tenth_block();
+        long long tenth = dcp_checkpoint(3, total);
+        if (zero) {
+            EXPECT_EQ(tenth, static_cast<long long>(kBlocks / 10 * kBlock) * ranks);
+        }
+        d.fill(2);
+        long long all = dcp_checkpoint(4, total);
+        if (zero) {
+            EXPECT_EQ(all, total) << "every block changed";
+        }
+        MPI_Barrier(FTI_COMM_WORLD);
+        // One file per rank, updated in place: still a sound FTI-FF file of one block.
+        fs::path file = the_file("dCP-Rank" + std::to_string(app_rank()) + ".fti");
+        core::File f = core::File::open_read(file);
+        core::ftiff::FileStructure s = core::ftiff::read_structure(f);
+        EXPECT_EQ(s.layout.blocks().size(), 1u);
+        EXPECT_EQ(core::ftiff::verify_chunks(f, s.layout, 1 << 16), 2u);
+        EXPECT_TRUE(find_files(data_file(4, app_rank())).empty()) << "no per-checkpoint file";
+        return;  // crash
+    }
+    EXPECT_EQ(FTI_Status(), 1);
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    Data expected(app_rank());
+    expected.fill(2);
+    EXPECT_EQ(d.bytes, expected.bytes);
+    EXPECT_EQ(d.doubles, expected.doubles);
+    // The recovered data is the baseline: an unchanged checkpoint writes nothing.
+    long long after_restart = dcp_checkpoint(5, total);
+    if (zero) {
+        EXPECT_EQ(after_restart, 0);
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    world_barrier();
+    EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(world_rank()) + ".fti").empty());
+}
+
+TEST(Dcp, OnlyChangedBlocksAreWrittenMd5) {
+    only_changed_blocks("1");
+}
+TEST(Dcp, OnlyChangedBlocksAreWrittenCrc32) {
+    only_changed_blocks("2");
+}
+
+// A rank is killed after writing part of checkpoint 2 into its dCP file: the
+// restart rolls the file back and recovers checkpoint 1 bit for bit.
+TEST(Dcp, CrashDuringUpdateRollsBack) {
+    std::string cfg = dcp_config("2");
+    const int victim = app_ranks_expected() - 1;
+    if (phase() == 1) {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        Data d(app_rank());
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
+        d.touch_every_tenth_block();
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
+        mark("two-checkpoints-done");
+        std::string spec = "during_dcp_update:" + std::to_string(victim) + ":3";
+        ::setenv("MLCKPT_FAULT_INJECT", spec.c_str(), 1);
+        d.fill(3);
+        FTI_Checkpoint(3, FTI_L4_DCP);
+        ADD_FAILURE() << "rank " << victim << " should have been killed";
+        return;
+    }
+    ASSERT_TRUE(marked("two-checkpoints-done"));
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    EXPECT_EQ(FTI_Status(), 1);
+    Data d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    Data expected(app_rank());
+    expected.fill(1);
+    expected.touch_every_tenth_block();
+    EXPECT_EQ(d.bytes, expected.bytes);
+    EXPECT_EQ(d.doubles, expected.doubles);
+    EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti.undo").empty());
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// A full L4 checkpoint supersedes the dCP chain and removes its files.
+TEST(Dcp, FullL4CheckpointReplacesTheDcpFiles) {
+    std::string cfg = dcp_config("1");
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Data d(app_rank());
+    d.protect();
+    if (phase() == 1) {
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
+        d.fill(2);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
+        MPI_Barrier(FTI_COMM_WORLD);
+        EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti").empty());
+        return;
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    Data expected(app_rank());
+    expected.fill(2);
+    EXPECT_EQ(d.bytes, expected.bytes);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+}  // namespace
+}  // namespace mlckpt::test
