@@ -65,10 +65,9 @@ void check_recorded_size(const fs::path& path, std::uint64_t size, const FileRec
     }
 }
 
-void verify_posix_file(const fs::path& path, const FileRecord& record, std::size_t buffer_bytes) {
+std::uint32_t crc32_of_file(const fs::path& path, std::size_t buffer_bytes) {
     File file = File::open_read(path);
-    std::uint64_t size = file.size();
-    check_recorded_size(path, size, record);
+    const std::uint64_t size = file.size();
     std::vector<std::byte> buffer(std::max<std::size_t>(buffer_bytes, 4096));
     Crc32 crc;
     for (std::uint64_t pos = 0; pos < size;) {
@@ -78,9 +77,15 @@ void verify_posix_file(const fs::path& path, const FileRecord& record, std::size
         crc.update(piece);
         pos += n;
     }
-    if (crc.value() != record.crc32) {
+    return crc.value();
+}
+
+void verify_posix_file(const fs::path& path, const FileRecord& record, std::size_t buffer_bytes) {
+    check_recorded_size(path, File::open_read(path).size(), record);
+    std::uint32_t crc = crc32_of_file(path, buffer_bytes);
+    if (crc != record.crc32) {
         fail(ErrorKind::corrupt, "checkpoint file '" + path.string() + "' fails its checksum (stored " +
-                                     hex(record.crc32) + ", computed " + hex(crc.value()) + ")");
+                                     hex(record.crc32) + ", computed " + hex(crc) + ")");
     }
 }
 

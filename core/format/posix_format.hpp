@@ -35,6 +35,9 @@ void read_posix_var(const File& file, const VarRecord& var, std::span<std::byte>
 // Throws a corrupt Error naming the file if `size` is not the recorded one.
 void check_recorded_size(const fs::path& path, std::uint64_t size, const FileRecord& record);
 
+// CRC-32 of a whole file, read in pieces of `buffer_bytes`.
+std::uint32_t crc32_of_file(const fs::path& path, std::size_t buffer_bytes);
+
 // Checks size and CRC of a whole file against its record; reads in pieces of
 // `buffer_bytes`. Throws a corrupt Error naming the file and the defect.
 void verify_posix_file(const fs::path& path, const FileRecord& record, std::size_t buffer_bytes);

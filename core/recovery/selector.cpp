@@ -6,6 +6,7 @@
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
+#include "recovery/ftiff_scan.hpp"
 #include "runtime/checkpoint_store.hpp"
 
 namespace mlckpt::core {
@@ -129,6 +130,11 @@ Selection select_checkpoint(Context& ctx) {
     if (candidates.empty()) {
         result.report = "no committed checkpoint of execution '" + ctx.layout.exec_id() + "' in '" +
                         ctx.layout.meta_exec_dir().string() + "'";
+        if (ctx.config.ckpt_io == IoMode::ftiff) {
+            std::string scanned;
+            result.source = scan_self_describing_checkpoints(ctx, scanned);
+            if (!scanned.empty()) result.report += ", and no recoverable FTI-FF files: " + scanned;
+        }
     } else {
         result.report = "no recoverable checkpoint of execution '" + ctx.layout.exec_id() + "': " + result.report;
     }

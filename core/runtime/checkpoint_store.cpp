@@ -281,19 +281,22 @@ void load_catalog_and_clean(Context& ctx) {
     Catalog keep = Catalog::parse(bcast_string(ctx.app, damaged_text, 0));
     for (const CheckpointRef& r : ctx.catalog.refs()) keep.add(r);
 
+    // Without any metadata, FTI-FF files may still be recoverable on their
+    // own (recovery/ftiff_scan.hpp): a restart then keeps everything.
+    const bool keep_all = keep.empty() && ctx.config.failure > 0 && ctx.config.ckpt_io == IoMode::ftiff;
     // One rank per node cleans that node's storage; rank 0 the global one.
-    if (ctx.topo.node_index == 0) {
+    if (ctx.topo.node_index == 0 && !keep_all) {
         for (int level = 1; level <= 3; ++level) {
             remove_uncommitted(ctx, keep, ctx.layout.node_exec_dir(ctx.topo.node_id) / ("l" + std::to_string(level)),
                                level);
         }
     }
-    if (ctx.rank() == 0) remove_uncommitted(ctx, keep, ctx.layout.global_exec_dir() / "l4", 4);
+    if (ctx.rank() == 0 && !keep_all) remove_uncommitted(ctx, keep, ctx.layout.global_exec_dir() / "l4", 4);
     settle_dcp_journal(ctx);
     check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
     bool any_dcp = std::any_of(keep.refs().begin(), keep.refs().end(),
                                [](const CheckpointRef& r) { return r.level == kDcpLevel; });
-    if (ctx.rank() == 0 && !any_dcp) remove_tree(ctx.layout.ckpt_dir(kDcpLevel, 0, 0));
+    if (ctx.rank() == 0 && !any_dcp && !keep_all) remove_tree(ctx.layout.ckpt_dir(kDcpLevel, 0, 0));
     check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
 }
 

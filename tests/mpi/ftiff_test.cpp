@@ -208,5 +208,50 @@ TEST(Ftiff, LayoutContinuesAfterRestart) {
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
+// The metadata directory is lost: the FTI-FF files alone are enough. With
+// `damage`, the newest (L1) file of the last rank has a damaged chunk, and
+// the restart falls back to the older L4 checkpoint.
+void recover_without_metadata(bool damage) {
+    std::string cfg = ftiff_config();
+    if (phase() == 1) {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        Dataset d(app_rank());
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
+        d.fill(2);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
+        return;  // crash
+    }
+    if (world_rank() == 0) {
+        fs::remove_all(meta_dir());
+        if (damage) {
+            fs::path file = the_file(data_file(2, app_ranks_expected() - 1));
+            const ff::Chunk& c = first_chunk(structure_of(file).layout, 0);
+            overwrite_in_place(file, static_cast<std::uintmax_t>(c.fptr), 4);
+        }
+    }
+    world_barrier();
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    EXPECT_EQ(FTI_Status(), 1);
+    Dataset d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(damage ? 1 : 2));
+    // The checkpoint found is committed again: the run goes on normally.
+    d.fill(3);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4));
+    MPI_Barrier(FTI_COMM_WORLD);
+    EXPECT_TRUE(find_files(data_file(damage ? 1 : 2, app_rank())).empty()) << "recovered, then superseded";
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(Ftiff, RecoversWithoutMetadata) {
+    recover_without_metadata(false);
+}
+TEST(Ftiff, RecoversWithoutMetadataFallingBack) {
+    recover_without_metadata(true);
+}
+
 }  // namespace
 }  // namespace mlckpt::test

@@ -102,3 +102,5 @@ mlckpt_add_mpi_scenario(Dcp.OnlyChangedBlocksAreWrittenCrc32 RANKS 1 4 8 PHASES 
 mlckpt_add_mpi_scenario(Dcp.CrashDuringUpdateRollsBack RANKS 4 8 PHASES killed ok)
 mlckpt_add_mpi_scenario(Dcp.FullL4CheckpointReplacesTheDcpFiles RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(ConfigErrors.DcpNeedsFtiff RANKS 1 PHASES ok)
+mlckpt_add_mpi_scenario(Ftiff.RecoversWithoutMetadata RANKS 1 4 8 PHASES ok ok)
+mlckpt_add_mpi_scenario(Ftiff.RecoversWithoutMetadataFallingBack RANKS 4 PHASES ok ok)
