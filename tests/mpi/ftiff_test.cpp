@@ -28,7 +28,7 @@ ff::FileStructure structure_of(const fs::path& path) {
 }
 
 // The file's chunk of variable `id` with content, first container.
-const ff::Chunk& first_chunk(const ff::Layout& layout, int id) {
+ff::Chunk first_chunk(const ff::Layout& layout, int id) {
     auto chunks = layout.chunks_of(id);
     EXPECT_FALSE(chunks.empty()) << "variable " << id;
     return *chunks.at(0);
@@ -125,7 +125,7 @@ TEST(Ftiff, DamagedChunkFallsBackToOlderCheckpoint) {
     }
     if (world_rank() == 0) {
         fs::path file = the_file(data_file(2, victim));
-        const ff::Chunk& c = first_chunk(structure_of(file).layout, 1);
+        const ff::Chunk c = first_chunk(structure_of(file).layout, 1);
         overwrite_in_place(file, static_cast<std::uintmax_t>(c.fptr + c.chunk_size / 2), 8);
     }
     world_barrier();
@@ -227,7 +227,7 @@ void recover_without_metadata(bool damage) {
         fs::remove_all(meta_dir());
         if (damage) {
             fs::path file = the_file(data_file(2, app_ranks_expected() - 1));
-            const ff::Chunk& c = first_chunk(structure_of(file).layout, 0);
+            const ff::Chunk c = first_chunk(structure_of(file).layout, 0);
             overwrite_in_place(file, static_cast<std::uintmax_t>(c.fptr), 4);
         }
     }
