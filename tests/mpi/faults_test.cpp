@@ -13,18 +13,6 @@ namespace {
 
 int last_rank() { return world_size() - 1; }
 
-// Phase 1 of most fault scenarios: an L4 checkpoint (version 1), then a newer
-// L1 checkpoint (version 2); the launch ends without Finalize.
-void write_l4_then_l1(const std::string& cfg) {
-    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-    Dataset d(app_rank());
-    d.protect();
-    d.fill(1);
-    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
-    d.fill(2);
-    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
-}
-
 // Applies `damage` on rank 0 between the launches, then expects the fallback.
 template <typename Damage>
 void fallback_scenario(Damage damage) {

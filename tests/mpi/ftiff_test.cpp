@@ -113,29 +113,14 @@ TEST(Ftiff, Seed001ThroughTheApi) {
 TEST(Ftiff, DamagedChunkFallsBackToOlderCheckpoint) {
     std::string cfg = ftiff_config();
     const int victim = app_ranks_expected() - 1;
-    if (phase() == 1) {
-        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-        Dataset d(app_rank());
-        d.protect();
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
-        d.fill(2);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
-        return;  // crash
-    }
+    if (phase() == 1) return write_l4_then_l1(cfg);
     if (world_rank() == 0) {
         fs::path file = the_file(data_file(2, victim));
         const ff::Chunk c = first_chunk(structure_of(file).layout, 1);
         overwrite_in_place(file, static_cast<std::uintmax_t>(c.fptr + c.chunk_size / 2), 8);
     }
     world_barrier();
-    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-    EXPECT_EQ(FTI_Status(), 1);
-    Dataset d(app_rank());
-    d.protect();
-    ASSERT_FTI(FTI_SCES, FTI_Recover());
-    EXPECT_TRUE(d.matches(1));
-    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    recover_then_finalize(cfg, 1);
 }
 
 // The only checkpoint has a damaged chunk: FTI_Init says which variable and
@@ -213,16 +198,7 @@ TEST(Ftiff, LayoutContinuesAfterRestart) {
 // the restart falls back to the older L4 checkpoint.
 void recover_without_metadata(bool damage) {
     std::string cfg = ftiff_config();
-    if (phase() == 1) {
-        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-        Dataset d(app_rank());
-        d.protect();
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
-        d.fill(2);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
-        return;  // crash
-    }
+    if (phase() == 1) return write_l4_then_l1(cfg);
     if (world_rank() == 0) {
         fs::remove_all(meta_dir());
         if (damage) {

@@ -237,6 +237,16 @@ void crash() {
     std::raise(SIGKILL);
 }
 
+void write_l4_then_l1(const std::string& cfg) {
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Dataset d(app_rank());
+    d.protect();
+    d.fill(1);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
+    d.fill(2);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
+}
+
 void checkpoint_then_crash(const std::string& cfg, int ckpt_id, int level, int version) {
     if (!start(cfg)) return;
     // Outlives the test: the session points at it until the process ends.

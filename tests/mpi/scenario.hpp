@@ -107,6 +107,9 @@ void crash();
 // FTI_Finalize (a crash). The second initializes (expecting FTI_Status() ==
 // `status`), recovers, checks the data bit for bit and finalizes.
 void checkpoint_then_crash(const std::string& cfg, int ckpt_id, int level, int version);
+// Phase 1 of the fallback scenarios: an L4 checkpoint (version 1), then a
+// newer L1 checkpoint (version 2); the launch ends without Finalize.
+void write_l4_then_l1(const std::string& cfg);
 void recover_then_finalize(const std::string& cfg, int version, int status = 1);
 
 }  // namespace mlckpt::test
