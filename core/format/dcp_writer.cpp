@@ -131,9 +131,26 @@ void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& 
 FileRecord DcpWriter::finish() {
     auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
                    .count();
-    auto save_first = [this](const File& file, const std::vector<ftiff::Writer::Range>& ranges) {
+    // Variables no longer protected keep their containers, emptied: their
+    // old bytes go too, so the file holds exactly what its records say.
+    const DcpBaseline* base = baseline_ ? &*baseline_ : nullptr;
+    const auto& blocks = writer_.layout().blocks();
+    std::vector<ftiff::Writer::Range> emptied;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        for (std::size_t j = 0; j < blocks[b].chunks.size(); ++j) {
+            const ftiff::Chunk& c = blocks[b].chunks[j];
+            if (has(c.id)) continue;
+            std::int64_t old_size = old_chunk_size(base, b, j);
+            if (old_size < 0) old_size = c.container_size;
+            if (old_size > 0)
+                emptied.push_back({static_cast<std::uint64_t>(c.fptr), static_cast<std::uint64_t>(old_size)});
+        }
+    }
+    auto save_first = [&](const File& file, const std::vector<ftiff::Writer::Range>& ranges) {
         for (const auto& r : ranges) journal_.save(file, r.offset, r.length);
+        for (const auto& r : emptied) journal_.save(file, r.offset, r.length);
         journal_.sync();
+        for (const auto& r : emptied) write_zeros(writer_.file(), r.offset, r.length);
     };
     ftiff::Writer::Result r = writer_.finish(sizes_.max_fs, sizes_.pt_fs, now, save_first);
     next_.layout = writer_.layout();
