@@ -5,6 +5,7 @@
 
 #include <regex>
 
+#include "file_checks.hpp"
 #include "format/ftiff_file.hpp"
 #include "scenario.hpp"
 
@@ -100,6 +101,7 @@ void only_changed_blocks(const char* mode) {
         EXPECT_EQ(s.layout.blocks().size(), 1u);
         EXPECT_EQ(core::ftiff::verify_chunks(f, s.layout, 1 << 16), 2u);
         EXPECT_TRUE(find_files(data_file(4, app_rank())).empty()) << "no per-checkpoint file";
+        expect_recorded_size_and_crc(4, 8, file);
         return;  // crash
     }
     EXPECT_EQ(FTI_Status(), 1);
@@ -158,6 +160,37 @@ TEST(Dcp, CrashDuringUpdateRollsBack) {
     EXPECT_EQ(d.bytes, expected.bytes);
     EXPECT_EQ(d.doubles, expected.doubles);
     EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti.undo").empty());
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// The restarted run protects only variable 0: variable 1 keeps its
+// containers in the dCP file, emptied, and its old bytes are zeroed, so the
+// file is exactly what its records (and the metadata's CRC) say.
+TEST(Dcp, VariableNoLongerProtectedIsEmptied) {
+    std::string cfg = dcp_config("1");
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Data d(app_rank());
+    if (phase() == 1) {
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
+        return;  // crash
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Protect(0, d.bytes.data(), static_cast<int64_t>(d.bytes.size()), FTI_CHAR));
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    d.touch_every_tenth_block();
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
+    fs::path file = the_file("dCP-Rank" + std::to_string(app_rank()) + ".fti");
+    core::File f = core::File::open_read(file);
+    core::ftiff::Layout layout = core::ftiff::read_structure(f).layout;
+    auto dropped = layout.chunks_of(1);
+    ASSERT_EQ(dropped.size(), 1u);
+    EXPECT_FALSE(dropped[0]->has_content);
+    EXPECT_EQ(dropped[0]->chunk_size, 0);
+    std::vector<std::byte> old(static_cast<std::size_t>(dropped[0]->container_size));
+    f.read_exact_at(old, static_cast<std::uint64_t>(dropped[0]->fptr));
+    EXPECT_EQ(std::count(old.begin(), old.end(), std::byte{0}), static_cast<std::ptrdiff_t>(old.size()));
+    expect_recorded_size_and_crc(2, 8, file);
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "file_checks.hpp"
 #include "format/ftiff_file.hpp"
 #include "ftiff_seed001.hpp"
 #include "inspect.hpp"
@@ -178,6 +179,7 @@ TEST(Ftiff, LayoutContinuesAfterRestart) {
     ASSERT_FTI(FTI_SCES, FTI_Protect(0, d.ints.data(), static_cast<int64_t>(d.ints.size()), FTI_INTG));
     ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
     ff::Layout after = structure_of(the_file(data_file(2, app_rank()))).layout;
+    expect_recorded_size_and_crc(2, 1, the_file(data_file(2, app_rank())));
     ASSERT_EQ(after.blocks().size(), 2u);
     ASSERT_EQ(after.blocks()[0].chunks.size(), before.blocks()[0].chunks.size());
     for (std::size_t j = 0; j < before.blocks()[0].chunks.size(); ++j) {

@@ -104,3 +104,4 @@ mlckpt_add_mpi_scenario(Dcp.FullL4CheckpointReplacesTheDcpFiles RANKS 4 PHASES o
 mlckpt_add_mpi_scenario(ConfigErrors.DcpNeedsFtiff RANKS 1 PHASES ok)
 mlckpt_add_mpi_scenario(Ftiff.RecoversWithoutMetadata RANKS 1 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Ftiff.RecoversWithoutMetadataFallingBack RANKS 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(Dcp.VariableNoLongerProtectedIsEmptied RANKS 4 PHASES ok ok)

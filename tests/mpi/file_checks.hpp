@@ -1,0 +1,25 @@
+// Checks of checkpoint files against their metadata, read with the core's
+// own parsers (for the tests that look below the C API).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "format/posix_format.hpp"
+#include "io/file.hpp"
+#include "meta/checkpoint_meta.hpp"
+#include "scenario.hpp"
+
+namespace mlckpt::test {
+
+// The size and CRC-32 recorded for this rank's file in the metadata of
+// checkpoint `seq` at `level` are those of the file on disk.
+inline void expect_recorded_size_and_crc(std::uint64_t seq, int level, const fs::path& file) {
+    fs::path meta_path = the_file("ckpt" + std::to_string(seq) + ".l" + std::to_string(level) + ".meta");
+    core::CheckpointMeta meta = core::parse_meta(core::read_text_file(meta_path), meta_path.string());
+    const core::FileRecord& rec = meta.files.at(static_cast<std::size_t>(app_rank()));
+    EXPECT_EQ(rec.file, file.filename().string());
+    EXPECT_EQ(rec.size, fs::file_size(file)) << file;
+    EXPECT_EQ(rec.crc32, core::crc32_of_file(file, 1 << 16)) << file;
+}
+
+}  // namespace mlckpt::test
