@@ -169,7 +169,28 @@ FileStructure read_structure(const File& file) {
         blocks.push_back(std::move(block));
     }
     if (hex(metadata.finish()) != s.fb.checksum) corrupt(file, "the block records fail the file block's checksum");
+    // The records are as written; they must also make sense: the containers
+    // of a block follow one another without gap or overlap and fill it.
+    for (const Block& b : blocks) {
+        std::int64_t next = b.offset + b.metadata_bytes();
+        for (const Chunk& c : b.chunks) {
+            if (c.fptr != next) {
+                corrupt(file, "container " + std::to_string(c.container_id) + " of variable " + std::to_string(c.id) +
+                                  " starts at " + std::to_string(c.fptr) + ", expected " + std::to_string(next) +
+                                  " (containers overlap or leave a gap)");
+            }
+            next += c.container_size;
+        }
+        if (next != b.offset + b.dbsize) {
+            corrupt(file, "the containers of the block at " + std::to_string(b.offset) + " end at " +
+                              std::to_string(next) + ", the block at " + std::to_string(b.offset + b.dbsize));
+        }
+    }
     s.layout = Layout(std::move(blocks));
+    if (s.layout.data_size() != s.fb.ckpt_size) {
+        corrupt(file, "its file block says " + std::to_string(s.fb.ckpt_size) + " bytes of data, its chunks hold " +
+                          std::to_string(s.layout.data_size()));
+    }
     return s;
 }
 

@@ -149,11 +149,6 @@ TEST(FtiffFile, DamageIsNamed) {
     EXPECT_NE(damage_reason(path, 1, 4000).find("shorter than the 96-byte file block"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace mlckpt::core::ftiff
-
-namespace mlckpt::core::ftiff {
-namespace {
 
 // Records that a damaged or crafted file could carry are refused before any
 // byte is read into the caller's buffer.
@@ -180,6 +175,39 @@ TEST(FtiffFile, ImpossibleChunkPlacementsAreRefused) {
     ChunkMetaBytes empty_but_content = encode_chunk_meta(block.chunks[0]);
     empty_but_content[12] = std::byte{0};  // hascontent false with a chunk size
     EXPECT_THROW(decode_chunk_meta(empty_but_content, "f"), Error);
+}
+
+// Files whose records are intact (every hash matches) but describe an
+// impossible file: the reader still refuses them.
+TEST(FtiffFile, ConsistentButImpossibleRecordsAreRefused) {
+    test::TempDir dir;
+    Program p;
+    p.protect(1, 100, 1);
+    p.protect(2, 50, 1);
+    Layout layout;
+    layout.update(p.extents());
+    fs::path path = dir.path() / "f.fti";
+
+    Block overlapping = layout.blocks()[0];
+    overlapping.chunks[1].fptr -= 4;  // the second container starts inside the first
+    Layout crafted({overlapping});
+    write_file(path, crafted, p.data(), 0, 0, 0);
+    std::string message = test::error_message(ErrorKind::corrupt, [&] { read_structure(File::open_read(path)); });
+    EXPECT_NE(message.find("container 0 of variable 2 starts at"), std::string::npos) << message;
+    EXPECT_NE(message.find("(containers overlap or leave a gap)"), std::string::npos) << message;
+
+    write_file(path, layout, p.data(), 0, 0, 0);
+    FileBlockBytes fbb;
+    File::open_read(path).read_exact_at(fbb, 0);
+    FileBlock fb = decode_file_block(fbb, "f");
+    fb.ckpt_size += 4;
+    fbb = encode_file_block(fb);  // with a matching myHash
+    File rewrite = File::open_update(path);
+    rewrite.write_all_at(fbb, 0);
+    rewrite.close();
+    message = test::error_message(ErrorKind::corrupt, [&] { read_structure(File::open_read(path)); });
+    EXPECT_NE(message.find("its file block says 604 bytes of data, its chunks hold 600"), std::string::npos)
+        << message;
 }
 
 }  // namespace

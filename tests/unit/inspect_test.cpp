@@ -70,7 +70,14 @@ TEST(Inspect, Usage) {
     std::ostringstream out, err;
     EXPECT_EQ(inspect({}, out, err), 2);
     EXPECT_EQ(inspect({"--bogus", "f"}, out, err), 2);
-    EXPECT_NE(err.str().find("usage: mlckpt inspect [--json] FILE"), std::string::npos);
+    EXPECT_NE(err.str().find("usage: mlckpt inspect [--json] [--] FILE"), std::string::npos);
+    EXPECT_EQ(inspect({"--json", "--json", "f"}, out, err), 2);
+    EXPECT_NE(err.str().find("unexpected argument '--json'"), std::string::npos);
+    EXPECT_EQ(inspect({"f", "g"}, out, err), 2);
+    // After "--", a name that starts with '-' is the FILE.
+    std::ostringstream err2;
+    EXPECT_EQ(inspect({"--json", "--", "-missing.fti"}, out, err2), 1);
+    EXPECT_NE(err2.str().find("cannot open '-missing.fti'"), std::string::npos) << err2.str();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "inspect.hpp"
 
 #include <cstdio>
+#include <optional>
 
 #include "common/error.hpp"
 #include "format/ftiff_file.hpp"
@@ -66,30 +67,34 @@ void print_json(std::ostream& out, const std::string& path, const FileStructure&
 }  // namespace
 
 int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const char* usage = "usage: mlckpt inspect [--json] [--] FILE\n";
     bool json = false;
-    std::string path;
+    bool options_done = false;  // after "--", a FILE may start with '-'
+    std::optional<std::string> path;
     for (const std::string& a : args) {
-        if (a == "--json") {
+        if (!options_done && a == "--") {
+            options_done = true;
+        } else if (!options_done && a == "--json" && !json) {
             json = true;
-        } else if (path.empty() && !a.empty() && a[0] != '-') {
+        } else if (!path && !a.empty() && (options_done || a[0] != '-')) {
             path = a;
         } else {
-            err << "mlckpt inspect: unexpected argument '" << a << "'\nusage: mlckpt inspect [--json] FILE\n";
+            err << "mlckpt inspect: unexpected argument '" << a << "'\n" << usage;
             return 2;
         }
     }
-    if (path.empty()) {
-        err << "usage: mlckpt inspect [--json] FILE\n";
+    if (!path) {
+        err << usage;
         return 2;
     }
     try {
-        File file = File::open_read(path);
+        File file = File::open_read(*path);
         FileStructure s = read_structure(file);
         std::size_t chunks = verify_chunks(file, s.layout, 1 << 20);
         if (json) {
-            print_json(out, path, s, chunks);
+            print_json(out, *path, s, chunks);
         } else {
-            print_text(out, path, s, chunks);
+            print_text(out, *path, s, chunks);
         }
         return 0;
     } catch (const Error& e) {

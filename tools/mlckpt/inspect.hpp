@@ -1,4 +1,4 @@
-// `mlckpt inspect [--json] FILE`: prints an FTI-FF file's file block and
+// `mlckpt inspect [--json] [--] FILE`: prints an FTI-FF file's file block and
 // every block and chunk record, and verifies every hash.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The mlckpt command-line tool. Subcommands:
-//   mlckpt inspect [--json] FILE   dump and verify an FTI-FF checkpoint file
+//   mlckpt inspect [--json] [--] FILE   dump and verify an FTI-FF checkpoint file
 #include <iostream>
 #include <string>
 #include <vector>
@@ -11,6 +11,6 @@ int main(int argc, char** argv) {
     if (!args.empty() && args[0] == "inspect") {
         return mlckpt::tools::inspect({args.begin() + 1, args.end()}, std::cout, std::cerr);
     }
-    std::cerr << "usage: mlckpt inspect [--json] FILE\n";
+    std::cerr << "usage: mlckpt inspect [--json] [--] FILE\n";
     return 2;
 }
