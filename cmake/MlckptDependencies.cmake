@@ -1,5 +1,6 @@
 # Every dependency is a Debian package; nothing is vendored.
-find_package(MPI REQUIRED COMPONENTS C CXX)
+find_package(MPI REQUIRED COMPONENTS C CXX Fortran)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)  # generates the Fortran module
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(PkgConfig REQUIRED)
 
