@@ -1,0 +1,31 @@
+# Installation of the CMake package (find_package(mlckpt COMPONENTS C CXX
+# Fortran)) and of the pkg-config modules mlckpt, mlckpt-cxx, mlckpt-fortran.
+include(CMakePackageConfigHelpers)
+
+# Exported as mlckpt::c, mlckpt::cxx and mlckpt::fortran.
+set_target_properties(mlckpt PROPERTIES EXPORT_NAME c)
+foreach(_pair "mlckpt_cxx;cxx" "mlckpt_fortran;fortran")
+  list(GET _pair 0 _target)
+  list(GET _pair 1 _name)
+  if(TARGET ${_target})
+    set_target_properties(${_target} PROPERTIES EXPORT_NAME ${_name})
+  endif()
+endforeach()
+
+set(_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/mlckpt)
+install(EXPORT mlckptTargets NAMESPACE mlckpt:: DESTINATION ${_cmake_dir})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/mlckptConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/mlckptConfig.cmake INSTALL_DESTINATION ${_cmake_dir})
+# 0.x releases promise compatibility within a minor version only.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/mlckptConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/mlckptConfig.cmake ${PROJECT_BINARY_DIR}/mlckptConfigVersion.cmake
+  DESTINATION ${_cmake_dir})
+
+# pkg-config files that work wherever the tree is installed (or moved).
+set(_pc_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+file(RELATIVE_PATH MLCKPT_PC_TO_PREFIX /prefix/${_pc_dir} /prefix)
+foreach(_module mlckpt mlckpt-cxx mlckpt-fortran)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/${_module}.pc.in ${PROJECT_BINARY_DIR}/${_module}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/${_module}.pc DESTINATION ${_pc_dir})
+endforeach()

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs the build tree into a scratch prefix, then builds a tiny C, C++ and
+# Fortran program against the installed tree only, twice each: with CMake's
+# find_package(mlckpt COMPONENTS ...) and with pkg-config. Every program runs
+# a checkpoint at one rank.
+#   run_consumers_test.sh BUILD_DIR SOURCE_DIR [EXTRA_FLAGS...]
+# (a sanitized library needs the programs built with the same sanitizers)
+set -euo pipefail
+trap 'echo "consumers test: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
+build=$1 source=$2
+shift 2
+flags="$*"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+prefix=$scratch/prefix
+cmake --install "$build" --prefix "$prefix" > "$scratch/install.log"
+consumers=$source/tests/install/consumers
+
+cat > "$scratch/config.fti" <<CFG
+[basic]
+node_size = 1
+ckpt_dir = $scratch/local
+glbl_dir = $scratch/global
+meta_dir = $scratch/meta
+verbosity = 2
+[restart]
+failure = 0
+exec_id =
+[advanced]
+local_test = 1
+CFG
+run() { (cd "$scratch" && timeout 60 mpiexec -n 1 "$@" "$scratch/config.fti"); }
+
+for lang in c cxx fortran; do
+    echo "== find_package: $lang"
+    cmake -S "$consumers/$lang" -B "$scratch/build-$lang" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+        -DCMAKE_C_COMPILER=mpicc -DCMAKE_CXX_COMPILER=mpicxx -DCMAKE_Fortran_COMPILER=mpifort \
+        -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_Fortran_FLAGS="$flags" \
+        -DCMAKE_EXE_LINKER_FLAGS="$flags" > "$scratch/configure-$lang.log"
+    cmake --build "$scratch/build-$lang" > "$scratch/build-$lang.log"
+    # The program must use the installed libraries, not the build tree's.
+    ! ldd "$scratch/build-$lang/consumer" | grep -q "$build"
+    run "$scratch/build-$lang/consumer" | grep "consumer $lang: ok"
+done
+
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig:${PKG_CONFIG_PATH:-}
+echo "== pkg-config: c"
+# shellcheck disable=SC2046,SC2086
+mpicc -std=c99 -Wall -Werror $flags "$consumers/c/consumer.c" $(pkg-config --cflags --libs mlckpt) -o "$scratch/pc-c"
+run "$scratch/pc-c" | grep "consumer c: ok"
+echo "== pkg-config: cxx"
+# shellcheck disable=SC2046,SC2086
+mpicxx -std=c++20 -Wall -Werror $flags "$consumers/cxx/consumer.cpp" $(pkg-config --cflags --libs mlckpt-cxx) \
+    -o "$scratch/pc-cxx"
+run "$scratch/pc-cxx" | grep "consumer cxx: ok"
+echo "== pkg-config: fortran"
+# shellcheck disable=SC2046,SC2086
+mpifort -std=f2008 -Wall $flags "$consumers/fortran/consumer.f90" $(pkg-config --cflags --libs mlckpt-fortran) \
+    -o "$scratch/pc-fortran"
+run "$scratch/pc-fortran" | grep "consumer fortran: ok"
+echo "consumers test: passed"
