@@ -52,7 +52,7 @@ def main():
     kinds += [("logical", int(k)) for k in a.logical_kinds.split()]
     kinds.append(("character", 1))
 
-    decls, allocs, fills, protects, checks = [], [], [], [], []
+    decls, allocs, frees, fills, protects, checks = [], [], [], [], [], []
     v = 0
     for family, kind in kinds:
         for rank in range(MAX_RANK + 1):
@@ -73,9 +73,11 @@ def main():
                 elif style == "allocatable":
                     decls.append(f"  {t}, allocatable, target :: {name}({dims})")
                     allocs.append(f"  allocate({name}({shape}))")
+                    frees.append(f"    deallocate({name})")
                 else:
                     decls.append(f"  {t}, pointer :: {name}({dims})")
                     allocs.append(f"  allocate({name}({shape}))")
+                    frees.append(f"    deallocate({name})")
                 n = str(EXTENT ** rank)
                 expected = f"reshape([({value(family, kind, v)}, i = 1, {n})], [{shape}])"
                 fills.append(f"  {name} = {expected}")
@@ -108,6 +110,7 @@ program protect_matrix
   if (phase == 1) then
     call FTI_Checkpoint(1, FTI_L1, ierr)
     call expect(ierr, FTI_DONE, 'FTI_Checkpoint', 0)
+    call free_arrays()
     call MPI_Finalize(ierr)  ! no FTI_Finalize: the next launch restarts
     stop
   end if
@@ -122,9 +125,14 @@ program protect_matrix
   if (rank == 0) print '(a, i0, a)', 'protect matrix: ', {v}, ' variables recovered bit for bit'
   call FTI_Finalize(ierr)
   call expect(ierr, FTI_SCES, 'FTI_Finalize', 0)
+  call free_arrays()
   call MPI_Finalize(ierr)
 
 contains
+
+  subroutine free_arrays()
+{chr(10).join(frees)}
+  end subroutine free_arrays
 
   subroutine expect(got, want, what, id)
     integer, intent(in) :: got, want, id
