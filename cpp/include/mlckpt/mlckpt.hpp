@@ -1,0 +1,303 @@
+// mlckpt/mlckpt.hpp - the C++ interface of mlckpt: header-only, over the C
+// API of fti.h, C++17 or later (std::span overloads with C++20).
+//
+//   mlckpt::Session s{"config.fti", MPI_COMM_WORLD};
+//   std::vector<double> field(n);
+//   s.protect(1, field);                       // type deduced from the element
+//   if (s.status() != 0) s.recover();
+//   s.checkpoint(1, mlckpt::Level::L2);
+//
+// Failures throw mlckpt::Error with the library's code and message. One
+// Session at a time: it owns the library from FTI_Init to FTI_Finalize.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <typeindex>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include "fti.h"
+
+#if __cplusplus >= 202002L && __has_include(<span>)
+#include <span>
+#define MLCKPT_HAS_SPAN 1
+#endif
+
+namespace mlckpt {
+
+enum class Level : int { L1 = FTI_L1, L2 = FTI_L2, L3 = FTI_L3, L4 = FTI_L4, L4_DCP = FTI_L4_DCP };
+
+// A failed library call: code() is the C API's result (FTI_NSCS, FTI_NREC),
+// what() is the library's message, which names the call.
+class Error : public std::runtime_error {
+public:
+    Error(const std::string& call, int code) : std::runtime_error(message(call, code)), code_(code) {}
+
+    int code() const noexcept { return code_; }
+
+private:
+    // The library's message names the call already ("FTI_Recover: ...").
+    static std::string message(const std::string& call, int code) {
+        std::string text = FTI_LastError();
+        if (text.empty()) return call + " failed with code " + std::to_string(code);
+        if (text.compare(0, call.size(), call) != 0) text = call + ": " + text;
+        return text;
+    }
+    int code_;
+};
+
+namespace detail {
+
+inline void check(int rc, const char* call, int expected = FTI_SCES) {
+    if (rc != expected) throw Error(call, rc);
+}
+
+template <typename T>
+constexpr void require_protectable() {
+    static_assert(!std::is_const_v<T>, "mlckpt: protected data must be writable: recovery writes into it");
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "mlckpt: protected data must be trivially copyable: it is saved and restored as raw bytes");
+}
+
+// The C library's handle for T when C has exactly that type; -1 otherwise.
+template <typename T>
+fti_id_t primitive_handle() {
+    using U = std::remove_cv_t<T>;
+    constexpr bool is_signed_int = std::is_integral_v<U> && std::is_signed_v<U> && !std::is_same_v<U, bool>;
+    constexpr bool is_unsigned_int = std::is_integral_v<U> && std::is_unsigned_v<U> && !std::is_same_v<U, bool>;
+    if constexpr (std::is_same_v<U, char> || (is_signed_int && sizeof(U) == sizeof(signed char))) {
+        return FTI_CHAR;
+    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned char)) {
+        return FTI_UCHR;
+    } else if constexpr (is_signed_int && sizeof(U) == sizeof(short)) {
+        return FTI_SHRT;
+    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned short)) {
+        return FTI_USHT;
+    } else if constexpr (is_signed_int && sizeof(U) == sizeof(int)) {
+        return FTI_INTG;
+    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned)) {
+        return FTI_UINT;
+    } else if constexpr (is_signed_int && sizeof(U) == sizeof(long)) {
+        return FTI_LONG;  // long, and long long where it has the same size
+    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned long)) {
+        return FTI_ULNG;
+    } else if constexpr (std::is_same_v<U, float>) {
+        return FTI_SFLT;
+    } else if constexpr (std::is_same_v<U, double>) {
+        return FTI_DBLE;
+    } else if constexpr (std::is_same_v<U, long double>) {
+        return FTI_LDBE;
+    } else {
+        return -1;  // bool, structs, std::complex, ...: an opaque type of sizeof(T) bytes
+    }
+}
+
+template <typename T>
+struct is_std_vector : std::false_type {};
+template <typename T, typename A>
+struct is_std_vector<std::vector<T, A>> : std::true_type {};
+template <typename T>
+struct is_std_array : std::false_type {};
+template <typename T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+#ifdef MLCKPT_HAS_SPAN
+template <typename T>
+struct is_std_span : std::false_type {};
+template <typename T, std::size_t E>
+struct is_std_span<std::span<T, E>> : std::true_type {};
+#endif
+
+// A single object (not a container the other overloads take).
+template <typename T>
+constexpr bool is_single_object = !is_std_vector<T>::value && !is_std_array<T>::value && !std::is_array_v<T>
+#ifdef MLCKPT_HAS_SPAN
+                                  && !is_std_span<T>::value
+#endif
+    ;
+
+}  // namespace detail
+
+class Session {
+public:
+    // FTI_Init. Throws Error when it fails (bad configuration, ...). Two
+    // outcomes do not throw: on a head rank (head = 1, keep_heads_alive = 1)
+    // the call returns once the application ranks have finalized, and
+    // is_head() is true: the rank has nothing left to do but destroy the
+    // session. When a restart was requested but nothing can be recovered,
+    // restart_failed() is true and the session works for a fresh run.
+    Session(const std::string& config, MPI_Comm comm) {
+        int rc = FTI_Init(config.c_str(), comm);
+        if (rc == FTI_HEAD) {
+            head_ = true;
+        } else if (rc == FTI_NREC) {
+            restart_failed_ = true;
+        } else {
+            detail::check(rc, "FTI_Init");
+        }
+        owning_ = true;
+    }
+
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    Session(Session&& other) noexcept { take(other); }
+    // Finalizes this session first (errors ignored, as in the destructor).
+    Session& operator=(Session&& other) noexcept {
+        if (this != &other) {
+            finalize_quietly();
+            take(other);
+        }
+        return *this;
+    }
+
+    // FTI_Finalize unless finalize() was called or the session was moved
+    // from. Never throws: call finalize() to see errors.
+    ~Session() { finalize_quietly(); }
+
+    // FTI_Finalize; throws Error when it fails. Idempotent.
+    void finalize() {
+        if (!owning_) return;
+        owning_ = false;
+        detail::check(FTI_Finalize(), "FTI_Finalize");
+    }
+
+    bool is_head() const noexcept { return head_; }
+    bool restart_failed() const noexcept { return restart_failed_; }
+    // The application communicator (FTI_COMM_WORLD: head ranks excluded).
+    MPI_Comm comm() const noexcept { return FTI_COMM_WORLD; }
+    // 0: a fresh run; 1: a restart; 2: a restart from a kept checkpoint.
+    int status() const {
+        int s = FTI_Status();
+        if (s < 0) throw Error("FTI_Status", s);
+        return s;
+    }
+
+    // count elements at data (C++17 and later).
+    template <typename T>
+    void protect(int id, T* data, std::size_t count) {
+        detail::require_protectable<T>();
+        detail::check(FTI_Protect(id, data, static_cast<std::int64_t>(count), handle_of<T>()), "FTI_Protect");
+    }
+    // The vector's current storage: protect it again after it reallocates.
+    template <typename T, typename A>
+    void protect(int id, std::vector<T, A>& v) {
+        protect(id, v.data(), v.size());
+    }
+    template <typename T, std::size_t N>
+    void protect(int id, std::array<T, N>& a) {
+        protect(id, a.data(), N);
+    }
+    template <typename T, std::size_t N>
+    void protect(int id, T (&a)[N]) {
+        protect(id, a, N);
+    }
+#ifdef MLCKPT_HAS_SPAN
+    template <typename T, std::size_t E>
+    void protect(int id, std::span<T, E> s) {
+        protect(id, s.data(), s.size());
+    }
+#endif
+    // A single object: a scalar or a trivially copyable struct.
+    template <typename T, std::enable_if_t<detail::is_single_object<T>, int> = 0>
+    void protect(int id, T& value) {
+        protect(id, &value, 1);
+    }
+
+    // True when a checkpoint was taken (FTI_DONE); throws on failure.
+    bool checkpoint(int id, Level level) {
+        int rc = FTI_Checkpoint(id, static_cast<int>(level));
+        if (rc != FTI_DONE) throw Error("FTI_Checkpoint", rc);
+        return true;
+    }
+    // On a restart, recovers; otherwise checkpoints when an interval of the
+    // configuration has elapsed (then returns true).
+    bool snapshot() {
+        int rc = FTI_Snapshot();
+        if (rc != FTI_SCES && rc != FTI_DONE) throw Error("FTI_Snapshot", rc);
+        return rc == FTI_DONE;
+    }
+    void recover() { detail::check(FTI_Recover(), "FTI_Recover"); }
+    void recover_var_init() { detail::check(FTI_RecoverVarInit(), "FTI_RecoverVarInit"); }
+    void recover_var(int id) { detail::check(FTI_RecoverVar(id), "FTI_RecoverVar"); }
+    void recover_var_finalize() { detail::check(FTI_RecoverVarFinalize(), "FTI_RecoverVarFinalize"); }
+
+    // Bytes stored for variable id in the checkpoint to recover from (0: none).
+    std::int64_t stored_size(int id) const { return FTI_GetStoredSize(id); }
+
+    // On a restart: resizes v to the stored size of id and protects it.
+    template <typename T, typename A>
+    void realloc(int id, std::vector<T, A>& v) {
+        detail::require_protectable<T>();
+        std::int64_t bytes = stored_size(id);
+        if (bytes < 0 || bytes % static_cast<std::int64_t>(sizeof(T)) != 0) {
+            throw std::length_error("mlckpt::Session::realloc: variable " + std::to_string(id) + " has " +
+                                    std::to_string(bytes) + " stored bytes, not a whole number of " +
+                                    std::to_string(sizeof(T)) + "-byte elements");
+        }
+        v.resize(static_cast<std::size_t>(bytes) / sizeof(T));
+        protect(id, v);
+    }
+
+    // The id bound to name (a free one is bound the first time).
+    int id_of(const std::string& name) {
+        int id = FTI_setIDFromString(name.c_str());
+        if (id < 0) throw Error("FTI_setIDFromString", id);
+        return id;
+    }
+
+    // Incremental checkpoint: begin, add every protected variable, commit.
+    void begin_incremental(int id, Level level) {
+        detail::check(FTI_InitICP(id, static_cast<int>(level), true), "FTI_InitICP");
+    }
+    void add_incremental(int id) { detail::check(FTI_AddVarICP(id), "FTI_AddVarICP"); }
+    bool commit_incremental() {
+        int rc = FTI_FinalizeICP();
+        if (rc != FTI_DONE) throw Error("FTI_FinalizeICP", rc);
+        return true;
+    }
+
+private:
+    void take(Session& other) noexcept {
+        owning_ = std::exchange(other.owning_, false);
+        head_ = other.head_;
+        restart_failed_ = other.restart_failed_;
+        opaque_ = std::move(other.opaque_);
+    }
+
+    void finalize_quietly() noexcept {
+        if (owning_) {
+            owning_ = false;
+            FTI_Finalize();
+        }
+    }
+
+    // The handle of T: the C library's for C types, else an opaque type of
+    // sizeof(T) bytes registered once per session.
+    template <typename T>
+    fti_id_t handle_of() {
+        fti_id_t h = detail::primitive_handle<T>();
+        if (h >= 0) return h;
+        auto it = opaque_.find(std::type_index(typeid(T)));
+        if (it != opaque_.end()) return it->second;
+        fti_id_t created = -1;
+        detail::check(FTI_InitType(&created, static_cast<int>(sizeof(T))), "FTI_InitType");
+        opaque_.emplace(std::type_index(typeid(T)), created);
+        return created;
+    }
+
+    bool owning_ = false;
+    bool head_ = false;
+    bool restart_failed_ = false;
+    std::map<std::type_index, fti_id_t> opaque_;
+};
+
+}  // namespace mlckpt

@@ -1,0 +1,215 @@
+// The C++ wrapper over the C API: type deduction, exceptions carrying the
+// library's code and message, move semantics, and the restart path. Built
+// twice, as C++17 and as C++20 (std::span).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <complex>
+#include <cstdint>
+#include <new>
+#include <vector>
+
+#include "mlckpt/mlckpt.hpp"
+#include "scenario.hpp"
+
+namespace mlckpt::test {
+namespace {
+
+struct Particle {
+    double position[3];
+    std::int32_t charge;
+    std::int32_t flags;
+};
+
+TEST(CppWrapper, TypesMapToTheCHandles) {
+    using detail::primitive_handle;
+    EXPECT_EQ(primitive_handle<char>(), FTI_CHAR);
+    EXPECT_EQ(primitive_handle<std::int8_t>(), FTI_CHAR);
+    EXPECT_EQ(primitive_handle<unsigned char>(), FTI_UCHR);
+    EXPECT_EQ(primitive_handle<short>(), FTI_SHRT);
+    EXPECT_EQ(primitive_handle<std::uint16_t>(), FTI_USHT);
+    EXPECT_EQ(primitive_handle<int>(), FTI_INTG);
+    EXPECT_EQ(primitive_handle<unsigned>(), FTI_UINT);
+    EXPECT_EQ(primitive_handle<long>(), FTI_LONG);
+    EXPECT_EQ(primitive_handle<unsigned long>(), FTI_ULNG);
+    EXPECT_EQ(primitive_handle<float>(), FTI_SFLT);
+    EXPECT_EQ(primitive_handle<double>(), FTI_DBLE);
+    EXPECT_EQ(primitive_handle<long double>(), FTI_LDBE);
+    if (sizeof(long long) == sizeof(long)) {
+        EXPECT_EQ(primitive_handle<long long>(), FTI_LONG) << "picked by size and signedness";
+        EXPECT_EQ(primitive_handle<unsigned long long>(), FTI_ULNG);
+    }
+    // No exact C type: an opaque type of sizeof(T) bytes.
+    EXPECT_EQ(primitive_handle<bool>(), -1);
+    EXPECT_EQ(primitive_handle<Particle>(), -1);
+    EXPECT_EQ(primitive_handle<std::complex<double>>(), -1);
+}
+
+// Every kind of argument protect() takes, filled from (rank, version).
+struct State {
+    std::vector<int> ints = std::vector<int>(1000);
+    std::vector<double> doubles = std::vector<double>(333);
+    std::array<float, 7> floats{};
+    std::vector<Particle> particles = std::vector<Particle>(20);
+    std::vector<std::complex<double>> waves = std::vector<std::complex<double>>(50);
+    std::int64_t step = 0;
+    std::uint8_t raw[37] = {};
+    std::vector<unsigned short> via_pointer = std::vector<unsigned short>(64);
+
+    void protect(Session& s) {
+        s.protect(1, ints);
+        s.protect(2, doubles);
+        s.protect(3, floats);
+        s.protect(4, particles);
+        s.protect(6, step);
+        s.protect(7, raw);
+        s.protect(8, via_pointer.data(), via_pointer.size());  // the C++17 form
+#ifdef MLCKPT_HAS_SPAN
+        s.protect(5, std::span(waves));
+#else
+        s.protect(5, waves);
+#endif
+    }
+    void fill(int version) {
+        const int r = app_rank();
+        for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = static_cast<int>(pattern(r, 1, version, i));
+        for (std::size_t i = 0; i < doubles.size(); ++i) doubles[i] = static_cast<double>(pattern(r, 2, version, i) >> 11);
+        for (std::size_t i = 0; i < floats.size(); ++i) floats[i] = static_cast<float>(i) * 0.5f + static_cast<float>(version);
+        for (std::size_t i = 0; i < particles.size(); ++i) {
+            particles[i] = Particle{{1.0 * static_cast<double>(i), 2.0, static_cast<double>(r)},
+                                    static_cast<std::int32_t>(i) * version, r};
+        }
+        for (std::size_t i = 0; i < waves.size(); ++i) waves[i] = {static_cast<double>(i), static_cast<double>(version)};
+        step = 1000 * version + r;
+        for (std::size_t i = 0; i < sizeof raw; ++i) raw[i] = static_cast<std::uint8_t>(pattern(r, 7, version, i));
+        for (std::size_t i = 0; i < via_pointer.size(); ++i) {
+            via_pointer[i] = static_cast<unsigned short>(pattern(r, 8, version, i));
+        }
+    }
+    bool operator==(const State& o) const {
+        auto same_particles = [&] {
+            for (std::size_t i = 0; i < particles.size(); ++i) {
+                const Particle& a = particles[i];
+                const Particle& b = o.particles[i];
+                if (a.position[0] != b.position[0] || a.position[1] != b.position[1] ||
+                    a.position[2] != b.position[2] || a.charge != b.charge || a.flags != b.flags) {
+                    return false;
+                }
+            }
+            return particles.size() == o.particles.size();
+        };
+        return ints == o.ints && doubles == o.doubles && floats == o.floats && same_particles() && waves == o.waves &&
+               step == o.step && std::equal(std::begin(raw), std::end(raw), std::begin(o.raw)) &&
+               via_pointer == o.via_pointer;
+    }
+};
+
+// Phase 1 checkpoints and crashes; phase 2 restarts: stored sizes follow
+// the deduced types, a vector is resized by realloc(), a wrong size is
+// refused with FTI_NREC, and everything is recovered bit for bit.
+TEST(CppWrapper, RestartPath) {
+    std::string cfg = config();
+    if (phase() == 1) {
+        // A crash: the session is never destroyed, so FTI_Finalize never
+        // runs; it and the data it protects outlive the test.
+        alignas(Session) static unsigned char storage[sizeof(Session)];
+        Session& crashing = *new (storage) Session{cfg, MPI_COMM_WORLD};
+        static State state;
+        EXPECT_EQ(crashing.status(), 0);
+        state.fill(1);
+        state.protect(crashing);
+        EXPECT_TRUE(crashing.checkpoint(1, Level::L1));
+        state.fill(2);
+        EXPECT_TRUE(crashing.checkpoint(2, Level::L4));
+        return;
+    }
+    Session s{cfg, MPI_COMM_WORLD};
+    ASSERT_EQ(s.status(), 1);
+    EXPECT_EQ(s.stored_size(1), 1000 * static_cast<std::int64_t>(sizeof(int)));
+    EXPECT_EQ(s.stored_size(4), 20 * static_cast<std::int64_t>(sizeof(Particle)));
+    EXPECT_EQ(s.stored_size(7), 37);
+    State restored;
+    restored.protect(s);
+    restored.ints.assign(5, 0);  // the wrong size ...
+    s.protect(1, restored.ints);
+    try {
+        s.recover();
+        ADD_FAILURE() << "recover() with a wrong size must throw";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NREC);
+        // Other ranks learn of rank 0's problem: "FTI_Recover: on rank 0: ...".
+        EXPECT_EQ(std::string(e.what()).rfind("FTI_Recover: ", 0), 0u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("variable 1: the checkpoint holds 4000 bytes"), std::string::npos)
+            << e.what();
+    }
+    s.realloc(1, restored.ints);  // ... fixed from the stored size
+    EXPECT_EQ(restored.ints.size(), 1000u);
+    s.recover();
+    State expected;
+    expected.fill(2);
+    EXPECT_TRUE(restored == expected);
+    EXPECT_EQ(s.status(), 0);
+    s.finalize();
+}
+
+TEST(CppWrapper, ErrorsCarryCodeAndMessage) {
+    try {
+        Session bad{(workdir() / "missing.fti").string(), MPI_COMM_WORLD};
+        ADD_FAILURE() << "a missing configuration file must throw";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NSCS);
+        EXPECT_EQ(std::string(e.what()).rfind("FTI_Init: ", 0), 0u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("missing.fti"), std::string::npos) << e.what();
+    }
+    Session s{config(), MPI_COMM_WORLD};
+    int x = 0;
+    s.protect(1, x);
+    try {
+        s.checkpoint(1, static_cast<Level>(5));
+        ADD_FAILURE() << "level 5 must throw";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NSCS);
+        EXPECT_EQ(std::string(e.what()).rfind("FTI_Checkpoint: ", 0), 0u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("checkpoint level 5 is invalid; allowed: FTI_L1"), std::string::npos)
+            << e.what();
+    }
+    std::vector<double> v(3);
+    try {
+        s.realloc(2, v);  // not a restart: nothing stored
+        EXPECT_TRUE(v.empty());
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
+    }
+    s.finalize();
+    s.finalize();  // idempotent
+}
+
+TEST(CppWrapper, MoveSemantics) {
+    static_assert(!std::is_copy_constructible_v<Session> && !std::is_copy_assignable_v<Session>);
+    static_assert(std::is_nothrow_move_constructible_v<Session> && std::is_nothrow_move_assignable_v<Session>);
+    std::string cfg = config();
+    std::vector<double> data(100, 2.5);
+    {
+        Session first{cfg, MPI_COMM_WORLD};
+        Session second{std::move(first)};
+        {
+            Session third{std::move(second)};
+            // The moved-from sessions do not own the library any more:
+            // destroying them must not finalize it.
+            first = std::move(first);
+            third.protect(1, data);
+            EXPECT_TRUE(third.checkpoint(1, Level::L1));
+            second = std::move(third);  // the target (moved from) has nothing to finalize
+        }
+        EXPECT_NE(FTI_COMM_WORLD, MPI_COMM_NULL) << "still initialized: 'second' owns the session";
+        EXPECT_TRUE(second.checkpoint(2, Level::L1));
+        EXPECT_NE(second.comm(), MPI_COMM_NULL);
+    }  // 'second' finalizes here
+    EXPECT_EQ(FTI_COMM_WORLD, MPI_COMM_NULL) << "the owning session finalized on destruction";
+    // A new session can start after the old one ended.
+    Session again{cfg, MPI_COMM_WORLD};
+    EXPECT_EQ(again.status(), 0);
+}
+
+}  // namespace
+}  // namespace mlckpt::test
