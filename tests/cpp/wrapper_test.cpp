@@ -3,10 +3,12 @@
 // twice, as C++17 and as C++20 (std::span).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <complex>
 #include <cstdint>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "mlckpt/mlckpt.hpp"
@@ -209,6 +211,32 @@ TEST(CppWrapper, MoveSemantics) {
     // A new session can start after the old one ended.
     Session again{cfg, MPI_COMM_WORLD};
     EXPECT_EQ(again.status(), 0);
+}
+
+// An exception that destroys the session must not finalize: FTI_Finalize
+// would remove the checkpoints that the relaunch restarts from.
+TEST(CppWrapper, ExceptionKeepsTheCheckpoints) {
+    std::string cfg = config();
+    static std::vector<int> data(100);
+    if (phase() == 1) {
+        try {
+            Session s{cfg, MPI_COMM_WORLD};
+            std::fill(data.begin(), data.end(), 7 + app_rank());
+            s.protect(1, data);
+            s.checkpoint(1, Level::L1);
+            throw std::runtime_error("the application fails");
+        } catch (const std::runtime_error&) {
+        }
+        EXPECT_NE(FTI_COMM_WORLD, MPI_COMM_NULL) << "not finalized";
+        return;
+    }
+    Session s{cfg, MPI_COMM_WORLD};
+    ASSERT_EQ(s.status(), 1);
+    std::fill(data.begin(), data.end(), 0);
+    s.protect(1, data);
+    s.recover();
+    EXPECT_EQ(data, std::vector<int>(100, 7 + app_rank()));
+    s.finalize();
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -149,7 +150,7 @@ public:
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
-    Session(Session&& other) noexcept { take(other); }
+    Session(Session&& other) noexcept : unwinding_base_(std::uncaught_exceptions()) { take(other); }
     // Finalizes this session first (errors ignored, as in the destructor).
     Session& operator=(Session&& other) noexcept {
         if (this != &other) {
@@ -160,8 +161,13 @@ public:
     }
 
     // FTI_Finalize unless finalize() was called or the session was moved
-    // from. Never throws: call finalize() to see errors.
-    ~Session() { finalize_quietly(); }
+    // from. Never throws: call finalize() to see errors. When the session is
+    // destroyed by an exception, FTI_Finalize is not called: it would
+    // remove the checkpoints that a relaunch needs to restart.
+    ~Session() {
+        if (std::uncaught_exceptions() > unwinding_base_) return;
+        finalize_quietly();
+    }
 
     // FTI_Finalize; throws Error when it fails. Idempotent.
     void finalize() {
@@ -294,6 +300,7 @@ private:
         return created;
     }
 
+    int unwinding_base_ = std::uncaught_exceptions();  // exceptions in flight at construction
     bool owning_ = false;
     bool head_ = false;
     bool restart_failed_ = false;
