@@ -8,20 +8,7 @@ heatdis=$1 ranks=$2 workdir=$3 level=$4
 rm -rf "$workdir"
 mkdir -p "$workdir/reference" "$workdir/crash"
 for d in reference crash; do
-    cat > "$workdir/$d/heatdis.fti" <<CFG
-[basic]
-node_size = 2
-group_size = 2
-ckpt_dir = $workdir/$d/local
-glbl_dir = $workdir/$d/global
-meta_dir = $workdir/$d/meta
-verbosity = 2
-[restart]
-failure = 0
-exec_id =
-[advanced]
-local_test = 1
-CFG
+    bash "$(dirname "$0")/../support/write_config.sh" "$workdir/$d/heatdis.fti" "$workdir/$d" 2 2
 done
 args=(--iterations 120 --ckpt-every 25 --level "$level" --rows 24 --cols 32)
 run() { (cd "$workdir/$1" && timeout 120 mpiexec --oversubscribe -n "$ranks" "$heatdis" --config heatdis.fti "${@:2}"); }

@@ -9,19 +9,7 @@ program=$1 ranks=$2 workdir=$3
 shift 3
 rm -rf "$workdir"
 mkdir -p "$workdir"
-cat > "$workdir/config.fti" <<CFG
-[basic]
-node_size = $(( ranks % 2 == 0 ? 2 : 1 ))
-ckpt_dir = $workdir/local
-glbl_dir = $workdir/global
-meta_dir = $workdir/meta
-verbosity = 2
-[restart]
-failure = 0
-exec_id =
-[advanced]
-local_test = 1
-CFG
+bash "$(dirname "$0")/../support/write_config.sh" "$workdir/config.fti" "$workdir" $(( ranks % 2 == 0 ? 2 : 1 ))
 cd "$workdir"
 for phase in "$@"; do
     echo "=== $(basename "$program") phase $phase: $ranks ranks"

@@ -16,19 +16,7 @@ prefix=$scratch/prefix
 cmake --install "$build" --prefix "$prefix" > "$scratch/install.log"
 consumers=$source/tests/install/consumers
 
-cat > "$scratch/config.fti" <<CFG
-[basic]
-node_size = 1
-ckpt_dir = $scratch/local
-glbl_dir = $scratch/global
-meta_dir = $scratch/meta
-verbosity = 2
-[restart]
-failure = 0
-exec_id =
-[advanced]
-local_test = 1
-CFG
+bash "$source/tests/support/write_config.sh" "$scratch/config.fti" "$scratch" 1
 run() { (cd "$scratch" && timeout 60 mpiexec -n 1 "$@" "$scratch/config.fti"); }
 
 for lang in c cxx fortran; do

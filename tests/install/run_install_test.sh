@@ -20,19 +20,7 @@ mpicc -std=c99 -Wall -Wextra -Werror "$@" "$source/tests/install/fti_app.c" -I"$
 ldd "$scratch/fti_app" | grep -q "$libdir/libmlckpt.so"
 
 cd "$scratch"
-cat > config.fti <<CFG
-[basic]
-node_size = 2
-ckpt_dir = $scratch/local
-glbl_dir = $scratch/global
-meta_dir = $scratch/meta
-verbosity = 2
-[restart]
-failure = 0
-exec_id =
-[advanced]
-local_test = 1
-CFG
+bash "$source/tests/support/write_config.sh" config.fti "$scratch" 2
 run() { timeout 120 mpiexec --oversubscribe -n 4 ./fti_app config.fti; }
 run
 grep -q '^failure = 1' config.fti
