@@ -54,7 +54,14 @@ void usage(std::FILE* out) {
     std::fputs(
         "usage: heatdis_cpp --config FILE [--iterations N] [--crash-at N] [--level 1-4]\n"
         "                   [--ckpt-every K] [--rows R] [--cols C]\n"
-        "  (the options of examples/c/heatdis.c)\n",
+        "  --config FILE   mlckpt/FTI configuration file (required)\n"
+        "  --iterations N  number of Jacobi steps (default 600)\n"
+        "  --crash-at N    SIGKILL rank 1 (rank 0 when alone) after N steps; ignored on a restart\n"
+        "  --level L       level of the --ckpt-every checkpoints: 1 to 4 (default 1)\n"
+        "  --ckpt-every K  checkpoint every K steps; 0 = snapshot() every step with\n"
+        "                  the intervals of the configuration (default 0)\n"
+        "  --rows R        rows per rank (default 256)\n"
+        "  --cols C        columns per rank (default 256)\n",
         out);
 }
 
@@ -195,6 +202,12 @@ void say(int rank, const std::string& line) {
 int run(const Options& opt) {
     mlckpt::Session session{opt.config, MPI_COMM_WORLD};
     if (session.is_head()) return EXIT_SUCCESS;  // a head rank: its work is done
+    // As in the C example, a relaunch that finds nothing to restart from
+    // stops (the exception leaves the checkpoints and [restart] as they are)
+    // instead of silently starting over.
+    if (session.restart_failed()) {
+        throw mlckpt::Error("no checkpoint to restart from", FTI_NREC, session.restart_error());
+    }
     MPI_Comm comm = session.comm();
     int rank = 0;
     int nranks = 0;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "mlckpt/mlckpt.hpp"
@@ -22,6 +23,24 @@ struct Particle {
     std::int32_t charge;
     std::int32_t flags;
 };
+
+// The mapping is decided at compile time, by size and signedness.
+using detail::primitive_handle_variable;
+static_assert(primitive_handle_variable<char>() == &FTI_CHAR);
+static_assert(primitive_handle_variable<int>() == &FTI_INTG);
+static_assert(primitive_handle_variable<const int>() == &FTI_INTG);
+static_assert(primitive_handle_variable<unsigned>() == &FTI_UINT);
+static_assert(primitive_handle_variable<double>() == &FTI_DBLE);
+static_assert(primitive_handle_variable<long double>() == &FTI_LDBE);
+static_assert(primitive_handle_variable<long long>() == (sizeof(long long) == sizeof(long) ? &FTI_LONG : nullptr));
+static_assert(primitive_handle_variable<std::uint64_t>() ==
+              (sizeof(std::uint64_t) == sizeof(unsigned long) ? &FTI_ULNG
+               : sizeof(std::uint64_t) == sizeof(unsigned) ? &FTI_UINT
+                                                            : nullptr));
+enum class Color : unsigned char { red, green };
+static_assert(primitive_handle_variable<Color>() == &FTI_UCHR, "an enum is its underlying type");
+static_assert(primitive_handle_variable<bool>() == nullptr);
+static_assert(primitive_handle_variable<std::complex<double>>() == nullptr);
 
 TEST(CppWrapper, TypesMapToTheCHandles) {
     using detail::primitive_handle;
@@ -45,6 +64,20 @@ TEST(CppWrapper, TypesMapToTheCHandles) {
     EXPECT_EQ(primitive_handle<bool>(), -1);
     EXPECT_EQ(primitive_handle<Particle>(), -1);
     EXPECT_EQ(primitive_handle<std::complex<double>>(), -1);
+
+    // Opaque types are registered once per type, as the library's types
+    // 11, 12, ...: the stored sizes follow sizeof(T).
+    Session s{config(), MPI_COMM_WORLD};
+    std::vector<Particle> a(3);
+    std::vector<Particle> b(5);
+    std::complex<double> z{1.0, -1.0};
+    bool flag = true;
+    s.protect(1, a);
+    s.protect(2, b);
+    s.protect(3, z);
+    s.protect(4, flag);
+    EXPECT_TRUE(s.checkpoint(1, Level::L1));
+    s.finalize();
 }
 
 // Every kind of argument protect() takes, filled from (rank, version).
@@ -144,6 +177,16 @@ TEST(CppWrapper, RestartPath) {
         EXPECT_NE(std::string(e.what()).find("variable 1: the checkpoint holds 4000 bytes"), std::string::npos)
             << e.what();
     }
+    std::vector<double> eight_byte_elements(4, 0.5);
+    try {
+        s.realloc(7, eight_byte_elements);  // 37 bytes stored
+        ADD_FAILURE() << "37 bytes are not a whole number of doubles";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NREC);
+        EXPECT_STREQ(e.what(), "mlckpt::Session::realloc: variable 7: the checkpoint holds 37 bytes, "
+                               "not a whole number of 8-byte elements");
+    }
+    EXPECT_EQ(eight_byte_elements.size(), 4u);
     s.realloc(1, restored.ints);  // ... fixed from the stored size
     EXPECT_EQ(restored.ints.size(), 1000u);
     s.recover();
@@ -175,15 +218,33 @@ TEST(CppWrapper, ErrorsCarryCodeAndMessage) {
         EXPECT_NE(std::string(e.what()).find("checkpoint level 5 is invalid; allowed: FTI_L1"), std::string::npos)
             << e.what();
     }
-    std::vector<double> v(3);
+    std::vector<double> v(3, 1.5);
     try {
-        s.realloc(2, v);  // not a restart: nothing stored
-        EXPECT_TRUE(v.empty());
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << e.what();
+        s.realloc(2, v);
+        ADD_FAILURE() << "realloc() without a checkpoint to recover from must throw";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NREC);
+        EXPECT_STREQ(e.what(),
+                     "mlckpt::Session::realloc: variable 2: there is no checkpoint to recover from (status() is 0)");
+    }
+    EXPECT_EQ(v, std::vector<double>(3, 1.5)) << "the vector is left alone";
+    try {
+        s.protect(-1, v);
+        ADD_FAILURE() << "id -1 must throw";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NSCS);
+        EXPECT_NE(std::string(e.what()).find("FTI_Protect: variable id -1 is invalid"), std::string::npos)
+            << e.what();
     }
     s.finalize();
     s.finalize();  // idempotent
+    try {
+        (void)s.status();
+        ADD_FAILURE() << "a finalized session must refuse calls";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NSCS);
+        EXPECT_STREQ(e.what(), "mlckpt::Session::status: the session is not active (moved from or finalized)");
+    }
 }
 
 TEST(CppWrapper, MoveSemantics) {
@@ -206,8 +267,27 @@ TEST(CppWrapper, MoveSemantics) {
         EXPECT_NE(FTI_COMM_WORLD, MPI_COMM_NULL) << "still initialized: 'second' owns the session";
         EXPECT_TRUE(second.checkpoint(2, Level::L1));
         EXPECT_NE(second.comm(), MPI_COMM_NULL);
+        // A moved-from session refuses calls instead of reaching the
+        // session that another object owns.
+        EXPECT_EQ(first.comm(), MPI_COMM_NULL);
+        try {
+            first.checkpoint(3, Level::L1);
+            ADD_FAILURE() << "a moved-from session must refuse calls";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.code(), FTI_NSCS);
+            EXPECT_STREQ(e.what(),
+                         "mlckpt::Session::checkpoint: the session is not active (moved from or finalized)");
+        }
     }  // 'second' finalizes here
     EXPECT_EQ(FTI_COMM_WORLD, MPI_COMM_NULL) << "the owning session finalized on destruction";
+    {
+        Session moved_from{cfg, MPI_COMM_WORLD};
+        Session owner{std::move(moved_from)};
+        EXPECT_NE(FTI_COMM_WORLD, MPI_COMM_NULL);
+        owner = std::move(moved_from);  // the target is active: it is finalized first
+        EXPECT_EQ(FTI_COMM_WORLD, MPI_COMM_NULL) << "move assignment finalized the session it replaced";
+        EXPECT_EQ(owner.comm(), MPI_COMM_NULL);
+    }
     // A new session can start after the old one ended.
     Session again{cfg, MPI_COMM_WORLD};
     EXPECT_EQ(again.status(), 0);
@@ -236,6 +316,69 @@ TEST(CppWrapper, ExceptionKeepsTheCheckpoints) {
     s.protect(1, data);
     s.recover();
     EXPECT_EQ(data, std::vector<int>(100, 7 + app_rank()));
+    s.finalize();
+}
+
+// FTI_Init returns FTI_NREC when the checkpoints of a restart are gone: the
+// session does not throw, keeps the reason and works as a fresh run.
+TEST(CppWrapper, FailedRestartIsAFreshRun) {
+    std::string cfg = config();
+    if (phase() == 1) {
+        alignas(Session) static unsigned char storage[sizeof(Session)];
+        Session& crashing = *new (storage) Session{cfg, MPI_COMM_WORLD};
+        static std::vector<double> data(64, 1.0);
+        crashing.protect(1, data);
+        EXPECT_TRUE(crashing.checkpoint(1, Level::L1));
+        return;
+    }
+    if (world_rank() == 0) fs::remove_all(local_dir());  // every node lost its L1 files
+    world_barrier();
+    Session s{cfg, MPI_COMM_WORLD};
+    EXPECT_TRUE(s.restart_failed());
+    EXPECT_EQ(s.restart_error().rfind("FTI_Init: ", 0), 0u) << s.restart_error();
+    EXPECT_EQ(s.status(), 0);
+    std::vector<double> data(64, 2.0 + app_rank());
+    EXPECT_THROW(s.realloc(1, data), Error);
+    s.protect(1, data);
+    try {
+        s.recover();
+        ADD_FAILURE() << "nothing to recover from";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NREC);
+        EXPECT_NE(std::string(e.what()).find("there is no checkpoint to recover from"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(s.checkpoint(2, Level::L1)) << "the run goes on as a fresh one";
+    s.finalize();
+    EXPECT_TRUE(config_says("failure = 0"));
+}
+
+// Head ranks (head = 1, keep_heads_alive = 1) get a session that only
+// finalizes: the other calls throw instead of reaching the application
+// ranks' collectives.
+TEST(CppWrapper, HeadRanksOnlyFinalize) {
+    ConfigOptions options;
+    options.basic = {{"head", "1"}, {"keep_heads_alive", "1"}};
+    Session s{config(options), MPI_COMM_WORLD};
+    if (!s.is_head()) {
+        int size = 0;
+        MPI_Comm_size(s.comm(), &size);
+        EXPECT_EQ(size, world_size() / 2) << "one head per node of 2 ranks";
+        std::vector<int> data(10, app_rank());
+        s.protect(1, data);
+        EXPECT_TRUE(s.checkpoint(1, Level::L1));
+        s.finalize();  // releases the heads
+        return;
+    }
+    EXPECT_EQ(s.comm(), MPI_COMM_NULL);
+    const std::string refused = "this is a head rank (FTI_Init returned FTI_HEAD): only finalize() is allowed";
+    try {
+        s.checkpoint(1, Level::L1);
+        ADD_FAILURE() << "a head rank must not checkpoint";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NSCS);
+        EXPECT_EQ(std::string(e.what()), "mlckpt::Session::checkpoint: " + refused);
+    }
+    EXPECT_THROW((void)s.status(), Error);
     s.finalize();
 }
 

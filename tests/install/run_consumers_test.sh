@@ -27,7 +27,13 @@ for lang in c cxx fortran; do
         -DCMAKE_EXE_LINKER_FLAGS="$flags" > "$scratch/configure-$lang.log"
     cmake --build "$scratch/build-$lang" > "$scratch/build-$lang.log"
     # The program must use the installed libraries, not the build tree's.
-    ! ldd "$scratch/build-$lang/consumer" | grep -q "$build"
+    linked=$(ldd "$scratch/build-$lang/consumer")  # captured: grep -q must not cut ldd's pipe
+    grep -q "$prefix/lib" <<< "$linked"
+    if grep -q "$build" <<< "$linked"; then
+        echo "consumers test: $lang links the build tree's libraries:" >&2
+        echo "$linked" >&2
+        exit 1
+    fi
     run "$scratch/build-$lang/consumer" | grep "consumer $lang: ok"
 done
 

@@ -17,7 +17,10 @@ libdir=$(dirname "$(find "$prefix" -name 'libmlckpt.so' | head -n 1)")
 mpicc -std=c99 -Wall -Wextra -Werror "$@" "$source/tests/install/fti_app.c" -I"$prefix/include" \
     -L"$libdir" -Wl,-rpath,"$libdir" -lmlckpt -o "$scratch/fti_app"
 # The program must resolve the installed library, not the build tree's.
-ldd "$scratch/fti_app" | grep -q "$libdir/libmlckpt.so"
+# (ldd's output is captured first: with pipefail, grep -q closing the pipe
+# early would make ldd fail with SIGPIPE.)
+linked=$(ldd "$scratch/fti_app")
+grep -q "$libdir/libmlckpt.so" <<< "$linked"
 
 cd "$scratch"
 bash "$source/tests/support/write_config.sh" config.fti "$scratch" 2

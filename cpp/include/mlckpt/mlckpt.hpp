@@ -9,6 +9,7 @@
 //
 // Failures throw mlckpt::Error with the library's code and message. One
 // Session at a time: it owns the library from FTI_Init to FTI_Finalize.
+// See docs/cpp.md.
 #pragma once
 
 #include <mpi.h>
@@ -17,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -41,7 +43,11 @@ enum class Level : int { L1 = FTI_L1, L2 = FTI_L2, L3 = FTI_L3, L4 = FTI_L4, L4_
 // what() is the library's message, which names the call.
 class Error : public std::runtime_error {
 public:
+    // After a failed C call: the message is FTI_LastError().
     Error(const std::string& call, int code) : std::runtime_error(message(call, code)), code_(code) {}
+    // A failure the wrapper detects itself: "<call>: <text>".
+    Error(const std::string& call, int code, const std::string& text)
+        : std::runtime_error(call + ": " + text), code_(code) {}
 
     int code() const noexcept { return code_; }
 
@@ -62,43 +68,71 @@ inline void check(int rc, const char* call, int expected = FTI_SCES) {
     if (rc != expected) throw Error(call, rc);
 }
 
+template <typename>
+inline constexpr bool always_false = false;
+
+// One diagnostic per broken rule (a chain, so that only the first shows).
 template <typename T>
 constexpr void require_protectable() {
-    static_assert(!std::is_const_v<T>, "mlckpt: protected data must be writable: recovery writes into it");
-    static_assert(std::is_trivially_copyable_v<T>,
-                  "mlckpt: protected data must be trivially copyable: it is saved and restored as raw bytes");
+    if constexpr (std::is_const_v<T> || std::is_volatile_v<T>) {
+        static_assert(always_false<T>,
+                      "mlckpt: protected data must be writable (not const or volatile): recovery writes into it");
+    } else if constexpr (std::is_pointer_v<T> || std::is_member_pointer_v<T>) {
+        static_assert(always_false<T>,
+                      "mlckpt: a protected pointer would save an address, meaningless after a restart; "
+                      "protect the data it points to: protect(id, pointer, count)");
+    } else if constexpr (!std::is_trivially_copyable_v<T>) {
+        static_assert(always_false<T>,
+                      "mlckpt: protected data must be trivially copyable: it is saved and restored as raw bytes");
+    } else if constexpr (sizeof(T) > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        static_assert(always_false<T>, "mlckpt: a protected type cannot exceed INT_MAX bytes (FTI_InitType)");
+    }
+}
+
+// The fti.h global holding T's handle when C has T's size and kind, known
+// at compile time (nullptr: none, T gets an opaque type).
+template <typename T>
+constexpr const fti_id_t* primitive_handle_variable() noexcept {
+    using U = std::remove_cv_t<T>;
+    constexpr bool is_signed_int = std::is_integral_v<U> && std::is_signed_v<U> && !std::is_same_v<U, bool>;
+    constexpr bool is_unsigned_int = std::is_integral_v<U> && std::is_unsigned_v<U> && !std::is_same_v<U, bool>;
+    if constexpr (std::is_enum_v<U>) {
+        return primitive_handle_variable<std::underlying_type_t<U>>();
+    } else if constexpr (std::is_same_v<U, char> || (is_signed_int && sizeof(U) == sizeof(signed char))) {
+        return &FTI_CHAR;
+    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned char)) {
+        return &FTI_UCHR;
+    } else if constexpr (is_signed_int && sizeof(U) == sizeof(short)) {
+        return &FTI_SHRT;
+    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned short)) {
+        return &FTI_USHT;
+    } else if constexpr (is_signed_int && sizeof(U) == sizeof(int)) {
+        return &FTI_INTG;
+    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned)) {
+        return &FTI_UINT;
+    } else if constexpr (is_signed_int && sizeof(U) == sizeof(long)) {
+        return &FTI_LONG;  // long, and long long where it has the same size
+    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned long)) {
+        return &FTI_ULNG;
+    } else if constexpr (std::is_same_v<U, float>) {
+        return &FTI_SFLT;
+    } else if constexpr (std::is_same_v<U, double>) {
+        return &FTI_DBLE;
+    } else if constexpr (std::is_same_v<U, long double>) {
+        return &FTI_LDBE;
+    } else {
+        return nullptr;  // bool, structs, std::complex, ...: an opaque type of sizeof(T) bytes
+    }
 }
 
 // The C library's handle for T when C has exactly that type; -1 otherwise.
 template <typename T>
 fti_id_t primitive_handle() {
-    using U = std::remove_cv_t<T>;
-    constexpr bool is_signed_int = std::is_integral_v<U> && std::is_signed_v<U> && !std::is_same_v<U, bool>;
-    constexpr bool is_unsigned_int = std::is_integral_v<U> && std::is_unsigned_v<U> && !std::is_same_v<U, bool>;
-    if constexpr (std::is_same_v<U, char> || (is_signed_int && sizeof(U) == sizeof(signed char))) {
-        return FTI_CHAR;
-    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned char)) {
-        return FTI_UCHR;
-    } else if constexpr (is_signed_int && sizeof(U) == sizeof(short)) {
-        return FTI_SHRT;
-    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned short)) {
-        return FTI_USHT;
-    } else if constexpr (is_signed_int && sizeof(U) == sizeof(int)) {
-        return FTI_INTG;
-    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned)) {
-        return FTI_UINT;
-    } else if constexpr (is_signed_int && sizeof(U) == sizeof(long)) {
-        return FTI_LONG;  // long, and long long where it has the same size
-    } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned long)) {
-        return FTI_ULNG;
-    } else if constexpr (std::is_same_v<U, float>) {
-        return FTI_SFLT;
-    } else if constexpr (std::is_same_v<U, double>) {
-        return FTI_DBLE;
-    } else if constexpr (std::is_same_v<U, long double>) {
-        return FTI_LDBE;
+    constexpr const fti_id_t* handle = primitive_handle_variable<T>();
+    if constexpr (handle != nullptr) {
+        return *handle;
     } else {
-        return -1;  // bool, structs, std::complex, ...: an opaque type of sizeof(T) bytes
+        return -1;
     }
 }
 
@@ -132,15 +166,17 @@ public:
     // FTI_Init. Throws Error when it fails (bad configuration, ...). Two
     // outcomes do not throw: on a head rank (head = 1, keep_heads_alive = 1)
     // the call returns once the application ranks have finalized, and
-    // is_head() is true: the rank has nothing left to do but destroy the
-    // session. When a restart was requested but nothing can be recovered,
-    // restart_failed() is true and the session works for a fresh run.
+    // is_head() is true: the rank has nothing left to do but finalize (every
+    // other call throws). When a restart was requested but nothing can be
+    // recovered, restart_failed() is true, restart_error() says why, and the
+    // session works for a fresh run.
     Session(const std::string& config, MPI_Comm comm) {
         int rc = FTI_Init(config.c_str(), comm);
         if (rc == FTI_HEAD) {
             head_ = true;
         } else if (rc == FTI_NREC) {
             restart_failed_ = true;
+            restart_error_ = FTI_LastError();  // the next call clears it
         } else {
             detail::check(rc, "FTI_Init");
         }
@@ -178,10 +214,14 @@ public:
 
     bool is_head() const noexcept { return head_; }
     bool restart_failed() const noexcept { return restart_failed_; }
-    // The application communicator (FTI_COMM_WORLD: head ranks excluded).
-    MPI_Comm comm() const noexcept { return FTI_COMM_WORLD; }
+    // FTI_Init's message when restart_failed().
+    const std::string& restart_error() const noexcept { return restart_error_; }
+    // The application communicator (FTI_COMM_WORLD: head ranks excluded);
+    // MPI_COMM_NULL on a head rank and once the session ended or moved.
+    MPI_Comm comm() const noexcept { return owning_ && !head_ ? FTI_COMM_WORLD : MPI_COMM_NULL; }
     // 0: a fresh run; 1: a restart; 2: a restart from a kept checkpoint.
     int status() const {
+        require_application("mlckpt::Session::status");
         int s = FTI_Status();
         if (s < 0) throw Error("FTI_Status", s);
         return s;
@@ -191,12 +231,28 @@ public:
     template <typename T>
     void protect(int id, T* data, std::size_t count) {
         detail::require_protectable<T>();
-        detail::check(FTI_Protect(id, data, static_cast<std::int64_t>(count), handle_of<T>()), "FTI_Protect");
+        if constexpr (!std::is_const_v<T> && !std::is_volatile_v<T>) {  // else only the assertion's message
+            require_application("mlckpt::Session::protect");
+            if constexpr (sizeof(std::size_t) >= sizeof(std::int64_t)) {
+                if (count > static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max())) {
+                    throw Error("mlckpt::Session::protect", FTI_NSCS,
+                                "variable " + std::to_string(id) + ": " + std::to_string(count) +
+                                    " elements exceed the 64-bit count of FTI_Protect");
+                }
+            }
+            detail::check(FTI_Protect(id, data, static_cast<std::int64_t>(count), handle_of<T>()), "FTI_Protect");
+        }
     }
     // The vector's current storage: protect it again after it reallocates.
     template <typename T, typename A>
     void protect(int id, std::vector<T, A>& v) {
-        protect(id, v.data(), v.size());
+        if constexpr (std::is_same_v<T, bool>) {
+            static_assert(detail::always_false<T>,
+                          "mlckpt: std::vector<bool> packs bits and has no bool array to protect; "
+                          "use std::vector<unsigned char> or std::vector<std::uint8_t>");
+        } else {
+            protect(id, v.data(), v.size());
+        }
     }
     template <typename T, std::size_t N>
     void protect(int id, std::array<T, N>& a) {
@@ -220,6 +276,7 @@ public:
 
     // True when a checkpoint was taken (FTI_DONE); throws on failure.
     bool checkpoint(int id, Level level) {
+        require_application("mlckpt::Session::checkpoint");
         int rc = FTI_Checkpoint(id, static_cast<int>(level));
         if (rc != FTI_DONE) throw Error("FTI_Checkpoint", rc);
         return true;
@@ -227,27 +284,58 @@ public:
     // On a restart, recovers; otherwise checkpoints when an interval of the
     // configuration has elapsed (then returns true).
     bool snapshot() {
+        require_application("mlckpt::Session::snapshot");
         int rc = FTI_Snapshot();
         if (rc != FTI_SCES && rc != FTI_DONE) throw Error("FTI_Snapshot", rc);
         return rc == FTI_DONE;
     }
-    void recover() { detail::check(FTI_Recover(), "FTI_Recover"); }
-    void recover_var_init() { detail::check(FTI_RecoverVarInit(), "FTI_RecoverVarInit"); }
-    void recover_var(int id) { detail::check(FTI_RecoverVar(id), "FTI_RecoverVar"); }
-    void recover_var_finalize() { detail::check(FTI_RecoverVarFinalize(), "FTI_RecoverVarFinalize"); }
+    void recover() {
+        require_application("mlckpt::Session::recover");
+        detail::check(FTI_Recover(), "FTI_Recover");
+    }
+    void recover_var_init() {
+        require_application("mlckpt::Session::recover_var_init");
+        detail::check(FTI_RecoverVarInit(), "FTI_RecoverVarInit");
+    }
+    void recover_var(int id) {
+        require_application("mlckpt::Session::recover_var");
+        detail::check(FTI_RecoverVar(id), "FTI_RecoverVar");
+    }
+    void recover_var_finalize() {
+        require_application("mlckpt::Session::recover_var_finalize");
+        detail::check(FTI_RecoverVarFinalize(), "FTI_RecoverVarFinalize");
+    }
 
-    // Bytes stored for variable id in the checkpoint to recover from (0: none).
-    std::int64_t stored_size(int id) const { return FTI_GetStoredSize(id); }
+    // Bytes stored for variable id in the checkpoint to recover from; 0 when
+    // there is none or id is not in it.
+    std::int64_t stored_size(int id) const {
+        require_application("mlckpt::Session::stored_size");
+        std::int64_t bytes = FTI_GetStoredSize(id);
+        // 0 is also its failure value; the message tells the two apart.
+        if (bytes < 0 || (bytes == 0 && FTI_LastError()[0] != '\0')) throw Error("FTI_GetStoredSize", FTI_NSCS);
+        return bytes;
+    }
 
-    // On a restart: resizes v to the stored size of id and protects it.
+    // On a restart: resizes v to the stored size of id and protects it (the
+    // vector is resized, never passed to FTI_Realloc); recover() then loads
+    // it. Throws FTI_NREC when there is no checkpoint to recover from
+    // (status() is 0: v is left alone) or when the stored size is not a
+    // whole number of T. An id absent from the checkpoint gets size 0, and
+    // recover() then names it.
     template <typename T, typename A>
     void realloc(int id, std::vector<T, A>& v) {
+        static constexpr const char* name = "mlckpt::Session::realloc";
         detail::require_protectable<T>();
+        if (status() == 0) {
+            throw Error(name, FTI_NREC,
+                        "variable " + std::to_string(id) +
+                            ": there is no checkpoint to recover from (status() is 0)");
+        }
         std::int64_t bytes = stored_size(id);
-        if (bytes < 0 || bytes % static_cast<std::int64_t>(sizeof(T)) != 0) {
-            throw std::length_error("mlckpt::Session::realloc: variable " + std::to_string(id) + " has " +
-                                    std::to_string(bytes) + " stored bytes, not a whole number of " +
-                                    std::to_string(sizeof(T)) + "-byte elements");
+        if (bytes % static_cast<std::int64_t>(sizeof(T)) != 0) {
+            throw Error(name, FTI_NREC,
+                        "variable " + std::to_string(id) + ": the checkpoint holds " + std::to_string(bytes) +
+                            " bytes, not a whole number of " + std::to_string(sizeof(T)) + "-byte elements");
         }
         v.resize(static_cast<std::size_t>(bytes) / sizeof(T));
         protect(id, v);
@@ -255,6 +343,7 @@ public:
 
     // The id bound to name (a free one is bound the first time).
     int id_of(const std::string& name) {
+        require_application("mlckpt::Session::id_of");
         int id = FTI_setIDFromString(name.c_str());
         if (id < 0) throw Error("FTI_setIDFromString", id);
         return id;
@@ -262,20 +351,37 @@ public:
 
     // Incremental checkpoint: begin, add every protected variable, commit.
     void begin_incremental(int id, Level level) {
+        require_application("mlckpt::Session::begin_incremental");
         detail::check(FTI_InitICP(id, static_cast<int>(level), true), "FTI_InitICP");
     }
-    void add_incremental(int id) { detail::check(FTI_AddVarICP(id), "FTI_AddVarICP"); }
+    void add_incremental(int id) {
+        require_application("mlckpt::Session::add_incremental");
+        detail::check(FTI_AddVarICP(id), "FTI_AddVarICP");
+    }
     bool commit_incremental() {
+        require_application("mlckpt::Session::commit_incremental");
         int rc = FTI_FinalizeICP();
         if (rc != FTI_DONE) throw Error("FTI_FinalizeICP", rc);
         return true;
     }
 
 private:
+    // A moved-from or finalized session would otherwise reach whatever
+    // session the library has, and on a head rank the collective calls
+    // would run over a communicator the head is not in.
+    void require_application(const char* member) const {
+        if (!owning_) throw Error(member, FTI_NSCS, "the session is not active (moved from or finalized)");
+        if (head_) {
+            throw Error(member, FTI_NSCS,
+                        "this is a head rank (FTI_Init returned FTI_HEAD): only finalize() is allowed");
+        }
+    }
+
     void take(Session& other) noexcept {
         owning_ = std::exchange(other.owning_, false);
         head_ = other.head_;
         restart_failed_ = other.restart_failed_;
+        restart_error_ = std::move(other.restart_error_);
         opaque_ = std::move(other.opaque_);
     }
 
@@ -304,6 +410,7 @@ private:
     bool owning_ = false;
     bool head_ = false;
     bool restart_failed_ = false;
+    std::string restart_error_;
     std::map<std::type_index, fti_id_t> opaque_;
 };
 

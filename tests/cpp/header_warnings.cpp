@@ -1,0 +1,64 @@
+// Instantiates every member of the wrapper, compiled with -Werror and the
+// warnings of tests/cpp/CMakeLists.txt as C++17 and as C++20: the header
+// must stay warning-free in the programs that include it.
+#include <array>
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+#include "mlckpt/mlckpt.hpp"
+
+namespace {
+
+struct Cell {
+    double value[2];
+    std::int32_t flags;
+};
+enum class Phase : short { solid, liquid };
+
+}  // namespace
+
+void mlckpt_header_warnings(mlckpt::Session& s) {
+    std::vector<int> ints;
+    std::vector<Cell> cells;
+    std::array<float, 3> floats{};
+    std::complex<double> z;
+    long long big = 0;
+    bool flag = false;
+    Phase phase = Phase::solid;
+    std::int8_t tiny = 0;
+    double raw[4] = {};
+    s.protect(1, ints);
+    s.protect(2, cells);
+    s.protect(3, floats);
+    s.protect(4, z);
+    s.protect(5, big);
+    s.protect(6, flag);
+    s.protect(7, phase);
+    s.protect(8, tiny);
+    s.protect(9, raw);
+    s.protect(10, ints.data(), ints.size());
+#ifdef MLCKPT_HAS_SPAN
+    s.protect(11, std::span(cells));
+#endif
+    s.realloc(1, ints);
+    s.realloc(2, cells);
+    (void)s.checkpoint(s.id_of("cells"), mlckpt::Level::L4_DCP);
+    (void)s.snapshot();
+    s.recover();
+    s.recover_var_init();
+    s.recover_var(1);
+    s.recover_var_finalize();
+    (void)s.stored_size(1);
+    (void)s.status();
+    s.begin_incremental(2, mlckpt::Level::L1);
+    s.add_incremental(1);
+    (void)s.commit_incremental();
+    (void)s.comm();
+    (void)s.is_head();
+    (void)s.restart_failed();
+    (void)s.restart_error();
+    mlckpt::Session moved{std::move(s)};
+    s = std::move(moved);
+    s.finalize();
+}
