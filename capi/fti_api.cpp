@@ -91,9 +91,15 @@ int guarded_recovery(const char* function, Body&& body) {
     return guarded<int>(function, FTI_NSCS, Failure::nrec_on_data, std::forward<Body>(body));
 }
 
-Session& session() {
+// The session of an application rank. A head rank (FTI_Init returned
+// FTI_HEAD) has done its work: only FTI_Finalize (head_allowed) is left.
+Session& session(bool head_allowed = false) {
     if (!g_session) {
         fail(ErrorKind::usage, "the library is not initialized: call FTI_Init first");
+    }
+    if (g_session->is_head() && !head_allowed) {
+        fail(ErrorKind::usage, "this is a head rank (FTI_Init returned FTI_HEAD): its work is done; "
+                               "allowed: FTI_Finalize");
     }
     return *g_session;
 }
@@ -146,7 +152,7 @@ int FTI_Status(void) {
 
 int FTI_Finalize(void) {
     return guarded("FTI_Finalize", []() -> int {
-        Session& s = session();
+        Session& s = session(true);
         struct Release {  // the session is released even when finalize fails
             ~Release() {
                 g_session.reset();
