@@ -25,22 +25,22 @@ struct Particle {
 };
 
 // The mapping is decided at compile time, by size and signedness.
-using detail::primitive_handle_variable;
-static_assert(primitive_handle_variable<char>() == &FTI_CHAR);
-static_assert(primitive_handle_variable<int>() == &FTI_INTG);
-static_assert(primitive_handle_variable<const int>() == &FTI_INTG);
-static_assert(primitive_handle_variable<unsigned>() == &FTI_UINT);
-static_assert(primitive_handle_variable<double>() == &FTI_DBLE);
-static_assert(primitive_handle_variable<long double>() == &FTI_LDBE);
-static_assert(primitive_handle_variable<long long>() == (sizeof(long long) == sizeof(long) ? &FTI_LONG : nullptr));
-static_assert(primitive_handle_variable<std::uint64_t>() ==
-              (sizeof(std::uint64_t) == sizeof(unsigned long) ? &FTI_ULNG
-               : sizeof(std::uint64_t) == sizeof(unsigned) ? &FTI_UINT
-                                                            : nullptr));
+using detail::c_type_of;
+using detail::CType;
+static_assert(c_type_of<char>() == CType::char_);
+static_assert(c_type_of<int>() == CType::int_);
+static_assert(c_type_of<const int>() == CType::int_);
+static_assert(c_type_of<unsigned>() == CType::uint);
+static_assert(c_type_of<double>() == CType::double_);
+static_assert(c_type_of<long double>() == CType::long_double);
+static_assert(c_type_of<long long>() == (sizeof(long long) == sizeof(long) ? CType::long_ : CType::none));
+static_assert(c_type_of<std::uint64_t>() == (sizeof(std::uint64_t) == sizeof(unsigned long) ? CType::ulong
+                                             : sizeof(std::uint64_t) == sizeof(unsigned)    ? CType::uint
+                                                                                            : CType::none));
 enum class Color : unsigned char { red, green };
-static_assert(primitive_handle_variable<Color>() == &FTI_UCHR, "an enum is its underlying type");
-static_assert(primitive_handle_variable<bool>() == nullptr);
-static_assert(primitive_handle_variable<std::complex<double>>() == nullptr);
+static_assert(c_type_of<Color>() == CType::uchar, "an enum is its underlying type");
+static_assert(c_type_of<bool>() == CType::none);
+static_assert(c_type_of<std::complex<double>>() == CType::none);
 
 TEST(CppWrapper, TypesMapToTheCHandles) {
     using detail::primitive_handle;

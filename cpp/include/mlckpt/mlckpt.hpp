@@ -89,51 +89,68 @@ constexpr void require_protectable() {
     }
 }
 
-// The fti.h global holding T's handle when C has T's size and kind, known
-// at compile time (nullptr: none, T gets an opaque type).
+// The C type whose fti.h handle describes T, decided at compile time by
+// size and signedness (none: T gets an opaque type of sizeof(T) bytes).
+enum class CType { none, char_, uchar, short_, ushort, int_, uint, long_, ulong, float_, double_, long_double };
+
 template <typename T>
-constexpr const fti_id_t* primitive_handle_variable() noexcept {
+constexpr CType c_type_of() noexcept {
     using U = std::remove_cv_t<T>;
     constexpr bool is_signed_int = std::is_integral_v<U> && std::is_signed_v<U> && !std::is_same_v<U, bool>;
     constexpr bool is_unsigned_int = std::is_integral_v<U> && std::is_unsigned_v<U> && !std::is_same_v<U, bool>;
     if constexpr (std::is_enum_v<U>) {
-        return primitive_handle_variable<std::underlying_type_t<U>>();
+        return c_type_of<std::underlying_type_t<U>>();
     } else if constexpr (std::is_same_v<U, char> || (is_signed_int && sizeof(U) == sizeof(signed char))) {
-        return &FTI_CHAR;
+        return CType::char_;
     } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned char)) {
-        return &FTI_UCHR;
+        return CType::uchar;
     } else if constexpr (is_signed_int && sizeof(U) == sizeof(short)) {
-        return &FTI_SHRT;
+        return CType::short_;
     } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned short)) {
-        return &FTI_USHT;
+        return CType::ushort;
     } else if constexpr (is_signed_int && sizeof(U) == sizeof(int)) {
-        return &FTI_INTG;
+        return CType::int_;
     } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned)) {
-        return &FTI_UINT;
+        return CType::uint;
     } else if constexpr (is_signed_int && sizeof(U) == sizeof(long)) {
-        return &FTI_LONG;  // long, and long long where it has the same size
+        return CType::long_;  // long, and long long where it has the same size
     } else if constexpr (is_unsigned_int && sizeof(U) == sizeof(unsigned long)) {
-        return &FTI_ULNG;
+        return CType::ulong;
     } else if constexpr (std::is_same_v<U, float>) {
-        return &FTI_SFLT;
+        return CType::float_;
     } else if constexpr (std::is_same_v<U, double>) {
-        return &FTI_DBLE;
+        return CType::double_;
     } else if constexpr (std::is_same_v<U, long double>) {
-        return &FTI_LDBE;
+        return CType::long_double;
     } else {
-        return nullptr;  // bool, structs, std::complex, ...: an opaque type of sizeof(T) bytes
+        return CType::none;  // bool, structs, std::complex, ...
     }
+}
+
+// The fti.h handle of a C type; -1 for CType::none. (A switch at run time:
+// the handles are variables of the library.)
+inline fti_id_t handle_of_c_type(CType t) noexcept {
+    switch (t) {
+        case CType::char_: return FTI_CHAR;
+        case CType::uchar: return FTI_UCHR;
+        case CType::short_: return FTI_SHRT;
+        case CType::ushort: return FTI_USHT;
+        case CType::int_: return FTI_INTG;
+        case CType::uint: return FTI_UINT;
+        case CType::long_: return FTI_LONG;
+        case CType::ulong: return FTI_ULNG;
+        case CType::float_: return FTI_SFLT;
+        case CType::double_: return FTI_DBLE;
+        case CType::long_double: return FTI_LDBE;
+        case CType::none: break;
+    }
+    return -1;
 }
 
 // The C library's handle for T when C has exactly that type; -1 otherwise.
 template <typename T>
 fti_id_t primitive_handle() {
-    constexpr const fti_id_t* handle = primitive_handle_variable<T>();
-    if constexpr (handle != nullptr) {
-        return *handle;
-    } else {
-        return -1;
-    }
+    return handle_of_c_type(c_type_of<T>());
 }
 
 template <typename T>
