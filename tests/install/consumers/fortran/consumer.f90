@@ -19,6 +19,7 @@ program consumer
   if (ierr /= FTI_DONE) error stop 1
   call FTI_Finalize(ierr)
   if (ierr /= FTI_SCES) error stop 1
+  deallocate(data)
   print '(a)', 'consumer fortran: ok'
   call MPI_Finalize(ierr)
 end program consumer
