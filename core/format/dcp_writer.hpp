@@ -40,6 +40,7 @@ class DcpWriter final : public FileWriter {
     void add(int id, std::span<const std::byte> data, const std::string& name) override;
     bool has(int id) const override { return writer_.has(id); }
     FileRecord finish() override;
+    const ftiff::Layout* ftiff_layout() const override { return &writer_.layout(); }
 
     // After the metadata commit: the update is final, the journal goes.
     void committed();

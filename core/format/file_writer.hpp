@@ -11,6 +11,10 @@
 
 namespace mlckpt::core {
 
+namespace ftiff {
+class Layout;
+}
+
 class FileWriter {
   public:
     virtual ~FileWriter() = default;
@@ -20,6 +24,9 @@ class FileWriter {
     // Syncs and closes; the record holds size, CRC-32 of the whole file and
     // the variable table.
     virtual FileRecord finish() = 0;
+    // FTI-FF files: their container layout (with the chunk hashes once
+    // finished), where the next checkpoint starts; nullptr for other formats.
+    virtual const ftiff::Layout* ftiff_layout() const { return nullptr; }
 };
 
 }  // namespace mlckpt::core

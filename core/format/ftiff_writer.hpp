@@ -20,8 +20,7 @@ class FtiffWriter final : public FileWriter {
     bool has(int id) const override { return writer_.has(id); }
     FileRecord finish() override;
 
-    // The layout with this file's chunk hashes: the next checkpoint's start.
-    const ftiff::Layout& layout() const { return writer_.layout(); }
+    const ftiff::Layout* ftiff_layout() const override { return &writer_.layout(); }
 
   private:
     ftiff::Writer writer_;

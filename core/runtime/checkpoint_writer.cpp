@@ -102,8 +102,7 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
     if (!failure) {
         try {
             mine = writer_->finish();
-            if (auto* f = dynamic_cast<FtiffWriter*>(writer_.get())) ftiff_layout_ = f->layout();
-            if (dcp_ != nullptr) ftiff_layout_ = dcp_->next_baseline().layout;
+            if (const ftiff::Layout* layout = writer_->ftiff_layout()) ftiff_layout_ = *layout;
             if (!in_place_) rename_path(tmp_path_, final_path_);
             sync_dir(final_path_.parent_path());
             mine.file = final_path_.filename().string();
