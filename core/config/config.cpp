@@ -170,6 +170,15 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("advanced", "block_size", &Config::block_size_kb, 1, 1048576));
         s.push_back(int_key("advanced", "transfer_size", &Config::transfer_size_mb, 1, 65536));
         s.push_back(flag_key("advanced", "local_test", &Config::local_test));
+        s.push_back({"advanced", "container_block_size", false, [](Config& c, const Where& w) {
+                         long v = parse_integer(w, 0, 1L << 30);
+                         if (v != 0 && (v < 512 || (v & (v - 1)) != 0)) {
+                             bad_value(w, "not a power of two of at least 512",
+                                       "0 (the file system's block size) or a power of two from 512 to 1073741824");
+                         }
+                         c.container_block_size = static_cast<int>(v);
+                     }});
+        s.push_back(int_key("advanced", "container_files", &Config::container_files, 1, 1 << 20));
         s.push_back(int_key("advanced", "general_tag", &Config::general_tag, 0, 32767));
         s.push_back(int_key("advanced", "ckpt_tag", &Config::ckpt_tag, 0, 32767));
         s.push_back(int_key("advanced", "stage_tag", &Config::stage_tag, 0, 32767));

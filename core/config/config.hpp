@@ -39,7 +39,11 @@ struct Config {
 
     // [advanced]
     int block_size_kb = 1024;
-    int transfer_size_mb = 16;
+    int transfer_size_mb = 16;  // MPI-IO: the most bytes a rank moves per collective call
+    // ckpt_io = 4: chunk alignment in bytes (0 until FTI_Init resolves "the
+    // file system's": see Session) and the number of physical files.
+    int container_block_size = 0;
+    int container_files = 1;
     bool local_test = false;
     int general_tag = 2612;
     int ckpt_tag = 711;
@@ -51,6 +55,11 @@ struct Config {
 };
 
 Config load_config(const std::string& path);
+
+// Whether a mode writes one file (or container) for all ranks at L4.
+inline bool is_shared(IoMode mode) {
+    return mode == IoMode::mpiio || mode == IoMode::container;
+}
 
 // The human-readable name of a checkpoint I/O mode ("POSIX", "FTI-FF", ...).
 const char* io_mode_name(IoMode mode);

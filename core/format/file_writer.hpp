@@ -1,11 +1,14 @@
-// What every per-rank checkpoint file format offers the checkpoint engine:
-// variables go in one at a time (each written before add() returns, so the
-// application may reuse the buffer), and finish() makes the file durable and
-// describes it for the checkpoint metadata.
+// What every checkpoint file format offers the checkpoint engine: variables
+// go in one at a time (written before add() returns, so the application may
+// reuse the buffer, unless the writer was told the buffers stay untouched
+// until finish()), and finish() makes the file durable and describes it for
+// the checkpoint metadata.
 #pragma once
 
+#include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "meta/checkpoint_meta.hpp"
 
@@ -27,6 +30,12 @@ class FileWriter {
     // FTI-FF files: their container layout (with the chunk hashes once
     // finished), where the next checkpoint starts; nullptr for other formats.
     virtual const ftiff::Layout* ftiff_layout() const { return nullptr; }
+    // Shared files: finish() is collective and gives the file its final
+    // name itself; every rank must call it, or none.
+    virtual bool collective() const { return false; }
+    // Shared files: the final paths of the files written, removed if the
+    // checkpoint is discarded after finish().
+    virtual std::vector<std::filesystem::path> shared_paths() const { return {}; }
 };
 
 }  // namespace mlckpt::core

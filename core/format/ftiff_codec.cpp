@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "common/byte_order.hpp"
 #include "common/error.hpp"
 #include "hash/md5.hpp"
 
@@ -10,21 +11,6 @@ namespace mlckpt::core::ftiff {
 namespace {
 
 constexpr char kMagic[4] = {'M', 'L', 'F', 'F'};
-
-template <typename T>
-void put(std::byte* at, T value) {
-    auto v = static_cast<std::make_unsigned_t<T>>(value);
-    for (std::size_t i = 0; i < sizeof(T); ++i) at[i] = static_cast<std::byte>((v >> (8 * i)) & 0xff);
-}
-
-template <typename T>
-T get(const std::byte* at) {
-    std::make_unsigned_t<T> v = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) {
-        v |= static_cast<std::make_unsigned_t<T>>(static_cast<std::uint8_t>(at[i])) << (8 * i);
-    }
-    return static_cast<T>(v);
-}
 
 Md5 hash_without_my_hash(const std::byte* fb) {
     Md5Hasher h;
@@ -41,11 +27,11 @@ FileBlockBytes encode_file_block(const FileBlock& fb) {
     std::memcpy(out.data(), fb.checksum.data(), 32);  // byte 32 stays NUL
     std::memcpy(out.data() + 49, kMagic, 4);
     out[53] = static_cast<std::byte>(kFormatVersion);
-    put<std::int64_t>(out.data() + 56, fb.ckpt_size);
-    put<std::int64_t>(out.data() + 64, fb.fs);
-    put<std::int64_t>(out.data() + 72, fb.max_fs);
-    put<std::int64_t>(out.data() + 80, fb.pt_fs);
-    put<std::int64_t>(out.data() + 88, fb.timestamp);
+    store_le<std::int64_t>(out.data() + 56, fb.ckpt_size);
+    store_le<std::int64_t>(out.data() + 64, fb.fs);
+    store_le<std::int64_t>(out.data() + 72, fb.max_fs);
+    store_le<std::int64_t>(out.data() + 80, fb.pt_fs);
+    store_le<std::int64_t>(out.data() + 88, fb.timestamp);
     Md5 h = hash_without_my_hash(out.data());
     std::memcpy(out.data() + 33, h.data(), 16);
     return out;
@@ -62,52 +48,52 @@ FileBlock decode_file_block(std::span<const std::byte, kFileBlockBytes> b, const
     std::memcpy(fb.my_hash.data(), b.data() + 33, 16);
     if (hash_without_my_hash(b.data()) != fb.my_hash) bad("the file block fails its hash (myHash)");
     fb.checksum.assign(reinterpret_cast<const char*>(b.data()), 32);
-    fb.ckpt_size = get<std::int64_t>(b.data() + 56);
-    fb.fs = get<std::int64_t>(b.data() + 64);
-    fb.max_fs = get<std::int64_t>(b.data() + 72);
-    fb.pt_fs = get<std::int64_t>(b.data() + 80);
-    fb.timestamp = get<std::int64_t>(b.data() + 88);
+    fb.ckpt_size = load_le<std::int64_t>(b.data() + 56);
+    fb.fs = load_le<std::int64_t>(b.data() + 64);
+    fb.max_fs = load_le<std::int64_t>(b.data() + 72);
+    fb.pt_fs = load_le<std::int64_t>(b.data() + 80);
+    fb.timestamp = load_le<std::int64_t>(b.data() + 88);
     return fb;
 }
 
 BlockMetaBytes encode_block_meta(const Block& block) {
     BlockMetaBytes out{};
-    put<std::int32_t>(out.data(), block.numvars());
-    put<std::int64_t>(out.data() + 4, block.dbsize);
+    store_le<std::int32_t>(out.data(), block.numvars());
+    store_le<std::int64_t>(out.data() + 4, block.dbsize);
     return out;
 }
 
 void decode_block_meta(std::span<const std::byte, kBlockMetaBytes> b, int& numvars, std::int64_t& dbsize) {
-    numvars = get<std::int32_t>(b.data());
-    dbsize = get<std::int64_t>(b.data() + 4);
+    numvars = load_le<std::int32_t>(b.data());
+    dbsize = load_le<std::int64_t>(b.data() + 4);
 }
 
 ChunkMetaBytes encode_chunk_meta(const Chunk& c) {
     ChunkMetaBytes out{};
-    put<std::int32_t>(out.data(), c.id);
-    put<std::int32_t>(out.data() + 4, c.idx);
-    put<std::int32_t>(out.data() + 8, c.container_id);
+    store_le<std::int32_t>(out.data(), c.id);
+    store_le<std::int32_t>(out.data() + 4, c.idx);
+    store_le<std::int32_t>(out.data() + 8, c.container_id);
     out[12] = static_cast<std::byte>(c.has_content ? 1 : 0);
-    put<std::int64_t>(out.data() + 16, c.dptr);
-    put<std::int64_t>(out.data() + 24, c.fptr);
-    put<std::int64_t>(out.data() + 32, c.chunk_size);
-    put<std::int64_t>(out.data() + 40, c.container_size);
+    store_le<std::int64_t>(out.data() + 16, c.dptr);
+    store_le<std::int64_t>(out.data() + 24, c.fptr);
+    store_le<std::int64_t>(out.data() + 32, c.chunk_size);
+    store_le<std::int64_t>(out.data() + 40, c.container_size);
     std::memcpy(out.data() + 48, c.hash.data(), 16);
     return out;
 }
 
 Chunk decode_chunk_meta(std::span<const std::byte, kChunkMetaBytes> b, const std::string& source) {
     Chunk c;
-    c.id = get<std::int32_t>(b.data());
-    c.idx = get<std::int32_t>(b.data() + 4);
-    c.container_id = get<std::int32_t>(b.data() + 8);
+    c.id = load_le<std::int32_t>(b.data());
+    c.idx = load_le<std::int32_t>(b.data() + 4);
+    c.container_id = load_le<std::int32_t>(b.data() + 8);
     auto flag = static_cast<std::uint8_t>(b[12]);
     if (flag > 1) fail(ErrorKind::corrupt, "FTI-FF file '" + source + "': invalid hascontent byte");
     c.has_content = flag == 1;
-    c.dptr = get<std::int64_t>(b.data() + 16);
-    c.fptr = get<std::int64_t>(b.data() + 24);
-    c.chunk_size = get<std::int64_t>(b.data() + 32);
-    c.container_size = get<std::int64_t>(b.data() + 40);
+    c.dptr = load_le<std::int64_t>(b.data() + 16);
+    c.fptr = load_le<std::int64_t>(b.data() + 24);
+    c.chunk_size = load_le<std::int64_t>(b.data() + 32);
+    c.container_size = load_le<std::int64_t>(b.data() + 40);
     std::memcpy(c.hash.data(), b.data() + 48, 16);
     if (c.chunk_size < 0 || c.container_size < 0 || c.chunk_size > c.container_size || c.fptr < 0 || c.dptr < 0 ||
         c.container_id < 0 || c.idx < 0 || c.has_content != (c.chunk_size > 0)) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "format/data_extents.hpp"
 
 namespace mlckpt::core {
 
@@ -44,17 +45,7 @@ FileRecord PosixWriter::finish() {
 }
 
 void read_posix_var(const File& file, const VarRecord& var, std::span<std::byte> out) {
-    if (out.size() != var.size) {
-        fail(ErrorKind::usage, "variable " + std::to_string(var.id) + ": buffer of " + std::to_string(out.size()) +
-                                   " bytes for " + std::to_string(var.size) + " stored bytes");
-    }
-    file.read_exact_at(out, var.offset);
-    std::uint32_t crc = crc32_of(out);
-    if (crc != var.crc32) {
-        fail(ErrorKind::corrupt, "variable " + std::to_string(var.id) + " in '" + file.path().string() + "' (bytes " +
-                                     std::to_string(var.offset) + ".." + std::to_string(var.offset + var.size) +
-                                     ") fails its checksum: stored " + hex(var.crc32) + ", read " + hex(crc));
-    }
+    read_checked_var(file, {{0, var.offset + var.size}}, var, out);
 }
 
 void check_recorded_size(const fs::path& path, std::uint64_t size, const FileRecord& record) {
@@ -67,17 +58,7 @@ void check_recorded_size(const fs::path& path, std::uint64_t size, const FileRec
 
 std::uint32_t crc32_of_file(const fs::path& path, std::size_t buffer_bytes) {
     File file = File::open_read(path);
-    const std::uint64_t size = file.size();
-    std::vector<std::byte> buffer(std::max<std::size_t>(buffer_bytes, 4096));
-    Crc32 crc;
-    for (std::uint64_t pos = 0; pos < size;) {
-        std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - pos));
-        std::span<std::byte> piece(buffer.data(), n);
-        file.read_exact_at(piece, pos);
-        crc.update(piece);
-        pos += n;
-    }
-    return crc.value();
+    return crc32_of_extents(file, {{0, file.size()}}, buffer_bytes);
 }
 
 void verify_posix_file(const fs::path& path, const FileRecord& record, std::size_t buffer_bytes) {

@@ -90,9 +90,16 @@ FileRecord read_file_record(LineReader& in) {
     r.complete = in.expect_number<int>("COMPLETE") == 1;
     r.size = in.expect_number<std::uint64_t>("SIZE");
     r.crc32 = in.expect_number<std::uint32_t>("CRC", 16);
+    bool first = true;
     for (;;) {
         auto [key, rest] = in.next();
         if (key == "END_FILE") break;
+        if (key == "OFFSET" && first) {
+            r.offset = in.number<std::uint64_t>(rest);
+            first = false;
+            continue;
+        }
+        first = false;
         if (key != "VAR") in.error("expected VAR or END_FILE, found '" + std::string(key) + "'");
         // VAR <id> OFFSET <o> SIZE <s> CRC <c> [NAME <name...>]
         VarRecord v;
@@ -141,6 +148,7 @@ std::string serialize_file_record(const FileRecord& r) {
     out += "COMPLETE " + std::string(r.complete ? "1" : "0") + "\n";
     out += "SIZE " + std::to_string(r.size) + "\n";
     out += "CRC " + hex32(r.crc32) + "\n";
+    if (r.offset != 0) out += "OFFSET " + std::to_string(r.offset) + "\n";
     for (const VarRecord& v : r.vars) {
         out += "VAR " + std::to_string(v.id) + " OFFSET " + std::to_string(v.offset) + " SIZE " +
                std::to_string(v.size) + " CRC " + hex32(v.crc32);

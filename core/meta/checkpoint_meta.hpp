@@ -31,6 +31,9 @@ struct FileRecord {
     bool complete = false;
     std::uint64_t size = 0;
     std::uint32_t crc32 = 0;
+    // Shared L4 files (ckpt_io 2 and 4): where the rank's bytes start in
+    // `file`; SIZE and CRC then describe those bytes, not the whole file.
+    std::uint64_t offset = 0;
     std::vector<VarRecord> vars;
 
     const VarRecord* find_var(int id) const;

@@ -116,7 +116,7 @@ std::optional<RecoverySource> scan_self_describing_checkpoints(Context& ctx, std
             if (-ids[0] != ids[1]) {
                 fail(ErrorKind::not_recoverable, "its files carry different checkpoint ids");
             }
-            commit_metadata(ctx, ctx.app, source.ref, {source.record});
+            commit_metadata(ctx, ctx.app, source.ref, {source.record}, IoMode::ftiff);
             ctx.catalog.add(source.ref);
             ctx.log.info("No checkpoint metadata: restarting from the self-describing FTI-FF files of checkpoint " +
                          std::to_string(source.ref.ckpt_id) + " (L" + std::to_string(level) + ", seq " +

@@ -26,11 +26,6 @@ void check_fits_run(const Context& ctx, const CheckpointMeta& meta, const fs::pa
                                              " application ranks, this run has " + std::to_string(ctx.topo.app_size) +
                                              "; restart with the same number of ranks");
     }
-    if (!readable_io_mode(meta.io)) {
-        fail(ErrorKind::not_recoverable, std::string("it was written with ckpt_io = ") +
-                                             std::to_string(static_cast<int>(meta.io)) + " (" + io_mode_name(meta.io) +
-                                             "), which this version cannot read");
-    }
     if (meta.files.size() != static_cast<std::size_t>(meta.ranks)) {
         fail(ErrorKind::corrupt, "metadata '" + meta_path.string() + "' lists " + std::to_string(meta.files.size()) +
                                      " files for " + std::to_string(meta.ranks) + " ranks");
@@ -116,7 +111,7 @@ Selection select_checkpoint(Context& ctx) {
             run_collectively(ctx.app, [&] { source = check_candidate(ctx, ref, text); });
             if (source.redundancy_unrecorded) {
                 // Rebuilt at this restart: record it, so a later failure can use it.
-                commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy});
+                commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy}, source.io);
             }
             ctx.log.info("Restarting from " + describe(ref) + ".");
             result.source = std::move(source);

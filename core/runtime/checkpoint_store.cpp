@@ -11,6 +11,7 @@
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/fault_injection.hpp"
+#include "runtime/shared_l4.hpp"
 
 namespace mlckpt::core {
 
@@ -95,7 +96,8 @@ void record_restart(const Context& ctx) {
 
 }  // namespace
 
-void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref, const std::vector<FileRecord>& mine) {
+void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref, const std::vector<FileRecord>& mine,
+                     IoMode io) {
     std::string text;
     for (const FileRecord& r : mine) text += serialize_file_record(r);
     std::vector<std::string> records = gather_strings(comm, text, 0);
@@ -108,7 +110,7 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
         meta.ckpt_id = ref.ckpt_id;
         meta.seq = ref.seq;
         meta.level = ref.level;
-        meta.io = ctx.config.ckpt_io;
+        meta.io = io;
         meta.ranks = ctx.topo.app_size;
         meta.node_size = ctx.config.node_size;
         meta.group_size = ctx.config.group_size;
@@ -130,8 +132,8 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
     });
 }
 
-void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine) {
-    commit_metadata(ctx, ctx.app, ref, mine);
+void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine, IoMode io) {
+    commit_metadata(ctx, ctx.app, ref, mine, io);
     ctx.catalog.add(ref);
     ctx.restart_recorded = true;
 }
@@ -210,6 +212,15 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
         }
         ctx.catalog.remove(r);
     }
+    // A shared L4 file belongs to no rank in particular: rank 0 removes what
+    // is left of the directories once every rank removed its own files.
+    bool any_l4 = std::any_of(refs.begin(), refs.end(), [&](const CheckpointRef& r) { return r.level == 4 && !archived(r); });
+    if (!any_l4) return;
+    check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
+    if (ctx.rank() != 0) return;
+    for (const CheckpointRef& r : refs) {
+        if (r.level == 4 && !archived(r)) remove_tree(ctx.layout.ckpt_dir(4, r.seq, 0));
+    }
 }
 
 CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
@@ -219,22 +230,31 @@ CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
 
 CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
     CheckpointRef target{ref.seq, 4, ref.ckpt_id};
-    FileRecord mine;
+    CheckpointMeta meta;
+    run_collectively(ctx.app, [&] { meta = read_meta(ctx, ref); });
+    FileRecord mine = meta.files.at(static_cast<std::size_t>(ctx.rank()));
+    fs::path source = ctx.layout.ckpt_dir(ref.level, ref.seq, mine.node) / mine.file;
+    // Per-rank files go into the shared file of ckpt_io 2 or 4; files of
+    // another format (written by an earlier run) are copied as they are.
+    const IoMode shared = file_format(ctx.config.ckpt_io, 4);
+    const IoMode io = meta.io == IoMode::posix && is_shared(shared) ? shared : meta.io;
     fs::path copy;
     try {
-        run_collectively(ctx.app, [&] {
-            CheckpointMeta meta = read_meta(ctx, ref);
-            mine = meta.files.at(static_cast<std::size_t>(ctx.rank()));
-            fs::path source = ctx.layout.ckpt_dir(ref.level, ref.seq, mine.node) / mine.file;
-            fs::path dir = ctx.layout.ckpt_dir(4, ref.seq, 0);
-            copy_verified(source, dir, mine, ctx.io_buffer_bytes());
-            copy = dir / mine.file;
-        });
+        if (is_shared(io)) {
+            mine = flush_into_shared_file(ctx, ctx.app, target, {{mine, source}}).front();
+        } else {
+            run_collectively(ctx.app, [&] {
+                fs::path dir = ctx.layout.ckpt_dir(4, ref.seq, 0);
+                copy_verified(source, dir, mine, ctx.io_buffer_bytes());
+                copy = dir / mine.file;
+            });
+        }
         mine.node = ctx.topo.node_id;
         mine.holder = ctx.rank();
-        publish(ctx, target, {mine});
+        publish(ctx, target, {mine}, io);
     } catch (...) {
         if (!copy.empty()) remove_file_and_empty_dir(copy);
+        if (is_shared(io)) remove_tree(ctx.layout.ckpt_dir(4, ref.seq, 0));
         throw;
     }
     ctx.log.info("Checkpoint " + std::to_string(ref.ckpt_id) + " flushed to L4.");

@@ -12,14 +12,16 @@
 
 namespace mlckpt::core {
 
-// Collective. Commits checkpoint `ref` from each rank's records (its own
-// file, and the partner copy or parity it keeps at L2/L3); on failure
-// nothing is committed and every rank throws the same error.
-void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine);
+// Collective. Commits checkpoint `ref`, whose data files are in format `io`,
+// from each rank's records (its own file, and the partner copy or parity it
+// keeps at L2/L3); on failure nothing is committed and every rank throws
+// the same error.
+void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine, IoMode io);
 
 // The metadata commit behind publish(), over any communicator whose rank 0
 // writes the file (head ranks use their own). Records may come in any order.
-void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref, const std::vector<FileRecord>& mine);
+void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref, const std::vector<FileRecord>& mine,
+                     IoMode io);
 
 // Copies a data file into `dir`, checking size and CRC against `record` on
 // the way (temporary name, fsync, rename). Throws naming the file.
@@ -30,7 +32,8 @@ void copy_verified(const fs::path& source, const fs::path& dir, const FileRecord
 void retire(Context& ctx, const std::vector<CheckpointRef>& refs);
 
 // Collective. Copies a node-local checkpoint to L4, verifying each file's
-// CRC on the way, and commits it with the same sequence number.
+// CRC on the way, and commits it with the same sequence number. POSIX files
+// go into the shared L4 file when ckpt_io is 2 or 4.
 CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref);
 
 // Reads the committed metadata of `ref` (each rank reads the file itself).

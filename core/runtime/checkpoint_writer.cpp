@@ -7,11 +7,13 @@
 #include "format/dcp_writer.hpp"
 #include "format/ftiff_writer.hpp"
 #include "format/posix_format.hpp"
+#include "format/slice_writer.hpp"
 
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/checkpoint_store.hpp"
 #include "runtime/fault_injection.hpp"
+#include "runtime/shared_l4.hpp"
 
 namespace mlckpt::core {
 
@@ -36,13 +38,18 @@ FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
 }  // namespace
 
 CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,
-                                   const FormatState& state)
+                                   const FormatState& state, bool incremental)
     : ctx_(ctx), in_place_(level == kDcpLevel) {
     ref_ = {ctx.catalog.next_seq(), level, ckpt_id};
     final_path_ = ctx.data_path(ref_, ctx.topo.node_id);
     tmp_path_ = final_path_;
     if (!in_place_) tmp_path_ += ".tmp";
-    bool ftiff = ctx.config.ckpt_io == IoMode::ftiff || in_place_;
+    const IoMode format = file_format(ctx.config.ckpt_io, level);
+    bool ftiff = format == IoMode::ftiff;
+    if (is_shared(format)) {
+        open_shared(vars, incremental);
+        return;
+    }
     try {
         run_collectively(ctx.app, [&] {
             make_dirs(final_path_.parent_path());
@@ -76,6 +83,22 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
     }
 }
 
+void CheckpointWriter::open_shared(const std::vector<Variable>& vars, bool incremental) {
+    SharedFileSpec spec = shared_file_spec(ctx_, ref_);
+    const int rank = ctx_.rank();
+    const std::uint64_t seq = ref_.seq;
+    spec.before_commit = [rank, seq] { fault_point("before_shared_commit", rank, seq); };
+    std::uint64_t bytes = 0;
+    for (const Variable& v : vars) bytes += v.bytes();
+    try {
+        run_collectively(ctx_.app, [&] { make_dirs(spec.dir); });
+        writer_ = std::make_unique<SliceWriter>(SharedFile::create(ctx_.app, spec, {{rank, bytes}}), !incremental);
+    } catch (...) {
+        discard();
+        throw;
+    }
+}
+
 CheckpointWriter::~CheckpointWriter() {
     if (!committed_) discard();
 }
@@ -99,13 +122,25 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
     FileRecord& mine = record_;
     std::exception_ptr failure = failure_;
     if (!failure && options.missing) failure = std::make_exception_ptr(Error(ErrorKind::usage, *options.missing));
+    const bool shared = writer_->collective();
+    if (shared) {
+        // The shared file is finished collectively: every rank or none.
+        try {
+            agree(ctx_.app, failure);
+        } catch (...) {
+            discard();
+            throw;
+        }
+    }
     if (!failure) {
         try {
             mine = writer_->finish();
             if (const ftiff::Layout* layout = writer_->ftiff_layout()) ftiff_layout_ = *layout;
-            if (!in_place_) rename_path(tmp_path_, final_path_);
-            sync_dir(final_path_.parent_path());
-            mine.file = final_path_.filename().string();
+            if (!shared) {
+                if (!in_place_) rename_path(tmp_path_, final_path_);
+                sync_dir(final_path_.parent_path());
+                mine.file = final_path_.filename().string();
+            }
             mine.rank = ctx_.rank();
             mine.holder = ctx_.rank();
             mine.node = ctx_.topo.node_id;
@@ -124,7 +159,7 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
                                                   : write_parity(ctx_, self, ref_, mine));
             });
         }
-        publish(ctx_, ref_, records);
+        publish(ctx_, ref_, records, file_format(ctx_.config.ckpt_io, ref_.level));
     } catch (...) {
         discard();
         throw;
@@ -150,6 +185,9 @@ void CheckpointWriter::discard() noexcept {
     if (in_place_) {  // the file holds the previous dCP checkpoint: roll back, never remove
         if (dcp_ != nullptr) dcp_->abandon();
         return;
+    }
+    if (writer_) {
+        for (const fs::path& p : writer_->shared_paths()) remove_file(p);
     }
     writer_.reset();
     remove_file(tmp_path_);

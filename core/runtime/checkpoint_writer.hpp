@@ -24,11 +24,16 @@ struct FormatState {
 
 class CheckpointWriter {
   public:
-    // Collective: all ranks open their file or all fail. The file format is
-    // the configured ckpt_io; FTI-FF files continue `state` for `vars`
-    // (every protected variable, in protection order). Level 8 (L4
-    // differential) updates the rank's dCP file in place.
-    CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars, const FormatState& state);
+    // Collective: all ranks open their file or all fail. The file format
+    // follows ckpt_io and the level (storage/layout.hpp: file_format); FTI-FF
+    // files continue `state` for `vars` (every protected variable, in
+    // protection order). Level 8 (L4 differential) updates the rank's dCP
+    // file in place. Unless `incremental`, the variables' buffers stay
+    // untouched until commit(), so a shared L4 file is written then, with
+    // collective calls; incremental checkpoints write each variable when
+    // it is added.
+    CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars, const FormatState& state,
+                     bool incremental);
     CheckpointWriter(const CheckpointWriter&) = delete;
     CheckpointWriter& operator=(const CheckpointWriter&) = delete;
     ~CheckpointWriter();  // discards an uncommitted checkpoint
@@ -56,6 +61,7 @@ class CheckpointWriter {
     std::optional<std::pair<std::uint64_t, std::uint64_t>> dcp_bytes() const;
 
   private:
+    void open_shared(const std::vector<Variable>& vars, bool incremental);
     void discard() noexcept;
 
     Context& ctx_;

@@ -8,6 +8,8 @@
 // Points: after_data_write (its file is written, nothing committed yet),
 // during_redundancy (L2/L3: partner copies or parity being made at a
 // checkpoint; for L3 also while parity is rebuilt at a restart),
+// before_shared_commit (ckpt_io 2 and 4 at L4: the rank's data is durable in
+// the shared file, which is still incomplete under its .tmp name),
 // before_meta_commit (rank 0: all files written, metadata not yet renamed),
 // during_dcp_update (L4 differential: a variable's changed blocks were just
 // written into the file in place, the update is not complete).

@@ -6,6 +6,7 @@
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/checkpoint_store.hpp"
+#include "runtime/shared_l4.hpp"
 
 namespace mlckpt::core {
 
@@ -60,6 +61,7 @@ std::string HeadService::process(const std::vector<std::string>& posts) {
                 if (word != "POST" || nl == std::string::npos) fail(ErrorKind::mpi, "malformed request to the head");
                 data.push_back(parse_file_record(post.substr(nl + 1), "request to the head"));
             }
+            if (ref.level == 4 && is_shared(file_format(ctx_.config.ckpt_io, 4))) return;  // below, collectively
             for (std::size_t i = 0; i < data.size(); ++i) {
                 if (ref.level == 4) {
                     CheckpointRef local{ref.seq, 1, ref.ckpt_id};
@@ -74,7 +76,16 @@ std::string HeadService::process(const std::vector<std::string>& posts) {
                                               : write_parity(ctx_, m, ref, data[i]));
             }
         });
-        commit_metadata(ctx_, heads_, ref, mine);
+        const IoMode io = file_format(ctx_.config.ckpt_io, ref.level);
+        if (ref.level == 4 && is_shared(io)) {
+            // The heads write the node's ranks' L1 files into one shared file.
+            std::vector<std::pair<FileRecord, fs::path>> sources;
+            for (const FileRecord& r : data) {
+                sources.emplace_back(r, ctx_.data_path_for({ref.seq, 1, ref.ckpt_id}, r.rank, ctx_.topo.node_id));
+            }
+            mine = flush_into_shared_file(ctx_, heads_, ref, sources);
+        }
+        commit_metadata(ctx_, heads_, ref, mine, io);
         return "OK";
     } catch (const Error& e) {
         if (!e.remote()) ctx_.log.warning(std::string("post-processing by the head failed: ") + e.what());

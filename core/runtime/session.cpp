@@ -10,6 +10,7 @@
 #include "io/file.hpp"
 #include "runtime/checkpoint_store.hpp"
 #include "runtime/head_service.hpp"
+#include "runtime/shared_l4.hpp"
 
 namespace mlckpt::core {
 
@@ -61,18 +62,22 @@ std::vector<int> discovered_node_map(MPI_Comm world) {
     return map;
 }
 
-// Features of the configuration that this version cannot honour yet fail at
-// FTI_Init rather than at the first checkpoint.
+// Features of the configuration that cannot work together fail at FTI_Init
+// rather than at the first checkpoint.
 void check_supported(const Config& c) {
-    if (c.ckpt_io != IoMode::posix && c.ckpt_io != IoMode::ftiff) {
-        fail(ErrorKind::config, c.path + ": [basic] ckpt_io = '" + std::to_string(static_cast<int>(c.ckpt_io)) +
-                                    "': " + io_mode_name(c.ckpt_io) +
-                                    " is not available in this version; allowed: 1 (POSIX), 3 (FTI-FF)");
-    }
     if (c.enable_dcp && c.ckpt_io != IoMode::ftiff) {
         fail(ErrorKind::config, c.path + ": [basic] enable_dcp = 1 needs ckpt_io = 3 (FTI-FF), not ckpt_io = " +
                                     std::to_string(static_cast<int>(c.ckpt_io)) +
                                     "; allowed: enable_dcp = 0, or ckpt_io = 3");
+    }
+}
+
+// A container has at most one physical file per application rank.
+void check_container_files(const Config& c, const Topology& t) {
+    if (c.ckpt_io == IoMode::container && c.container_files > t.app_size) {
+        fail(ErrorKind::config, c.path + ": [advanced] container_files = '" + std::to_string(c.container_files) +
+                                    "': more files than the " + std::to_string(t.app_size) +
+                                    " application ranks; allowed: 1 to " + std::to_string(t.app_size));
     }
 }
 
@@ -107,6 +112,7 @@ Context build_context(const std::string& path, MPI_Comm world) {
         if (config.local_test) node_map = simulated_node_map(size, config.node_size, path);
         topo = build_topology({node_map, config.node_size, config.group_size, config.head, path}, rank);
         check_groups(config, topo);
+        check_container_files(config, topo);
     });
     Logger log(config.verbosity, topo.is_head ? rank : topo.app_rank, topo.app_rank == 0);
     return Context{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, MPI_COMM_NULL, {}};
@@ -185,6 +191,18 @@ Session::Session(const std::string& config_path, MPI_Comm global)
     } else if (failure) {
         std::rethrow_exception(failure);
     }
+    resolve_container_block_size();
+}
+
+// Containers align chunks to the file system's block size unless the
+// configuration sets one: read once, from glbl_dir, the same for everybody.
+void Session::resolve_container_block_size() {
+    Config& c = ctx_.config;
+    if (c.ckpt_io != IoMode::container || c.container_block_size != 0) return;
+    std::int32_t size = ctx_.topo.world_rank == 0 ? file_system_block_size(c.glbl_dir) : 0;
+    check_mpi(MPI_Bcast(&size, 1, MPI_INT32_T, 0, world_.get()), "MPI_Bcast");
+    c.container_block_size = size;
+    ctx_.log.debug("container chunks aligned to " + std::to_string(size) + " bytes (the block size of glbl_dir)");
 }
 
 void Session::init_application_rank(MPI_Comm user) {
@@ -230,7 +248,7 @@ void Session::init_application_rank(MPI_Comm user) {
             }
             // The restarted run continues the containers of the file it restarts from.
             if (source_->io == IoMode::ftiff && c.ckpt_io == IoMode::ftiff) {
-                format_.layout = *CheckpointReader(source_->path, source_->io).layout();
+                format_.layout = *CheckpointReader(source_->path, source_->io, source_->record).layout();
             }
         } else {
             init_problem_ = selection.report;
@@ -294,7 +312,7 @@ void Session::checkpoint(int ckpt_id, int level) {
     wait_for_head();
     check_level(level);
     double start = MPI_Wtime();
-    CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_);
+    CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, false);
     try {
         for (const Variable& var : registry_.variables()) writer.add(var, registry_.name_of(var.id));
     } catch (const Error&) {
@@ -400,6 +418,7 @@ const VarRecord& Session::stored_var(int id) const {
 }
 
 void Session::recover() {
+    // Every rank checks its sizes first: the reads may be collective.
     run_collectively(ctx_.app, [&] {
         for (const Variable& var : registry_.variables()) {
             const VarRecord& stored = stored_var(var.id);
@@ -411,8 +430,12 @@ void Session::recover() {
             }
         }
         if (!source_) stored_var(-1);  // nothing protected and nothing to recover from
-        CheckpointReader reader(source_->path, source_->io);
-        for (const Variable& var : registry_.variables()) reader.read(stored_var(var.id), var.data());
+    });
+    run_collectively(ctx_.app, [&] {
+        CheckpointReader reader(source_->path, source_->io, source_->record);
+        std::vector<CheckpointReader::Target> targets;
+        for (const Variable& var : registry_.variables()) targets.push_back({&stored_var(var.id), var.data()});
+        reader.read_all(targets, ctx_.app, mpiio_piece_bytes(ctx_.config));
         if (source_->ref.level == kDcpLevel && reader.layout() != nullptr) {
             // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
             DcpOptions options{ctx_.config.dcp_mode, static_cast<std::size_t>(ctx_.config.dcp_block_size)};
@@ -429,7 +452,7 @@ void Session::recover() {
 
 void Session::recover_var_init() {
     if (!source_) stored_var(-1);
-    recover_var_reader_.emplace(source_->path, source_->io);
+    recover_var_reader_.emplace(source_->path, source_->io, source_->record);
 }
 
 void Session::recover_var(int id) {
@@ -481,7 +504,8 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (!activate) return;
     wait_for_head();
     check_level(level);
-    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_);
+    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_,
+                                              true);
     icp_level_ = level;
     icp_start_ = MPI_Wtime();
 }

@@ -1,6 +1,7 @@
 #include "storage/layout.hpp"
 
 #include <charconv>
+#include <cstdio>
 
 namespace mlckpt::core {
 
@@ -12,6 +13,12 @@ bool parse_u64(std::string_view s, std::uint64_t& out) {
 }
 
 }  // namespace
+
+IoMode file_format(IoMode configured, int level) {
+    if (level == kDcpLevel) return IoMode::ftiff;
+    if (is_shared(configured) && level != 4) return IoMode::posix;
+    return configured;
+}
 
 StorageLayout::StorageLayout(const Config& config, std::string exec_id)
     : ckpt_dir_(config.ckpt_dir),
@@ -56,6 +63,14 @@ std::string StorageLayout::data_file_name(int ckpt_id, int rank) {
 
 std::string StorageLayout::dcp_file_name(int rank) {
     return "dCP-Rank" + std::to_string(rank) + ".fti";
+}
+
+std::string StorageLayout::shared_file_name(int ckpt_id, IoMode io, int number) {
+    std::string name = "Ckpt" + std::to_string(ckpt_id) + (io == IoMode::mpiio ? "-mpiio.fti" : "-sionlib.fti");
+    if (number == 0) return name;
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, ".%06d", number);
+    return name + suffix;
 }
 
 std::string StorageLayout::partner_file_name(int ckpt_id, int owner) {

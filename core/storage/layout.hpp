@@ -2,6 +2,8 @@
 //
 //   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/Ckpt<id>-Rank<r>.fti   L1-L3, node-local
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-Rank<r>.fti            L4
+//   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-mpiio.fti              L4, ckpt_io = 2 (all ranks)
+//   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-sionlib.fti[.<f>]      L4, ckpt_io = 4 (all ranks)
 //   <glbl_dir>/<exec_id>/l4_archive/ckpt<seq>/...                     keep_l4_ckpt
 //   <glbl_dir>/<exec_id>/dcp/dCP-Rank<r>.fti                          L4 differential (level 8),
 //                                                                     updated in place
@@ -25,6 +27,11 @@ namespace fs = std::filesystem;
 // The catalog level of L4 differential checkpoints (FTI_L4_DCP).
 constexpr int kDcpLevel = 8;
 
+// The format the files of a `level` checkpoint take under ckpt_io
+// `configured`: L1-L3 keep one file per rank (POSIX unless FTI-FF), the
+// shared modes apply at L4, and L4 differential files are FTI-FF.
+IoMode file_format(IoMode configured, int level);
+
 class StorageLayout {
   public:
     StorageLayout(const Config& config, std::string exec_id);
@@ -41,6 +48,9 @@ class StorageLayout {
 
     static std::string data_file_name(int ckpt_id, int rank);
     static std::string dcp_file_name(int rank);
+    // The shared L4 file of ckpt_io = 2, or physical file `number` of a
+    // ckpt_io = 4 container.
+    static std::string shared_file_name(int ckpt_id, IoMode io, int number = 0);
     static std::string partner_file_name(int ckpt_id, int owner);  // L2 copy of `owner`'s file
     static std::string parity_file_name(int ckpt_id, int holder);  // L3 parity kept by `holder`
     // Parses "ckpt<seq>.l<L>.meta"; false for any other name.

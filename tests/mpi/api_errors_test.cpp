@@ -142,11 +142,20 @@ TEST(ConfigErrors, DcpNeedsFtiff) {
                       "allowed: enable_dcp = 0, or ckpt_io = 3");
 }
 
-TEST(ConfigErrors, UnsupportedIoMode) {
+TEST(ConfigErrors, ContainerOptions) {
     ConfigOptions o;
     o.basic["ckpt_io"] = "4";
-    expect_refused(o, "[basic] ckpt_io = '4': shared container is not available in this version; "
-                      "allowed: 1 (POSIX), 3 (FTI-FF)");
+    o.advanced["container_files"] = std::to_string(app_ranks_expected() + 1);
+    expect_refused(o, "[advanced] container_files = '" + std::to_string(app_ranks_expected() + 1) +
+                          "': more files than the " + std::to_string(app_ranks_expected()) +
+                          " application ranks; allowed: 1 to " + std::to_string(app_ranks_expected()));
+}
+
+TEST(ConfigErrors, ContainerBlockSizeMustBeAPowerOfTwo) {
+    ConfigOptions o;
+    o.advanced["container_block_size"] = "1000";
+    expect_refused(o, "[advanced] container_block_size = '1000': not a power of two of at least 512; allowed: 0 (the "
+                      "file system's block size) or a power of two from 512 to 1073741824");
 }
 
 }  // namespace

@@ -31,7 +31,8 @@ mlckpt_add_mpi_scenario(ConfigErrors.UnknownKey RANKS 1 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.OutOfRange RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.NodeSizeMustDivideRanks RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.UnwritableCheckpointDirectory RANKS 1 4 PHASES ok)
-mlckpt_add_mpi_scenario(ConfigErrors.UnsupportedIoMode RANKS 4 PHASES ok)
+mlckpt_add_mpi_scenario(ConfigErrors.ContainerOptions RANKS 4 PHASES ok)
+mlckpt_add_mpi_scenario(ConfigErrors.ContainerBlockSizeMustBeAPowerOfTwo RANKS 1 PHASES ok)
 
 # L2 and L3: node_size 2, group_size 4 (8 ranks = 1 group ring of 4 nodes per
 # node index; 16 ranks = 2 rings).
@@ -105,3 +106,18 @@ mlckpt_add_mpi_scenario(ConfigErrors.DcpNeedsFtiff RANKS 1 PHASES ok)
 mlckpt_add_mpi_scenario(Ftiff.RecoversWithoutMetadata RANKS 1 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Ftiff.RecoversWithoutMetadataFallingBack RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Dcp.VariableNoLongerProtectedIsEmptied RANKS 4 PHASES ok ok)
+
+# Shared L4 files: ckpt_io = 2 (MPI-IO) and 4 (the block-aligned container).
+foreach(io 2 4)
+  mlckpt_add_mpi_scenario(Shared.RoundTrip RANKS 1 4 8 PHASES ok ok IO ${io})
+  mlckpt_add_mpi_scenario(Shared.IncrementalCheckpoint RANKS 4 PHASES ok ok IO ${io})
+  mlckpt_add_mpi_scenario(Shared.KilledBeforeTheFileIsComplete RANKS 4 8 PHASES killed ok IO ${io})
+  mlckpt_add_mpi_scenario(Shared.TruncatedFileIsNamed RANKS 1 4 PHASES ok ok IO ${io})
+  mlckpt_add_mpi_scenario(Shared.CorruptSliceIsNamed RANKS 1 4 8 PHASES ok ok IO ${io})
+  mlckpt_add_mpi_scenario(Shared.KeepLastFlushesIntoTheSharedFile RANKS 1 4 8 PHASES ok ok IO ${io})
+  mlckpt_add_mpi_scenario(Shared.FallbackToSharedL4 RANKS 4 PHASES ok ok IO ${io})
+  mlckpt_add_mpi_scenario(Shared.HeadsFlushIntoTheSharedFile RANKS 8 PHASES killed ok HEADS IO ${io})
+  mlckpt_add_mpi_scenario(Resize.ReprotectBetweenCheckpoints RANKS 4 PHASES ok ok IO ${io})
+endforeach()
+mlckpt_add_mpi_scenario(Shared.MultiFileContainer RANKS 4 8 PHASES ok ok IO 4)
+mlckpt_add_mpi_scenario(Shared.CorruptContainerHeaderIsNamed RANKS 4 PHASES ok ok IO 4)

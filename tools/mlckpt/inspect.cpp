@@ -1,9 +1,13 @@
 #include "inspect.hpp"
 
+#include "container_dump.hpp"
+#include "json.hpp"
+
 #include <cstdio>
 #include <optional>
 
 #include "common/error.hpp"
+#include "format/container_layout.hpp"
 #include "format/ftiff_file.hpp"
 
 namespace mlckpt::tools {
@@ -12,23 +16,6 @@ namespace {
 
 using namespace mlckpt::core;
 using namespace mlckpt::core::ftiff;
-
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-            out += buf;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
 
 void print_text(std::ostream& out, const std::string& path, const FileStructure& s, std::size_t chunks) {
     out << "FTI-FF file: " << path << "\n"
@@ -67,7 +54,7 @@ void print_json(std::ostream& out, const std::string& path, const FileStructure&
 }  // namespace
 
 int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    const char* usage = "usage: mlckpt inspect [--json] [--] FILE\n";
+    const char* usage = "usage: mlckpt inspect [--json] [--] FILE   (an FTI-FF file or a container)\n";
     bool json = false;
     bool options_done = false;  // after "--", a FILE may start with '-'
     std::optional<std::string> path;
@@ -89,6 +76,15 @@ int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     try {
         File file = File::open_read(*path);
+        if (container::is_container(file)) {
+            container::ContainerFile c = container::read_container(file);
+            if (json) {
+                print_container_json(out, *path, c);
+            } else {
+                print_container_text(out, *path, c);
+            }
+            return 0;
+        }
         FileStructure s = read_structure(file);
         std::size_t chunks = verify_chunks(file, s.layout, 1 << 20);
         if (json) {

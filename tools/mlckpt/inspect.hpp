@@ -1,5 +1,7 @@
 // `mlckpt inspect [--json] [--] FILE`: prints an FTI-FF file's file block and
-// every block and chunk record, and verifies every hash.
+// every block and chunk record, and verifies every hash; or, for a container
+// (ckpt_io = 4), its two metadata blocks, the task mapping and every task's
+// chunks, after checking them.
 #pragma once
 
 #include <ostream>

@@ -1,0 +1,42 @@
+// ckpt_io = 4: the block-aligned multi-task container (docs/formats.md).
+// The first task's process of each physical file creates it and writes
+// META1; every process then writes its tasks' chunks with its own file
+// descriptor, at block-aligned offsets; META2 (and, in file 0, the task
+// mapping) is written at commit, from the bytes each task reports.
+#pragma once
+
+#include <map>
+
+#include "format/container_layout.hpp"
+#include "format/shared_file.hpp"
+
+namespace mlckpt::core {
+
+class ContainerSharedFile final : public SharedFile {
+  public:
+    // Collective; all ranks throw if any failed.
+    ContainerSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine,
+                        const TaskTable& table);
+    ~ContainerSharedFile() override;
+
+    void commit() override;
+    std::string file_name(std::size_t t) const override;
+    std::uint64_t offset(std::size_t t) const override { return offsets_.at(t); }
+    std::vector<fs::path> paths() const override;
+
+  private:
+    void write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) override;
+    bool owns(int file) const;  // writes its first task: creates it, writes META1 and META2
+    fs::path final_path(int file) const;
+    fs::path tmp_path(int file) const;
+    void write_tails();
+
+    TaskTable table_;
+    int my_rank_ = 0;                       // in comm_
+    std::vector<int> file_of_;              // per task of mine_
+    std::vector<std::uint64_t> offsets_;    // per task of mine_: its chunk
+    std::map<int, container::Header> headers_;  // files this process writes to or owns
+    std::map<int, File> open_;              // their descriptors until commit
+};
+
+}  // namespace mlckpt::core

@@ -1,0 +1,81 @@
+#include "format/mpiio_shared_file.hpp"
+
+#include "mpi/collective.hpp"
+#include "storage/layout.hpp"
+
+namespace mlckpt::core {
+
+MpiioSharedFile::MpiioSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine,
+                                 const TaskTable& table)
+    : SharedFile(comm, spec, std::move(mine)) {
+    final_path_ = spec.dir / StorageLayout::shared_file_name(spec.ckpt_id, IoMode::mpiio);
+    tmp_path_ = fs::path(final_path_) += ".tmp";
+    // The exclusive prefix sum of the sizes, in rank order.
+    std::vector<std::uint64_t> start(table.sizes.size(), 0);
+    for (std::size_t r = 1; r < start.size(); ++r) start[r] = start[r - 1] + table.sizes[r - 1];
+    for (const SharedTask& t : mine_) offsets_.push_back(start[static_cast<std::size_t>(t.rank)]);
+
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    run_collectively(comm, [&] {
+        if (rank == 0) File::create(tmp_path_).close();
+    });
+    std::exception_ptr failure;
+    try {
+        file_.emplace(comm, tmp_path_, MPI_MODE_WRONLY);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    try {
+        agree(comm, failure);
+    } catch (...) {
+        // Some rank could not open the file: a collective close would never
+        // complete, so the handles of the others are left to MPI_Finalize.
+        if (file_) file_->abandon();
+        remove_file(tmp_path_);
+        throw;
+    }
+}
+
+MpiioSharedFile::~MpiioSharedFile() {
+    if (!committed_) remove_file(tmp_path_);
+}
+
+void MpiioSharedFile::write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) {
+    file_->write_at(offsets_[t] + pos, data);
+}
+
+void MpiioSharedFile::write_collectively(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) {
+    file_->write_at_all(data.empty() ? 0 : offsets_[t] + pos, data);
+}
+
+std::string MpiioSharedFile::file_name(std::size_t) const {
+    return final_path_.filename().string();
+}
+
+void MpiioSharedFile::commit() {
+    std::exception_ptr failure = outcome();
+    // Sync and close are collective: every rank takes part, failed or not.
+    try {
+        file_->sync();
+    } catch (...) {
+        if (!failure) failure = std::current_exception();
+    }
+    try {
+        file_->close();
+    } catch (...) {
+        if (!failure) failure = std::current_exception();
+    }
+    if (!failure && spec_.before_commit) spec_.before_commit();
+    agree(comm_, failure);
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    run_collectively(comm_, [&] {
+        if (rank != 0) return;
+        rename_path(tmp_path_, final_path_);
+        sync_dir(spec_.dir);
+    });
+    committed_ = true;
+}
+
+}  // namespace mlckpt::core

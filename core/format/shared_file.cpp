@@ -1,0 +1,148 @@
+#include "format/shared_file.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "format/container_shared_file.hpp"
+#include "format/mpiio_shared_file.hpp"
+#include "mpi/collective.hpp"
+#include "mpi/mpi_file.hpp"
+
+namespace mlckpt::core {
+
+std::span<const std::byte> SpanStream::next(std::size_t max) {
+    if (index_ == pieces_.size()) return {};
+    std::span<const std::byte> piece = pieces_[index_];
+    std::size_t n = std::min(max, piece.size() - pos_);
+    std::span<const std::byte> out = piece.subspan(pos_, n);
+    pos_ += n;
+    if (pos_ == piece.size()) {
+        ++index_;
+        pos_ = 0;
+    }
+    return out;
+}
+
+SharedFile::SharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine)
+    : comm_(comm), spec_(spec), mine_(std::move(mine)), written_(mine_.size(), 0) {}
+
+std::unique_ptr<SharedFile> SharedFile::create(MPI_Comm comm, const SharedFileSpec& spec,
+                                               const std::vector<SharedTask>& mine) {
+    TaskTable table = gather_tasks(comm, spec.ranks, mine);
+    if (spec.io == IoMode::mpiio) return std::make_unique<MpiioSharedFile>(comm, spec, mine, table);
+    return std::make_unique<ContainerSharedFile>(comm, spec, mine, table);
+}
+
+void SharedFile::write(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) {
+    if (failure_) return;
+    try {
+        if (pos + data.size() > mine_.at(t).size) {
+            fail(ErrorKind::usage, "rank " + std::to_string(mine_[t].rank) + " writes bytes " + std::to_string(pos) +
+                                       ".." + std::to_string(pos + data.size()) + " of a checkpoint of " +
+                                       std::to_string(mine_[t].size) + " bytes");
+        }
+        write_at(t, pos, data);
+        written_[t] += data.size();
+    } catch (...) {
+        remember(std::current_exception());
+    }
+}
+
+void SharedFile::write_collectively(std::size_t, std::uint64_t, std::span<const std::byte>) {}
+
+void SharedFile::write_streams(const std::vector<ByteStream*>& streams) {
+    std::size_t t = 0;
+    std::uint64_t pos = 0;
+    // The next piece of this process's tasks, in task order; empty when all
+    // are written or after a failure.
+    auto next = [&]() -> std::span<const std::byte> {
+        if (failure_) return {};
+        try {
+            for (; t < streams.size(); ++t, pos = 0) {
+                std::span<const std::byte> piece = streams[t]->next(spec_.piece_bytes);
+                if (!piece.empty()) return piece;
+            }
+        } catch (...) {
+            remember(std::current_exception());
+        }
+        return {};
+    };
+    if (!collective_writes()) {
+        for (auto piece = next(); !piece.empty(); piece = next()) {
+            write(t, pos, piece);
+            pos += piece.size();
+        }
+        return;
+    }
+    in_rounds(comm_, [&] {
+        std::span<const std::byte> piece = next();
+        try {
+            if (!piece.empty() && pos + piece.size() > mine_[t].size) {
+                fail(ErrorKind::usage, "rank " + std::to_string(mine_[t].rank) + " has more than the " +
+                                           std::to_string(mine_[t].size) + " bytes it declared");
+            }
+            write_collectively(t, pos, piece);
+            if (!piece.empty()) written_[t] += piece.size();
+        } catch (...) {
+            remember(std::current_exception());
+        }
+        pos += piece.size();
+        return !piece.empty();
+    });
+}
+
+void SharedFile::remember(std::exception_ptr failure) {
+    if (!failure_) failure_ = std::move(failure);
+}
+
+std::exception_ptr SharedFile::outcome() const {
+    if (failure_) return failure_;
+    for (std::size_t t = 0; t < mine_.size(); ++t) {
+        if (written_[t] != mine_[t].size) {
+            return std::make_exception_ptr(Error(
+                ErrorKind::usage, "rank " + std::to_string(mine_[t].rank) + " wrote " + std::to_string(written_[t]) +
+                                      " of the " + std::to_string(mine_[t].size) + " bytes of its checkpoint"));
+        }
+    }
+    return nullptr;
+}
+
+TaskTable gather_tasks(MPI_Comm comm, int ranks, const std::vector<SharedTask>& mine) {
+    int procs = 0;
+    MPI_Comm_size(comm, &procs);
+    std::vector<std::int64_t> pairs;
+    for (const SharedTask& t : mine) {
+        pairs.push_back(t.rank);
+        pairs.push_back(static_cast<std::int64_t>(t.size));
+    }
+    int count = static_cast<int>(pairs.size());
+    std::vector<int> counts(static_cast<std::size_t>(procs));
+    check_mpi(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm), "MPI_Allgather");
+    std::vector<int> displs(counts.size(), 0);
+    for (std::size_t p = 1; p < counts.size(); ++p) displs[p] = displs[p - 1] + counts[p - 1];
+    std::vector<std::int64_t> all(static_cast<std::size_t>(displs.back() + counts.back()));
+    check_mpi(MPI_Allgatherv(pairs.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(),
+                             MPI_INT64_T, comm),
+              "MPI_Allgatherv");
+    TaskTable table{std::vector<std::uint64_t>(static_cast<std::size_t>(ranks), 0),
+                    std::vector<int>(static_cast<std::size_t>(ranks), -1)};
+    for (int p = 0; p < procs; ++p) {
+        for (int i = displs[static_cast<std::size_t>(p)]; i < displs[static_cast<std::size_t>(p)] + counts[static_cast<std::size_t>(p)]; i += 2) {
+            std::int64_t rank = all[static_cast<std::size_t>(i)];
+            if (rank < 0 || rank >= ranks || table.writer[static_cast<std::size_t>(rank)] != -1) {
+                fail(ErrorKind::usage, "shared checkpoint file: task of rank " + std::to_string(rank) +
+                                           " is out of range or written twice");
+            }
+            table.writer[static_cast<std::size_t>(rank)] = p;
+            table.sizes[static_cast<std::size_t>(rank)] = static_cast<std::uint64_t>(all[static_cast<std::size_t>(i) + 1]);
+        }
+    }
+    for (int r = 0; r < ranks; ++r) {
+        if (table.writer[static_cast<std::size_t>(r)] == -1) {
+            fail(ErrorKind::usage, "shared checkpoint file: no process writes rank " + std::to_string(r));
+        }
+    }
+    return table;
+}
+
+}  // namespace mlckpt::core

@@ -1,0 +1,97 @@
+#include "mpi/mpi_file.hpp"
+
+#include "mpi/collective.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+bool mpi_finalized() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    return finalized != 0;
+}
+
+int count_of(std::size_t bytes, const fs::path& path) {
+    if (bytes > static_cast<std::size_t>(1) << 30) {
+        fail(ErrorKind::usage, "MPI-IO transfer of " + std::to_string(bytes) + " bytes on '" + path.string() +
+                                   "' exceeds one call's limit of 1 GiB");
+    }
+    return static_cast<int>(bytes);
+}
+
+}  // namespace
+
+MpiFile::MpiFile(MPI_Comm comm, const fs::path& path, int amode) : path_(path) {
+    check(MPI_File_open(comm, path.c_str(), amode, MPI_INFO_NULL, &fh_), "MPI_File_open");
+}
+
+MpiFile::~MpiFile() {
+    if (fh_ != MPI_FILE_NULL && !mpi_finalized()) MPI_File_close(&fh_);
+}
+
+void MpiFile::check(int rc, const char* what, std::uint64_t offset) const {
+    if (rc == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    fail(ErrorKind::io, std::string(what) + " on '" + path_.string() + "' at offset " + std::to_string(offset) +
+                            " failed: " + std::string(text, static_cast<std::size_t>(len)));
+}
+
+void MpiFile::check_count(const MPI_Status& status, std::size_t expected, const char* what,
+                          std::uint64_t offset) const {
+    int done = 0;
+    MPI_Get_count(&status, MPI_BYTE, &done);
+    if (done != static_cast<int>(expected)) {
+        fail(ErrorKind::io, std::string(what) + " on '" + path_.string() + "' at offset " + std::to_string(offset) +
+                                " moved " + std::to_string(done) + " of " + std::to_string(expected) +
+                                " bytes (file system full, or file shorter than expected)");
+    }
+}
+
+void MpiFile::write_at(std::uint64_t offset, std::span<const std::byte> data) {
+    MPI_Status status;
+    check(MPI_File_write_at(fh_, static_cast<MPI_Offset>(offset), data.data(), count_of(data.size(), path_),
+                            MPI_BYTE, &status),
+          "MPI_File_write_at", offset);
+    check_count(status, data.size(), "MPI_File_write_at", offset);
+}
+
+void MpiFile::write_at_all(std::uint64_t offset, std::span<const std::byte> data) {
+    MPI_Status status;
+    check(MPI_File_write_at_all(fh_, static_cast<MPI_Offset>(offset), data.data(), count_of(data.size(), path_),
+                                MPI_BYTE, &status),
+          "MPI_File_write_at_all", offset);
+    check_count(status, data.size(), "MPI_File_write_at_all", offset);
+}
+
+void MpiFile::read_at_all(std::uint64_t offset, std::span<std::byte> data) {
+    MPI_Status status;
+    check(MPI_File_read_at_all(fh_, static_cast<MPI_Offset>(offset), data.data(), count_of(data.size(), path_),
+                               MPI_BYTE, &status),
+          "MPI_File_read_at_all", offset);
+    check_count(status, data.size(), "MPI_File_read_at_all", offset);
+}
+
+void MpiFile::sync() {
+    check(MPI_File_sync(fh_), "MPI_File_sync");
+}
+
+void MpiFile::close() {
+    if (fh_ == MPI_FILE_NULL) return;
+    int rc = MPI_File_close(&fh_);
+    fh_ = MPI_FILE_NULL;  // never closed twice, even when closing failed
+    check(rc, "MPI_File_close");
+}
+
+void in_rounds(MPI_Comm comm, const std::function<bool()>& round) {
+    for (;;) {
+        int more = round() ? 1 : 0;
+        int any = 0;
+        check_mpi(MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_LOR, comm), "MPI_Allreduce");
+        if (any == 0) return;
+    }
+}
+
+}  // namespace mlckpt::core

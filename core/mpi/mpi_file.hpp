@@ -1,0 +1,52 @@
+// MPI-IO with RAII. Errors throw an io Error naming the file; a collective
+// call that fails on one rank has still completed there, so the caller can
+// remember the failure, keep taking part in the collective calls that
+// follow, and agree at the end (no rank is left waiting).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <span>
+
+namespace mlckpt::core {
+
+namespace fs = std::filesystem;
+
+class MpiFile {
+  public:
+    // Collective over `comm`: opens an existing file with MPI_MODE_WRONLY or
+    // MPI_MODE_RDONLY.
+    MpiFile(MPI_Comm comm, const fs::path& path, int amode);
+    MpiFile(const MpiFile&) = delete;
+    MpiFile& operator=(const MpiFile&) = delete;
+    ~MpiFile();  // collective close if still open (never after MPI_Finalize)
+
+    void write_at(std::uint64_t offset, std::span<const std::byte> data);      // independent
+    void write_at_all(std::uint64_t offset, std::span<const std::byte> data);  // collective
+    void read_at_all(std::uint64_t offset, std::span<std::byte> data);         // collective
+    void sync();   // collective: MPI_File_sync
+    void close();  // collective
+    // Forgets the handle without closing it, for when some rank could not
+    // open the file and a collective close would never complete.
+    void abandon() { fh_ = MPI_FILE_NULL; }
+
+    const fs::path& path() const { return path_; }
+
+  private:
+    void check(int rc, const char* what, std::uint64_t offset = 0) const;
+    void check_count(const MPI_Status& status, std::size_t expected, const char* what, std::uint64_t offset) const;
+
+    MPI_File fh_ = MPI_FILE_NULL;
+    fs::path path_;
+};
+
+// Collective over `comm`: runs `round` until it has returned false on every
+// rank. Each run of `round` makes exactly one collective call (with an empty
+// buffer once the rank has nothing left) and returns whether the rank has
+// more to move.
+void in_rounds(MPI_Comm comm, const std::function<bool()>& round);
+
+}  // namespace mlckpt::core
