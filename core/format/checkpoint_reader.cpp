@@ -1,9 +1,8 @@
 #include "format/checkpoint_reader.hpp"
 
-#include <cinttypes>
-#include <cstdio>
 
 #include "common/error.hpp"
+#include "hash/crc32.hpp"
 #include "format/container_layout.hpp"
 #include "format/ftiff_file.hpp"
 #include "format/posix_format.hpp"
@@ -13,12 +12,6 @@
 namespace mlckpt::core {
 
 namespace {
-
-std::string hex(std::uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
-    return buf;
-}
 
 struct Piece {
     std::uint64_t offset;
@@ -160,8 +153,8 @@ void verify_checkpoint_file(const fs::path& path, const FileRecord& record, IoMo
     std::uint32_t crc = crc32_of_extents(file, rank_extents(file, io, record), buffer_bytes);
     if (crc != record.crc32) {
         fail(ErrorKind::corrupt, "checkpoint file '" + path.string() + "': the data of rank " +
-                                     std::to_string(record.rank) + " fails its checksum (stored " + hex(record.crc32) +
-                                     ", computed " + hex(crc) + ")");
+                                     std::to_string(record.rank) + " fails its checksum (stored " + crc32_hex(record.crc32) +
+                                     ", computed " + crc32_hex(crc) + ")");
     }
 }
 

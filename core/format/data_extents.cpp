@@ -1,23 +1,11 @@
 #include "format/data_extents.hpp"
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 
 #include "common/error.hpp"
 #include "hash/crc32.hpp"
 
 namespace mlckpt::core {
-
-namespace {
-
-std::string hex(std::uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
-    return buf;
-}
-
-}  // namespace
 
 std::uint64_t total_length(const Extents& extents) {
     std::uint64_t sum = 0;
@@ -52,7 +40,7 @@ void check_var_crc(const File& file, const VarRecord& var, std::span<const std::
         fail(ErrorKind::corrupt, "variable " + std::to_string(var.id) + " in '" + file.path().string() +
                                      "' (bytes " + std::to_string(var.offset) + ".." +
                                      std::to_string(var.offset + var.size) + " of its rank's data) fails its checksum: stored " +
-                                     hex(var.crc32) + ", read " + hex(crc));
+                                     crc32_hex(var.crc32) + ", read " + crc32_hex(crc));
     }
 }
 
@@ -69,18 +57,23 @@ void read_checked_var(const File& file, const Extents& extents, const VarRecord&
     check_var_crc(file, var, out);
 }
 
-std::uint32_t crc32_of_extents(const File& file, const Extents& extents, std::size_t buffer_bytes) {
+void for_each_piece(const File& file, const Extents& extents, std::size_t buffer_bytes,
+                    const std::function<void(std::span<const std::byte>)>& use) {
     std::vector<std::byte> buffer(std::max<std::size_t>(buffer_bytes, 4096));
-    Crc32 crc;
     for (const Extent& e : extents) {
         for (std::uint64_t pos = 0; pos < e.length;) {
             auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), e.length - pos));
             std::span<std::byte> piece(buffer.data(), n);
             file.read_exact_at(piece, e.offset + pos);
-            crc.update(piece);
+            use(piece);
             pos += n;
         }
     }
+}
+
+std::uint32_t crc32_of_extents(const File& file, const Extents& extents, std::size_t buffer_bytes) {
+    Crc32 crc;
+    for_each_piece(file, extents, buffer_bytes, [&](std::span<const std::byte> piece) { crc.update(piece); });
     return crc.value();
 }
 

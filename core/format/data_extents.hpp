@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -29,6 +30,11 @@ Extents sub_extents(const Extents& extents, std::uint64_t pos, std::uint64_t len
 void read_checked_var(const File& file, const Extents& extents, const VarRecord& var, std::span<std::byte> out);
 // Throws a corrupt Error naming the variable if `data` fails its CRC-32.
 void check_var_crc(const File& file, const VarRecord& var, std::span<const std::byte> data);
+
+// Reads the stream in order, in pieces of at most `buffer_bytes`, handing
+// each piece to `use`.
+void for_each_piece(const File& file, const Extents& extents, std::size_t buffer_bytes,
+                    const std::function<void(std::span<const std::byte>)>& use);
 
 // CRC-32 of the stream, read in pieces of `buffer_bytes`.
 std::uint32_t crc32_of_extents(const File& file, const Extents& extents, std::size_t buffer_bytes);

@@ -1,37 +1,31 @@
 #include "format/posix_format.hpp"
 
-#include <cinttypes>
-#include <cstdio>
 #include <vector>
 
 #include "common/error.hpp"
+#include "hash/crc32.hpp"
 #include "format/data_extents.hpp"
 
 namespace mlckpt::core {
-
-namespace {
-
-std::string hex(std::uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
-    return buf;
-}
-
-}  // namespace
 
 PosixWriter::PosixWriter(const fs::path& path) : file_(File::create(path)) {
     record_.file = path.filename().string();
 }
 
-void PosixWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
+VarRecord describe_var(int id, std::uint64_t offset, std::span<const std::byte> data, const std::string& name) {
     VarRecord var;
     var.id = id;
-    var.offset = record_.size;
+    var.offset = offset;
     var.size = data.size();
     var.crc32 = crc32_of(data);
     var.name = name;
+    return var;
+}
+
+void PosixWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
+    VarRecord var = describe_var(id, record_.size, data, name);
     file_.write_all(data);
-    file_crc_.update(data);
+    file_crc_ = crc32_combine(file_crc_, var.crc32, data.size());  // no second pass over the data
     record_.size += data.size();
     record_.vars.push_back(std::move(var));
 }
@@ -39,7 +33,7 @@ void PosixWriter::add(int id, std::span<const std::byte> data, const std::string
 FileRecord PosixWriter::finish() {
     file_.sync();
     file_.close();
-    record_.crc32 = file_crc_.value();
+    record_.crc32 = file_crc_;
     record_.complete = true;
     return record_;
 }
@@ -66,7 +60,7 @@ void verify_posix_file(const fs::path& path, const FileRecord& record, std::size
     std::uint32_t crc = crc32_of_file(path, buffer_bytes);
     if (crc != record.crc32) {
         fail(ErrorKind::corrupt, "checkpoint file '" + path.string() + "' fails its checksum (stored " +
-                                     hex(record.crc32) + ", computed " + hex(crc) + ")");
+                                     crc32_hex(record.crc32) + ", computed " + crc32_hex(crc) + ")");
     }
 }
 

@@ -14,6 +14,10 @@
 
 namespace mlckpt::core {
 
+// The record of a variable whose bytes `data` start at `offset` of its
+// rank's data, with their CRC-32.
+VarRecord describe_var(int id, std::uint64_t offset, std::span<const std::byte> data, const std::string& name);
+
 class PosixWriter final : public FileWriter {
   public:
     explicit PosixWriter(const fs::path& path);
@@ -24,7 +28,7 @@ class PosixWriter final : public FileWriter {
 
   private:
     File file_;
-    Crc32 file_crc_;
+    std::uint32_t file_crc_ = 0;
     FileRecord record_;
 };
 

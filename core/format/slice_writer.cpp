@@ -1,17 +1,14 @@
 #include "format/slice_writer.hpp"
 
+#include "format/posix_format.hpp"
+
 namespace mlckpt::core {
 
 SliceWriter::SliceWriter(std::unique_ptr<SharedFile> file, bool deferred)
     : file_(std::move(file)), deferred_(deferred) {}
 
 void SliceWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
-    VarRecord var;
-    var.id = id;
-    var.offset = record_.size;
-    var.size = data.size();
-    var.crc32 = crc32_of(data);
-    var.name = name;
+    VarRecord var = describe_var(id, record_.size, data, name);
     if (deferred_) {
         pending_.append(data);
     } else {

@@ -3,8 +3,16 @@
 #include <isa-l/crc.h>
 
 #include <array>
+#include <cinttypes>
+#include <cstdio>
 
 namespace mlckpt::core {
+
+std::string crc32_hex(std::uint32_t crc) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08" PRIx32, crc);
+    return buf;
+}
 
 void Crc32::update(std::span<const std::byte> data) {
     crc_ = crc32_gzip_refl(crc_, reinterpret_cast<const unsigned char*>(data.data()), data.size());

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 namespace mlckpt::core {
 
@@ -16,6 +17,8 @@ private:
 };
 
 std::uint32_t crc32_of(std::span<const std::byte> data);
+// "0x" and eight hex digits, as the metadata and messages show a CRC.
+std::string crc32_hex(std::uint32_t crc);
 
 // CRC of A followed by B from crc(A), crc(B) and B's length: lets a file
 // written out of order (records after data) still get its CRC from memory.

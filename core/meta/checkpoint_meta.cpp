@@ -1,8 +1,6 @@
 #include "meta/checkpoint_meta.hpp"
 
 #include <charconv>
-#include <cinttypes>
-#include <cstdio>
 
 #include "common/error.hpp"
 #include "hash/crc32.hpp"
@@ -12,12 +10,6 @@ namespace mlckpt::core {
 namespace {
 
 constexpr std::string_view kMagic = "MLCKPT_META 2";
-
-std::string hex32(std::uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
-    return buf;
-}
 
 std::uint32_t crc_of_text(std::string_view text) {
     return crc32_of(std::as_bytes(std::span(text.data(), text.size())));
@@ -147,11 +139,11 @@ std::string serialize_file_record(const FileRecord& r) {
     out += "TYPE " + r.type + "\n";
     out += "COMPLETE " + std::string(r.complete ? "1" : "0") + "\n";
     out += "SIZE " + std::to_string(r.size) + "\n";
-    out += "CRC " + hex32(r.crc32) + "\n";
+    out += "CRC " + crc32_hex(r.crc32) + "\n";
     if (r.offset != 0) out += "OFFSET " + std::to_string(r.offset) + "\n";
     for (const VarRecord& v : r.vars) {
         out += "VAR " + std::to_string(v.id) + " OFFSET " + std::to_string(v.offset) + " SIZE " +
-               std::to_string(v.size) + " CRC " + hex32(v.crc32);
+               std::to_string(v.size) + " CRC " + crc32_hex(v.crc32);
         if (!v.name.empty()) out += " NAME " + v.name;
         out += "\n";
     }
@@ -197,7 +189,7 @@ std::string serialize_meta(const CheckpointMeta& m) {
     for (const FileRecord& r : m.files) out += serialize_file_record(r);
     out += "REDUNDANCY " + std::to_string(m.redundancy.size()) + "\n";
     for (const FileRecord& r : m.redundancy) out += serialize_file_record(r);
-    out += "CHECKSUM " + hex32(crc_of_text(out)) + "\n";
+    out += "CHECKSUM " + crc32_hex(crc_of_text(out)) + "\n";
     return out;
 }
 
@@ -214,7 +206,7 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
     std::uint32_t actual = crc_of_text(text.substr(0, last));
     if (stored != actual) {
         fail(ErrorKind::corrupt, "checkpoint metadata '" + source + "' fails its checksum (stored " +
-                                     hex32(stored) + ", computed " + hex32(actual) + ")");
+                                     crc32_hex(stored) + ", computed " + crc32_hex(actual) + ")");
     }
 
     LineReader in(text.substr(0, last), source);

@@ -104,7 +104,7 @@ TEST(KeepLast, RestartsFromL4) {
         world_barrier();
         EXPECT_TRUE(config_says("failure = 2"));
         // Flushed to the global directory; nothing left on the nodes.
-        fs::path kept = the_file(data_file(2, rank));
+        fs::path kept = the_file(l4_file(2, rank));
         EXPECT_EQ(kept.string().rfind(global_dir().string(), 0), 0u) << kept;
         return;
     }

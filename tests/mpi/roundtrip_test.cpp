@@ -8,6 +8,7 @@ namespace {
 
 void roundtrip(int level) {
     std::string cfg = config();
+    auto file_of = [level](int id, int rank) { return level == 4 ? l4_file(id, rank) : data_file(id, rank); };
     if (phase() == 1) {
         ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
         EXPECT_EQ(FTI_Status(), 0);
@@ -20,8 +21,8 @@ void roundtrip(int level) {
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, level));
         MPI_Barrier(FTI_COMM_WORLD);
         // The newer checkpoint replaced the older one, and sits where its level says.
-        EXPECT_TRUE(find_files(data_file(1, app_rank())).empty());
-        fs::path file = the_file(data_file(2, app_rank()));
+        EXPECT_TRUE(find_files(file_of(1, app_rank())).empty());
+        fs::path file = the_file(file_of(2, app_rank()));
         fs::path root = level == 4 ? global_dir() : local_dir();
         EXPECT_EQ(file.string().rfind(root.string(), 0), 0u) << file;
         return;  // crash: no FTI_Finalize
@@ -39,7 +40,7 @@ void roundtrip(int level) {
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
     world_barrier();
     // A clean Finalize removes the checkpoints and clears the restart flag.
-    EXPECT_TRUE(find_files(data_file(2, world_rank())).empty());
+    EXPECT_TRUE(find_files(file_of(2, world_rank())).empty());
     EXPECT_TRUE(config_says("failure = 0"));
 }
 

@@ -105,6 +105,13 @@ std::string data_file(int ckpt_id, int rank) {
     return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + ".fti";
 }
 
+std::string l4_file(int ckpt_id, int rank) {
+    std::string io = io_mode();
+    if (io == "2") return "Ckpt" + std::to_string(ckpt_id) + "-mpiio.fti";
+    if (io == "4") return "Ckpt" + std::to_string(ckpt_id) + "-sionlib.fti";
+    return data_file(ckpt_id, rank);
+}
+
 bool config_says(const std::string& line) {
     std::ifstream in(workdir() / "config.fti");
     for (std::string l; std::getline(in, l);) {

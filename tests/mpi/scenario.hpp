@@ -44,6 +44,9 @@ fs::path meta_dir();    // meta_dir
 std::vector<fs::path> find_files(const std::string& name);
 fs::path the_file(const std::string& name);  // exactly one, or the test fails
 std::string data_file(int ckpt_id, int rank);  // "Ckpt<id>-Rank<r>.fti"
+// The file that holds `rank`'s data of an L4 checkpoint: data_file(), or
+// with ckpt_io 2 and 4 the shared file (file 0 of a container).
+std::string l4_file(int ckpt_id, int rank);
 bool config_says(const std::string& line);     // the config file has this line
 
 // Fault injection on files, for real.

@@ -112,7 +112,8 @@ void check_shared_file(int ckpt_id, const RankData& data, int files, std::int64_
         }
         std::vector<char> bytes = read_file(file);
         ASSERT_EQ(bytes.size(), total) << "the file is the ranks' slices, nothing else";
-        EXPECT_EQ(std::memcmp(bytes.data() + offset, mine.data(), mine.size()), 0) << "slice of rank " << rank;
+        EXPECT_TRUE(std::equal(mine.begin(), mine.end(), reinterpret_cast<const std::byte*>(bytes.data()) + offset))
+            << "slice of rank " << rank;
         return;
     }
     int f = 0;
@@ -198,6 +199,49 @@ TEST(Shared, MultiFileContainer) {
     o.advanced["container_files"] = "3";
     o.advanced["container_block_size"] = "65536";
     roundtrip(o, 3, 65536);
+}
+
+// Ranks with different numbers of collective rounds (transfer_size = 1 MiB,
+// 0 to 6 MiB per rank), written and read back.
+TEST(Shared, UnevenCollectiveRounds) {
+    ConfigOptions o;
+    o.advanced["transfer_size"] = "1";
+    std::string cfg = config(o);
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    const int rank = app_rank();
+    std::vector<std::uint64_t> big(rank == 1 ? 0 : (static_cast<std::size_t>(rank) + 1) * (3u << 17));  // 1.5 MiB steps
+    auto fill = [&](std::uint64_t salt) {
+        for (std::size_t i = 0; i < big.size(); ++i) big[i] = pattern(rank, 7, static_cast<int>(salt), i);
+    };
+    ASSERT_FTI(FTI_SCES, FTI_Protect(0, big.data(), static_cast<int64_t>(big.size()), FTI_ULNG));
+    if (phase() == 1) {
+        fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
+        return;
+    }
+    std::fill(big.begin(), big.end(), 0);
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    std::vector<std::uint64_t> expected = big;
+    fill(1);
+    EXPECT_TRUE(expected == big) << "rank " << rank;
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// The format is recorded with the checkpoint: a run configured with
+// ckpt_io = 1 restarts from a shared file.
+TEST(Shared, RestartWithAnotherIoMode) {
+    std::string cfg = config();
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L4, 1);
+    if (world_rank() == 0) {
+        std::vector<char> text = read_file(cfg);
+        std::string s(text.begin(), text.end());
+        std::string from = "ckpt_io = " + io_mode();
+        ASSERT_NE(s.find(from), std::string::npos) << s;
+        s.replace(s.find(from), from.size(), "ckpt_io = 1");
+        std::ofstream(cfg) << s;
+    }
+    world_barrier();
+    recover_then_finalize(cfg, 1);
 }
 
 // Incremental checkpoints write each variable when it is added (independent
@@ -295,36 +339,6 @@ TEST(Shared, CorruptSliceIsNamed) {
 
 TEST(Shared, CorruptContainerHeaderIsNamed) {
     damaged_only_checkpoint([](const fs::path& f) { overwrite_in_place(f, 0, 4); }, "does not start with 'sion'");
-}
-
-// keep_last_ckpt copies the last L1 checkpoint into the shared file.
-TEST(Shared, KeepLastFlushesIntoTheSharedFile) {
-    ConfigOptions o;
-    o.basic["keep_last_ckpt"] = "1";
-    std::string cfg = config(o);
-    if (phase() == 1) {
-        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-        RankData data(app_rank());
-        data.protect();
-        data.d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
-        data.d.fill(2);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
-        ASSERT_FTI(FTI_SCES, FTI_Finalize());
-        world_barrier();
-        EXPECT_TRUE(config_says("failure = 2"));
-        std::vector<fs::path> kept = l4_files();
-        ASSERT_EQ(kept.size(), 1u);
-        EXPECT_EQ(kept.front().filename(), shared_name(2));
-        return;
-    }
-    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-    EXPECT_EQ(FTI_Status(), 2);
-    RankData data(app_rank());
-    data.protect();
-    ASSERT_FTI(FTI_SCES, FTI_Recover());
-    EXPECT_TRUE(data.matches(2));
-    ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
 // An older shared L4 checkpoint is the fallback when a newer L1 one is lost.

@@ -212,7 +212,7 @@ TEST(ContainerTools, ExtractFindsTheRankThroughTheMapping) {
         std::string text = mlckpt::test::slurp(output);
         std::vector<std::byte> expected = pattern(sizes[static_cast<std::size_t>(rank)], rank);
         ASSERT_EQ(text.size(), expected.size());
-        EXPECT_EQ(std::memcmp(text.data(), expected.data(), expected.size()), 0) << "rank " << rank;
+        EXPECT_TRUE(expected.empty() || std::memcmp(text.data(), expected.data(), expected.size()) == 0) << "rank " << rank;
     }
     std::ostringstream out, err;
     EXPECT_EQ(tools::extract({file0.string(), "--rank", "9"}, out, err), 1);

@@ -92,18 +92,9 @@ int extract(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                                          " as the mapping of '" + a->container + "' says");
         }
         File target = File::create(tmp);
-        std::vector<std::byte> buffer(1 << 20);
-        std::uint64_t total = 0;
-        for (const Extent& e : holder.extents_of(static_cast<std::size_t>(task))) {
-            for (std::uint64_t pos = 0; pos < e.length;) {
-                auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), e.length - pos));
-                std::span<std::byte> piece(buffer.data(), n);
-                file.read_exact_at(piece, e.offset + pos);
-                target.write_all(piece);
-                pos += n;
-            }
-            total += e.length;
-        }
+        Extents extents = holder.extents_of(static_cast<std::size_t>(task));
+        for_each_piece(file, extents, 1 << 20, [&](std::span<const std::byte> piece) { target.write_all(piece); });
+        const std::uint64_t total = total_length(extents);
         target.sync();
         target.close();
         rename_path(tmp, a->output);
