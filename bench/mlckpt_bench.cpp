@@ -1,190 +1,299 @@
-// mlckpt_bench: time per L4 checkpoint and files created, for per-rank files
-// (ckpt_io = 1) against the shared-file modes (2, MPI-IO; 4, container),
-// each beside a raw write() + fsync() of the same bytes by the same ranks to
-// the same directory, measured in the same run. Run under mpiexec; see
-// bench/README.md.
+// mlckpt_bench: one benchmark case per launch, driven by bench/run_bench.py.
 //
-//   mlckpt_bench [--mib N] [--runs N] [--io LIST] [--dir DIR] [--json FILE]
+//   mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8 --io 1..4
+//                --mib N --runs N --dir DIR --out FILE [--cold] [--changed PERCENT]
+//
+// checkpoint: a fresh execution protects N MiB per rank and takes `runs`
+//   checkpoints at the level (level 8: `runs` full L4 FTI-FF checkpoints,
+//   then one full differential checkpoint and `runs` with PERCENT of the
+//   blocks changed). Beside each checkpoint, a raw write() + fsync() of the
+//   same bytes by the same ranks to the same directory; afterwards memcpy,
+//   MD5, ISA-L encode (raw and through mlckpt's encoder) and an MPI ring
+//   of the same bytes. The launch ends without FTI_Finalize, as a crash.
+// recover: a relaunch of that execution, timed from FTI_Init to the end of
+//   FTI_Recover, beside a raw read + CRC-32 of the same bytes; with --cold
+//   every file is first dropped from the page cache.
+// Rank 0 appends one JSON object per launch to FILE.
 #include <mpi.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "baselines.hpp"
 #include "fti.h"
-#include "raw_baselines.hpp"
+#include "system_stats.hpp"
 
 namespace fs = std::filesystem;
+using namespace mlckpt::bench;
 
 namespace {
 
 struct Options {
+    std::string phase;
+    int level = 1;
+    int io = 1;
     std::size_t mib = 64;
     int runs = 5;
-    std::vector<int> io = {1, 2, 4};
-    fs::path dir = fs::temp_directory_path() / "mlckpt-bench";
-    std::string json;
+    fs::path dir;
+    std::string out;
+    bool cold = false;
+    double changed_percent = 1.0;
 };
 
-struct Result {
-    int io = 0;
-    std::size_t files = 0;
-    double seconds = 0;      // median time of one L4 checkpoint
-    double raw_seconds = 0;  // median raw write + fsync of the same bytes
-};
+constexpr std::size_t kDcpBlock = 16384;
+constexpr std::size_t kStripe = 1u << 20;  // the library's default block_size (1024 KiB)
 
-const char* io_name(int io) {
-    switch (io) {
-        case 1: return "POSIX, per-rank files";
-        case 2: return "MPI-IO, shared file";
-        case 3: return "FTI-FF, per-rank files";
-        case 4: return "container, shared";
-        default: return "?";
-    }
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
+int g_rank = 0;
+int g_ranks = 1;
 
 bool parse(int argc, char** argv, Options& o) {
+    std::map<std::string, std::string> kv;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        bool value = i + 1 < argc;
-        if (a == "--mib" && value) {
-            o.mib = std::stoul(argv[++i]);
-        } else if (a == "--runs" && value) {
-            o.runs = std::max(1, std::stoi(argv[++i]));
-        } else if (a == "--dir" && value) {
-            o.dir = argv[++i];
-        } else if (a == "--json" && value) {
-            o.json = argv[++i];
-        } else if (a == "--io" && value) {
-            o.io.clear();
-            std::stringstream list(argv[++i]);
-            for (std::string item; std::getline(list, item, ',');) {
-                int io = std::stoi(item);
-                if (io < 1 || io > 4) return false;
-                o.io.push_back(io);
-            }
+        if (a == "--cold") {
+            o.cold = true;
+        } else if (a.rfind("--", 0) == 0 && i + 1 < argc) {
+            kv[a.substr(2)] = argv[++i];
         } else {
             return false;
         }
     }
-    return !o.io.empty() && o.mib > 0;
+    try {
+        o.phase = kv.at("phase");
+        o.level = std::stoi(kv.at("level"));
+        o.io = std::stoi(kv.at("io"));
+        o.mib = std::stoul(kv.at("mib"));
+        o.runs = std::stoi(kv.at("runs"));
+        o.dir = kv.at("dir");
+        o.out = kv.at("out");
+        if (kv.count("changed")) o.changed_percent = std::stod(kv.at("changed"));
+    } catch (const std::exception&) {
+        return false;
+    }
+    return (o.phase == "checkpoint" || o.phase == "recover") && o.runs > 0 && o.mib > 0;
 }
 
-// Rank 0 writes the configuration of one mode; everybody gets its path.
-std::string write_config(const fs::path& dir, int io) {
-    fs::path path = dir / "config.fti";
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) {
-        fs::create_directories(dir);
+int group_size() { return std::min(4, g_ranks); }
+
+std::string write_config(const Options& o) {
+    fs::path path = o.dir / "config.fti";
+    if (o.phase == "checkpoint" && g_rank == 0) {
+        fs::create_directories(o.dir);
         std::ofstream out(path);
-        out << "[basic]\nnode_size = 1\ngroup_size = 1\nverbosity = 3\nckpt_io = " << io << "\nckpt_dir = "
-            << (dir / "local").string() << "\nglbl_dir = " << (dir / "global").string()
-            << "\nmeta_dir = " << (dir / "meta").string() << "\n[restart]\nfailure = 0\nexec_id =\n"
-            << "[advanced]\nlocal_test = 1\n";
+        out << "[basic]\nnode_size = 1\ngroup_size = " << std::max(2, group_size()) << "\nverbosity = 3\n"
+            << "ckpt_io = " << (o.level == 8 ? 3 : o.io) << "\nckpt_dir = " << (o.dir / "local").string()
+            << "\nglbl_dir = " << (o.dir / "global").string() << "\nmeta_dir = " << (o.dir / "meta").string()
+            << "\n";
+        if (o.level == 8) out << "enable_dcp = 1\ndcp_mode = 2\ndcp_block_size = " << kDcpBlock << "\n";
+        out << "[restart]\nfailure = 0\nexec_id =\n[advanced]\nlocal_test = 1\n";
     }
     MPI_Barrier(MPI_COMM_WORLD);
     return path.string();
 }
 
-std::size_t files_below(const fs::path& dir) {
-    std::size_t n = 0;
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-        if (it->is_regular_file(ec) && it->path().string().find("/l4/") != std::string::npos) ++n;
-    }
-    return n;
+// Every rank's data: a pattern that depends on the rank and the version.
+void fill(std::vector<std::uint64_t>& data, std::uint64_t version) {
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = (i * 0x9E3779B97F4A7C15ull) ^ (version << 32) ^ g_rank;
 }
 
-Result measure(const Options& o, int io) {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    fs::path dir = o.dir / ("io" + std::to_string(io));
-    std::string cfg = write_config(dir, io);
-    std::vector<double> data(o.mib * (1u << 20) / sizeof(double));
-    if (FTI_Init(cfg.c_str(), MPI_COMM_WORLD) != FTI_SCES) throw std::runtime_error(FTI_LastError());
-    FTI_Protect(0, data.data(), static_cast<int64_t>(data.size()), FTI_DBLE);
-    Result r;
-    r.io = io;
-    std::vector<double> times;
-    std::vector<double> raw;
-    for (int run = 1; run <= o.runs; ++run) {
-        for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<double>(i * run + rank);
-        raw.push_back(mlckpt::bench::raw_durable_write(MPI_COMM_WORLD, dir / "global",
-                                                       std::as_bytes(std::span(data))));
+// Changes `percent` of the differential blocks, evenly spread.
+void change_blocks(std::vector<std::uint64_t>& data, double percent, std::uint64_t version) {
+    const std::size_t words_per_block = kDcpBlock / sizeof(std::uint64_t);
+    const std::size_t blocks = data.size() / words_per_block;
+    const auto step = static_cast<std::size_t>(std::max(1.0, 100.0 / percent));
+    for (std::size_t b = 0; b < blocks; b += step) data[b * words_per_block] ^= version * 0x100000001ull;
+}
+
+// Where a rank's files of this level go: its node's directory, or glbl_dir.
+fs::path raw_file(const Options& o) {
+    fs::path base = o.level >= 4 ? o.dir / "global" : o.dir / "local" / ("node" + std::to_string(g_rank));
+    return base / ("raw-rank" + std::to_string(g_rank) + ".bin");
+}
+
+double max_over_ranks(double v) {
+    double out = 0;
+    MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return out;
+}
+
+std::uint64_t sum_over_ranks(std::uint64_t v) {
+    std::uint64_t out = 0;
+    MPI_Allreduce(&v, &out, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    return out;
+}
+
+class Json {
+  public:
+    Json& field(const std::string& k, double v) {
+        std::ostringstream s;
+        s.precision(9);
+        s << v;
+        return raw(k, s.str());
+    }
+    Json& field(const std::string& k, const std::string& v) { return raw(k, "\"" + v + "\""); }
+    Json& field(const std::string& k, const std::vector<double>& v) {
+        std::ostringstream s;
+        s.precision(9);
+        s << "[";
+        for (std::size_t i = 0; i < v.size(); ++i) s << (i ? ", " : "") << v[i];
+        return raw(k, s.str() + "]");
+    }
+    std::string str() const { return "{" + body_ + "}"; }
+
+  private:
+    Json& raw(const std::string& k, const std::string& v) {
+        body_ += (body_.empty() ? "\"" : ", \"") + k + "\": " + v;
+        return *this;
+    }
+    std::string body_;
+};
+
+Json common(const Options& o) {
+    Json j;
+    j.field("phase", o.phase)
+        .field("level", o.level)
+        .field("io", o.level == 8 ? 3 : o.io)
+        .field("ranks", g_ranks)
+        .field("mib", static_cast<double>(o.mib));
+    return j;
+}
+
+void check(int rc, int expected, const char* what) {
+    if (rc != expected) throw std::runtime_error(std::string(what) + ": " + FTI_LastError());
+}
+
+Json checkpoint_phase(const Options& o) {
+    std::string cfg = write_config(o);
+    std::vector<std::uint64_t> data(o.mib * (1u << 20) / sizeof(std::uint64_t));
+    fill(data, 0);
+    const std::uint64_t rss_before = resident_bytes();
+    check(FTI_Init(cfg.c_str(), MPI_COMM_WORLD), FTI_SCES, "FTI_Init");
+    check(FTI_Protect(0, data.data(), static_cast<int64_t>(data.size()), FTI_ULNG), FTI_SCES, "FTI_Protect");
+    auto bytes = std::as_bytes(std::span(data));
+
+    std::vector<double> ckpt, raw_write, written, full_l4;
+    auto timed_checkpoint = [&](int id, int level) {
+        std::uint64_t before = bytes_written_by_syscalls();
         MPI_Barrier(FTI_COMM_WORLD);
         double start = MPI_Wtime();
-        if (FTI_Checkpoint(run, FTI_L4) != FTI_DONE) throw std::runtime_error(FTI_LastError());
-        MPI_Barrier(FTI_COMM_WORLD);
-        times.push_back(MPI_Wtime() - start);
-        if (rank == 0) r.files = files_below(dir / "global");
+        check(FTI_Checkpoint(id, level), FTI_DONE, "FTI_Checkpoint");
+        double seconds = max_over_ranks(MPI_Wtime() - start);
+        written.push_back(static_cast<double>(sum_over_ranks(bytes_written_by_syscalls() - before)));
+        return seconds;
+    };
+    int id = 0;
+    if (o.level == 8) {
+        for (int run = 1; run <= o.runs; ++run) {
+            fill(data, static_cast<std::uint64_t>(run));
+            full_l4.push_back(timed_checkpoint(++id, 4));
+        }
+        written.clear();
+        timed_checkpoint(++id, 8);  // the first differential checkpoint writes everything
+        written.clear();
     }
-    FTI_Finalize();
-    if (rank == 0) fs::remove_all(dir);
-    r.seconds = median(times);
-    r.raw_seconds = median(raw);
-    return r;
+    for (int run = 1; run <= o.runs; ++run) {
+        if (o.level == 8) {
+            change_blocks(data, o.changed_percent, static_cast<std::uint64_t>(run));
+        } else {
+            fill(data, static_cast<std::uint64_t>(run));
+        }
+        raw_write.push_back(raw_durable_write(MPI_COMM_WORLD, raw_file(o), bytes));
+        ckpt.push_back(timed_checkpoint(++id, o.level));
+    }
+    const std::uint64_t rss_extra = peak_resident_bytes() - std::min(peak_resident_bytes(), rss_before);
+    const double rss_extra_max = max_over_ranks(static_cast<double>(rss_extra));
+    // Files of the newest checkpoint (older ones were retired), less the raw files.
+    double files = 0;
+    if (g_rank == 0) {
+        files = static_cast<double>(tree_below(o.dir / "local").files + tree_below(o.dir / "global").files) - g_ranks;
+    }
+
+    // The machine's limits for the rest of the work, on the same bytes.
+    std::vector<std::byte> scratch(bytes.size());
+    Json j = common(o);
+    j.field("checkpoint_s", ckpt)
+        .field("raw_write_s", raw_write)
+        .field("bytes_written", written)
+        .field("files", files)
+        .field("rss_extra_bytes", rss_extra_max)
+        .field("memcpy_s", raw_memcpy(MPI_COMM_WORLD, bytes, scratch))
+        .field("md5_s", raw_md5(MPI_COMM_WORLD, bytes))
+        .field("mpi_ring_s", raw_mpi_ring(MPI_COMM_WORLD, bytes, 16u << 20));
+    if (o.level == 3) {
+        const int k = std::max(2, group_size());
+        j.field("isal_raw_s", raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, false))
+            .field("isal_library_s", raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, true))
+            .field("group_size", k);
+    }
+    if (o.level == 8) j.field("full_l4_s", full_l4).field("changed_percent", o.changed_percent);
+    // The raw file stays for the recovery launches' raw read.
+    return j;  // no FTI_Finalize: the next launch restarts
 }
 
-void report(const Options& o, int ranks, const std::vector<Result>& results) {
-    const double gb = static_cast<double>(o.mib) * ranks * (1 << 20) / 1e9;
-    std::printf("L4 checkpoint of %d ranks x %zu MiB (%.2f GB), median of %d runs\n", ranks, o.mib, gb, o.runs);
-    std::printf("%-24s %6s %10s %8s %14s %8s\n", "mode (ckpt_io)", "files", "time [s]", "GB/s", "raw write [s]",
-                "ratio");
-    for (const Result& r : results) {
-        std::printf("%-20s (%d) %6zu %10.3f %8.2f %14.3f %8.2f\n", io_name(r.io), r.io, r.files, r.seconds,
-                    gb / r.seconds, r.raw_seconds, r.raw_seconds / r.seconds);
+Json recover_phase(const Options& o) {
+    std::string cfg = write_config(o);
+    std::vector<std::uint64_t> data(o.mib * (1u << 20) / sizeof(std::uint64_t));
+    std::vector<std::byte> scratch(data.size() * sizeof(std::uint64_t));
+    double evicted = 0;
+    if (o.cold && g_rank == 0) evicted = static_cast<double>(evict_from_page_cache(o.dir));
+    MPI_Barrier(MPI_COMM_WORLD);
+    double raw_read = raw_read_with_crc(MPI_COMM_WORLD, raw_file(o), scratch);
+    const std::uint64_t rss_before = resident_bytes();
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    check(FTI_Init(cfg.c_str(), MPI_COMM_WORLD), FTI_SCES, "FTI_Init");
+    check(FTI_Protect(0, data.data(), static_cast<int64_t>(data.size()), FTI_ULNG), FTI_SCES, "FTI_Protect");
+    check(FTI_Recover(), FTI_SCES, "FTI_Recover");
+    double seconds = max_over_ranks(MPI_Wtime() - start);
+    const std::uint64_t rss_extra = peak_resident_bytes() - std::min(peak_resident_bytes(), rss_before);
+    // The data must be the last checkpoint's, bit for bit.
+    std::vector<std::uint64_t> expected(data.size());
+    fill(expected, static_cast<std::uint64_t>(o.runs));
+    if (o.level == 8) {
+        for (int run = 1; run <= o.runs; ++run) change_blocks(expected, o.changed_percent, static_cast<std::uint64_t>(run));
     }
-    std::printf("files: files in the L4 directory after one checkpoint; raw write: write() + fsync() of the same "
-                "bytes, one file per rank, same directory; ratio: raw time / checkpoint time\n");
-    if (o.json.empty()) return;
-    std::ofstream out(o.json);
-    out << "{\"benchmark\": \"l4_shared_files\", \"ranks\": " << ranks << ", \"mib_per_rank\": " << o.mib
-        << ", \"runs\": " << o.runs << ", \"results\": [";
-    for (std::size_t i = 0; i < results.size(); ++i) {
-        const Result& r = results[i];
-        out << (i ? ", " : "") << "{\"ckpt_io\": " << r.io << ", \"files\": " << r.files
-            << ", \"seconds\": " << r.seconds << ", \"raw_write_seconds\": " << r.raw_seconds
-            << ", \"ratio\": " << r.raw_seconds / r.seconds << "}";
-    }
-    out << "]}\n";
+    int wrong = expected != data ? 1 : 0;
+    int any_wrong = 0;
+    MPI_Allreduce(&wrong, &any_wrong, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    if (any_wrong != 0) throw std::runtime_error("recovered data differs from the checkpointed data");
+    Json j = common(o);
+    j.field("cold", o.cold ? "yes" : "no")
+        .field("files_evicted", evicted)
+        .field("recover_s", seconds)
+        .field("raw_read_s", raw_read)
+        .field("rss_extra_bytes", max_over_ranks(static_cast<double>(rss_extra)));
+    return j;  // no FTI_Finalize: the next recovery launch restarts again
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
-    int rank = 0;
-    int ranks = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
     Options o;
     if (!parse(argc, argv, o)) {
-        if (rank == 0) {
-            std::cerr << "usage: mlckpt_bench [--mib N] [--runs N] [--io 1,2,4] [--dir DIR] [--json FILE]\n";
+        if (g_rank == 0) {
+            std::cerr << "usage: mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8 --io 1..4 --mib N "
+                         "--runs N --dir DIR --out FILE [--cold] [--changed PERCENT]\n"
+                         "(normally run by bench/run_bench.py)\n";
         }
         MPI_Finalize();
         return 2;
     }
     int rc = 0;
     try {
-        std::vector<Result> results;
-        for (int io : o.io) results.push_back(measure(o, io));
-        if (rank == 0) report(o, ranks, results);
+        Json j = o.phase == "checkpoint" ? checkpoint_phase(o) : recover_phase(o);
+        if (g_rank == 0) std::ofstream(o.out, std::ios::app) << j.str() << "\n";
     } catch (const std::exception& e) {
-        std::cerr << "mlckpt_bench: " << e.what() << "\n";
+        std::cerr << "mlckpt_bench (rank " << g_rank << "): " << e.what() << "\n";
+        MPI_Abort(MPI_COMM_WORLD, 1);  // the other ranks may be waiting in a collective call
         rc = 1;
     }
     MPI_Finalize();

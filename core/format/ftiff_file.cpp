@@ -40,12 +40,23 @@ void Writer::add(int id, std::span<const std::byte> data, bool write_data) {
         for (std::size_t j = 0; j < layout_.blocks()[b].chunks.size(); ++j) {
             Chunk& c = layout_.chunk(b, j);
             if (c.id != id) continue;
-            auto piece = data.subspan(static_cast<std::size_t>(c.dptr), static_cast<std::size_t>(c.chunk_size));
-            if (write_data) file_.write_all_at(piece, static_cast<std::uint64_t>(c.fptr));
-            c.hash = md5_of(piece);
+            auto chunk = data.subspan(static_cast<std::size_t>(c.dptr), static_cast<std::size_t>(c.chunk_size));
+            // Hashing follows each written piece, while the disk writes it.
+            Md5Hasher md5;
+            Crc32 crc;
+            auto hash = [&](std::span<const std::byte> piece) {
+                md5.update(piece);
+                crc.update(piece);
+            };
+            if (write_data) {
+                write_overlapped(file_, static_cast<std::uint64_t>(c.fptr), chunk, hash);
+            } else {
+                hash(chunk);
+            }
+            c.hash = md5.finish();
             // The container's tail is zero (a new file, or zeroed by the updater).
             container_crcs_[b][j] = crc32_combine(
-                crc32_of(piece), crc32_of_zeros(static_cast<std::uint64_t>(c.container_size - c.chunk_size)),
+                crc.value(), crc32_of_zeros(static_cast<std::uint64_t>(c.container_size - c.chunk_size)),
                 static_cast<std::uint64_t>(c.container_size - c.chunk_size));
         }
     }

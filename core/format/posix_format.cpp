@@ -12,19 +12,20 @@ PosixWriter::PosixWriter(const fs::path& path) : file_(File::create(path)) {
     record_.file = path.filename().string();
 }
 
-VarRecord describe_var(int id, std::uint64_t offset, std::span<const std::byte> data, const std::string& name) {
+VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::uint32_t crc, const std::string& name) {
     VarRecord var;
     var.id = id;
     var.offset = offset;
-    var.size = data.size();
-    var.crc32 = crc32_of(data);
+    var.size = size;
+    var.crc32 = crc;
     var.name = name;
     return var;
 }
 
 void PosixWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
-    VarRecord var = describe_var(id, record_.size, data, name);
-    file_.write_all(data);
+    Crc32 crc;
+    write_overlapped(file_, record_.size, data, [&](std::span<const std::byte> piece) { crc.update(piece); });
+    VarRecord var = describe_var(id, record_.size, data.size(), crc.value(), name);
     file_crc_ = crc32_combine(file_crc_, var.crc32, data.size());  // no second pass over the data
     record_.size += data.size();
     record_.vars.push_back(std::move(var));

@@ -14,9 +14,9 @@
 
 namespace mlckpt::core {
 
-// The record of a variable whose bytes `data` start at `offset` of its
-// rank's data, with their CRC-32.
-VarRecord describe_var(int id, std::uint64_t offset, std::span<const std::byte> data, const std::string& name);
+// The record of a variable of `size` bytes with CRC-32 `crc`, starting at
+// `offset` of its rank's data.
+VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::uint32_t crc, const std::string& name);
 
 class PosixWriter final : public FileWriter {
   public:

@@ -8,7 +8,7 @@ SliceWriter::SliceWriter(std::unique_ptr<SharedFile> file, bool deferred)
     : file_(std::move(file)), deferred_(deferred) {}
 
 void SliceWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
-    VarRecord var = describe_var(id, record_.size, data, name);
+    VarRecord var = describe_var(id, record_.size, data.size(), crc32_of(data), name);
     if (deferred_) {
         pending_.append(data);
     } else {

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <system_error>
@@ -118,6 +119,23 @@ std::uint64_t File::size() const {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) fail_errno("cannot stat", path_, errno);
     return static_cast<std::uint64_t>(st.st_size);
+}
+
+void File::start_writeback(std::uint64_t offset, std::uint64_t length) noexcept {
+    if (length > 0) {
+        ::sync_file_range(fd_, static_cast<off64_t>(offset), static_cast<off64_t>(length), SYNC_FILE_RANGE_WRITE);
+    }
+}
+
+void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byte> data,
+                      const std::function<void(std::span<const std::byte>)>& on_piece) {
+    constexpr std::size_t kPiece = std::size_t{8} << 20;
+    for (std::size_t pos = 0; pos < data.size(); pos += kPiece) {
+        std::span<const std::byte> piece = data.subspan(pos, std::min(kPiece, data.size() - pos));
+        file.write_all_at(piece, offset + pos);
+        file.start_writeback(offset + pos, piece.size());
+        on_piece(piece);
+    }
 }
 
 void File::sync() {

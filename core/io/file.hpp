@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,10 @@ public:
     // Reads exactly data.size() bytes at offset; a short file is an error.
     void read_exact_at(std::span<std::byte> data, std::uint64_t offset) const;
     std::uint64_t size() const;
+    // Asks the kernel to start writing [offset, offset + length) to storage
+    // now, without waiting: the disk works while the caller computes. Errors
+    // are reported by the sync() that must follow.
+    void start_writeback(std::uint64_t offset, std::uint64_t length) noexcept;
     void sync();   // fsync: the data is durable when this returns
     void close();  // checked close; the destructor closes silently
 
@@ -40,6 +45,12 @@ private:
     int fd_ = -1;
     fs::path path_;
 };
+
+// Writes `data` at `offset` in pieces, starting each piece's writeback as
+// soon as it is written and then handing it to `on_piece` (checksums), so
+// that hashing overlaps the disk's work instead of following it.
+void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byte> data,
+                      const std::function<void(std::span<const std::byte>)>& on_piece);
 
 // mkdir -p; an existing directory is fine.
 void make_dirs(const fs::path& dir);

@@ -1,0 +1,130 @@
+#include "baselines.hpp"
+
+#include <fcntl.h>
+#include <isa-l/crc.h>
+#include <isa-l/erasure_code.h>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "levels/reed_solomon.hpp"
+
+namespace mlckpt::bench {
+
+namespace {
+
+// Times `work` on every rank between two barriers.
+template <typename Work>
+double timed(MPI_Comm comm, Work&& work) {
+    MPI_Barrier(comm);
+    double start = MPI_Wtime();
+    work();
+    MPI_Barrier(comm);
+    return MPI_Wtime() - start;
+}
+
+[[noreturn]] void fail(const std::string& what, const fs::path& path) {
+    throw std::runtime_error(what + " " + path.string() + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data) {
+    fs::create_directories(file.parent_path());
+    return timed(comm, [&] {
+        int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) fail("cannot create", file);
+        for (std::size_t done = 0; done < data.size();) {
+            ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+            if (n < 0) fail("cannot write", file);
+            done += static_cast<std::size_t>(n);
+        }
+        if (::fsync(fd) != 0) fail("cannot fsync", file);
+        ::close(fd);
+    });
+}
+
+double raw_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byte> buffer) {
+    return timed(comm, [&] {
+        int fd = ::open(file.c_str(), O_RDONLY);
+        if (fd < 0) fail("cannot open", file);
+        std::size_t done = 0;
+        for (ssize_t n = 1; n > 0 && done < buffer.size(); done += static_cast<std::size_t>(n)) {
+            n = ::read(fd, buffer.data() + done, buffer.size() - done);
+            if (n < 0) fail("cannot read", file);
+        }
+        ::close(fd);
+        volatile std::uint32_t crc =
+            crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(buffer.data()), static_cast<std::uint64_t>(done));
+        (void)crc;
+    });
+}
+
+double raw_memcpy(MPI_Comm comm, std::span<const std::byte> data, std::span<std::byte> buffer) {
+    return timed(comm, [&] { std::memcpy(buffer.data(), data.data(), std::min(data.size(), buffer.size())); });
+}
+
+double raw_md5(MPI_Comm comm, std::span<const std::byte> data) {
+    return timed(comm, [&] {
+        EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+        unsigned char out[EVP_MAX_MD_SIZE];
+        unsigned int len = 0;
+        EVP_DigestInit_ex(ctx, EVP_md5(), nullptr);
+        EVP_DigestUpdate(ctx, data.data(), data.size());
+        EVP_DigestFinal_ex(ctx, out, &len);
+        EVP_MD_CTX_free(ctx);
+    });
+}
+
+double raw_isal_encode(MPI_Comm comm, int k, std::size_t fragment, std::size_t stripe, bool library) {
+    const auto ku = static_cast<std::size_t>(k);
+    std::vector<std::vector<unsigned char>> sources(ku, std::vector<unsigned char>(stripe));
+    for (std::size_t s = 0; s < ku; ++s) {
+        for (std::size_t i = 0; i < stripe; ++i) sources[s][i] = static_cast<unsigned char>(i * 31 + s);
+    }
+    std::vector<unsigned char> parity(stripe);
+    std::vector<unsigned char*> in;
+    for (auto& s : sources) in.push_back(s.data());
+    unsigned char* out = parity.data();
+    // The raw path: one Cauchy row, tables prepared once, as in ISA-L's examples.
+    std::vector<unsigned char> matrix(2 * ku * ku);
+    gf_gen_cauchy1_matrix(matrix.data(), 2 * k, k);
+    std::vector<unsigned char> tables(32 * ku);
+    ec_init_tables(k, 1, &matrix[ku * ku], tables.data());
+    core::ReedSolomon rs(k);
+    std::vector<int> rows;
+    for (int r = 0; r < k; ++r) rows.push_back(r);
+    core::ReedSolomon::Plan plan = rs.plan(rows, {k});
+    std::vector<const unsigned char*> cin(in.begin(), in.end());
+    return timed(comm, [&] {
+        for (std::size_t done = 0; done < fragment; done += stripe) {
+            int len = static_cast<int>(std::min(stripe, fragment - done));
+            if (library) {
+                core::ReedSolomon::apply(plan, static_cast<std::size_t>(len), cin, {out});
+            } else {
+                ec_encode_data(len, k, 1, tables.data(), in.data(), &out);
+            }
+        }
+    });
+}
+
+double raw_mpi_ring(MPI_Comm comm, std::span<const std::byte> data, std::size_t piece) {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    std::vector<std::byte> in(piece);
+    return timed(comm, [&] {
+        for (std::size_t done = 0; done < data.size(); done += piece) {
+            int n = static_cast<int>(std::min(piece, data.size() - done));
+            MPI_Sendrecv(data.data() + done, n, MPI_BYTE, (rank + 1) % size, 7, in.data(), n, MPI_BYTE,
+                         (rank + size - 1) % size, 7, comm, MPI_STATUS_IGNORE);
+        }
+    });
+}
+
+}  // namespace mlckpt::bench

@@ -1,0 +1,33 @@
+// The machine's own limits for the work a checkpoint does, measured with the
+// same bytes, by the same ranks, in the same launch: the yardsticks the
+// bench divides by. Every function is collective over `comm` and returns the
+// seconds until the last rank is done.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <span>
+
+namespace mlckpt::bench {
+
+namespace fs = std::filesystem;
+
+// write() of `data` to a new file per rank in `dir`, then fsync().
+double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data);
+// read() of that file into `buffer` with a CRC-32 (ISA-L) of what was read.
+double raw_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byte> buffer);
+// memcpy of `data` into `buffer`.
+double raw_memcpy(MPI_Comm comm, std::span<const std::byte> data, std::span<std::byte> buffer);
+// OpenSSL MD5 of `data`.
+double raw_md5(MPI_Comm comm, std::span<const std::byte> data);
+// ISA-L Reed-Solomon encode of one parity fragment from `k` fragments of
+// `fragment` bytes, in stripes of `stripe` bytes (what each L3 member
+// computes); `library` runs the same through mlckpt's own encoder.
+double raw_isal_encode(MPI_Comm comm, int k, std::size_t fragment, std::size_t stripe, bool library);
+// MPI: every rank sends `data` to its right neighbour and receives as much
+// from its left one, in pieces of `piece` bytes.
+double raw_mpi_ring(MPI_Comm comm, std::span<const std::byte> data, std::size_t piece);
+
+}  // namespace mlckpt::bench

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Runs the mlckpt benchmark matrix and prints every figure beside the
+machine's limit for the same work, with the ratio and the target.
+
+Each case is one checkpoint launch (a fresh execution taking --runs
+checkpoints, with a raw write() + fsync() of the same bytes beside each)
+followed by --runs recovery launches with the page cache dropped and --runs
+with it warm (each a relaunch, as after a crash). Results go to a JSON file
+that bench/render_performance.py turns into docs/performance.md.
+
+    python3 bench/run_bench.py [--build build] [--ranks 1,4,8] [--mib 64,256]
+        [--cases L1:1,L1:3,L2:1,L3:1,L4:1,L4:2,L4:3,L4:4,DCP:3] [--runs 5]
+        [--dir DIR] [--out bench-results.json]
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+DEFAULT_CASES = "L1:1,L1:3,L2:1,L3:1,L4:1,L4:2,L4:3,L4:4,DCP:3"
+IO_NAMES = {1: "POSIX", 2: "MPI-IO", 3: "FTI-FF", 4: "container"}
+
+# Open MPI as root, more ranks than cores, no ptrace-based single copy.
+MPI_ENV = {
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    "OMPI_MCA_rmaps_base_oversubscribe": "1",
+    "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
+}
+
+
+def parse_case(text):
+    level, io = text.split(":")
+    level = 8 if level == "DCP" else int(level.lstrip("L"))
+    return level, int(io)
+
+
+def case_name(level, io):
+    return ("L4 dCP" if level == 8 else f"L{level}") + f" {IO_NAMES[io]}"
+
+
+def launch(args, ranks, phase, level, io, mib, workdir, out, extra=()):
+    cmd = ["mpiexec", "--oversubscribe", "-n", str(ranks), os.path.join(args.build, "bench", "mlckpt_bench"),
+           "--phase", phase, "--level", str(level), "--io", str(io), "--mib", str(mib), "--runs", str(args.runs),
+           "--dir", workdir, "--out", out, *extra]
+    env = dict(os.environ, **MPI_ENV)
+    result = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout)
+        raise SystemExit(f"run_bench: {' '.join(cmd)} failed ({result.returncode})")
+
+
+def run_case(args, ranks, mib, level, io):
+    workdir = os.path.join(args.dir, f"case-{ranks}-{mib}-{level}-{io}")
+    shutil.rmtree(workdir, ignore_errors=True)
+    out = os.path.join(args.dir, "launches.jsonl")
+    if os.path.exists(out):
+        os.remove(out)
+    launch(args, ranks, "checkpoint", level, io, mib, workdir, out)
+    for _ in range(args.runs):
+        launch(args, ranks, "recover", level, io, mib, workdir, out, ["--cold"])
+    for _ in range(args.runs):
+        launch(args, ranks, "recover", level, io, mib, workdir, out)
+    shutil.rmtree(workdir, ignore_errors=True)
+    with open(out) as f:
+        launches = [json.loads(line) for line in f]
+    ckpt = launches[0]
+    cold = [l for l in launches[1:] if l["cold"] == "yes"]
+    warm = [l for l in launches[1:] if l["cold"] == "no"]
+    med = statistics.median
+    result = {
+        "level": level, "io": io, "ranks": ranks, "mib": mib, "runs": args.runs,
+        "protected_bytes": ranks * mib * 2**20,
+        "checkpoint_s": med(ckpt["checkpoint_s"]),
+        "raw_write_s": med(ckpt["raw_write_s"]),
+        "bytes_written": med(ckpt["bytes_written"]),
+        "files": ckpt["files"],
+        "rss_extra_bytes": max([ckpt["rss_extra_bytes"]] + [l["rss_extra_bytes"] for l in launches[1:]]),
+        "memcpy_s": ckpt["memcpy_s"], "md5_s": ckpt["md5_s"], "mpi_ring_s": ckpt["mpi_ring_s"],
+        "recover_cold_s": med(l["recover_s"] for l in cold),
+        "raw_read_cold_s": med(l["raw_read_s"] for l in cold),
+        "recover_warm_s": med(l["recover_s"] for l in warm),
+        "raw_read_warm_s": med(l["raw_read_s"] for l in warm),
+        "all_checkpoint_s": ckpt["checkpoint_s"],
+    }
+    for key in ("isal_raw_s", "isal_library_s", "group_size", "full_l4_s", "changed_percent"):
+        if key in ckpt:
+            result[key] = med(ckpt[key]) if isinstance(ckpt[key], list) else ckpt[key]
+    return result
+
+
+def machine(args):
+    info = {"cores": os.cpu_count(), "kernel": platform.release()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            info["cpu"] = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+        with open("/proc/meminfo") as f:
+            info["memory_gib"] = round(int(f.readline().split()[1]) / 2**20, 1)
+        df = subprocess.run(["df", "-T", args.dir], stdout=subprocess.PIPE, text=True).stdout.splitlines()[-1].split()
+        info["file_system"] = f"{df[1]} on {df[0]}"
+    except (OSError, StopIteration, IndexError):
+        pass
+    return info
+
+
+def targets(results):
+    """Every target of the performance issue with its ratio (>= 1.0 meets it)."""
+    out = []
+    by = {(r["level"], r["io"], r["ranks"], r["mib"]): r for r in results}
+    for r in results:
+        where = f"{case_name(r['level'], r['io'])}, {r['ranks']} ranks x {r['mib']} MiB"
+        gb = r["protected_bytes"]
+        if r["level"] in (1, 4) and r["io"] != 3:
+            ratio = r["raw_write_s"] / r["checkpoint_s"]
+            out.append((where, "checkpoint >= 0.8 x raw durable write", ratio, ratio / 0.8))
+        if r["level"] in (1, 4) and r["io"] == 3:
+            limit = max(r["raw_write_s"], r["md5_s"])  # the slower of writing and hashing the same bytes
+            ratio = limit / r["checkpoint_s"]
+            out.append((where, "checkpoint >= 0.8 x min(raw durable write, MD5)", ratio, ratio / 0.8))
+        if r["level"] in (2, 3):
+            l1 = by.get((1, r["io"], r["ranks"], r["mib"]))
+            if l1:
+                bound = 2.2 if r["level"] == 2 else 2.5
+                ratio = r["checkpoint_s"] / l1["checkpoint_s"]
+                out.append((where, f"time <= {bound} x L1 time", ratio, bound / ratio))
+        if r["level"] == 3 and "isal_raw_s" in r:
+            ratio = r["isal_raw_s"] / r["isal_library_s"]
+            out.append((where, "encoding >= 0.8 x raw ISA-L", ratio, ratio / 0.8))
+        if r["level"] != 8:
+            ratio = r["raw_read_cold_s"] / r["recover_cold_s"]
+            out.append((where, "recovery (cold) >= 0.8 x raw read + CRC", ratio, ratio / 0.8))
+        if r["level"] == 8:
+            ratio = r["checkpoint_s"] / r["full_l4_s"]
+            out.append((where, f"dCP {r['changed_percent']:g}% changed <= 0.1 x full L4", ratio, 0.1 / ratio))
+        budget = 64 * 2**20 + 4 * 2**20  # 64 MiB + a few block_size (1 MiB) buffers
+        extra = r["rss_extra_bytes"]
+        out.append((where, "peak RSS beyond the data <= 64 MiB + 4 x block_size",
+                    extra / 2**20, budget / max(extra, 1)))
+    return out
+
+
+def print_table(results):
+    print(f"{'case':<18}{'ranks':>6}{'MiB':>6}{'files':>7}{'ckpt s':>9}{'GB/s':>7}{'raw wr s':>10}{'ratio':>7}"
+          f"{'rec cold s':>12}{'raw rd s':>10}{'ratio':>7}{'rec warm s':>12}{'RSS+ MiB':>10}")
+    for r in results:
+        gb = r["protected_bytes"] / 1e9
+        print(f"{case_name(r['level'], r['io']):<18}{r['ranks']:>6}{r['mib']:>6}{int(r['files']):>7}"
+              f"{r['checkpoint_s']:>9.3f}{gb / r['checkpoint_s']:>7.2f}{r['raw_write_s']:>10.3f}"
+              f"{r['raw_write_s'] / r['checkpoint_s']:>7.2f}{r['recover_cold_s']:>12.3f}{r['raw_read_cold_s']:>10.3f}"
+              f"{r['raw_read_cold_s'] / r['recover_cold_s']:>7.2f}{r['recover_warm_s']:>12.3f}"
+              f"{r['rss_extra_bytes'] / 2**20:>10.1f}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build", default="build")
+    p.add_argument("--ranks", default="1,4,8")
+    p.add_argument("--mib", default="64,256")
+    p.add_argument("--cases", default=DEFAULT_CASES)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--dir", default=None, help="where checkpoints go (default: a new temporary folder)")
+    p.add_argument("--out", default="bench-results.json")
+    args = p.parse_args()
+    args.dir = args.dir or tempfile.mkdtemp(prefix="mlckpt-bench-")
+    os.makedirs(args.dir, exist_ok=True)
+    results = []
+    for ranks in [int(x) for x in args.ranks.split(",")]:
+        for mib in [int(x) for x in args.mib.split(",")]:
+            for level, io in map(parse_case, args.cases.split(",")):
+                if level in (2, 3) and ranks < 2:
+                    continue  # partner copies and parity need at least two nodes
+                print(f"run_bench: {case_name(level, io)}, {ranks} ranks x {mib} MiB", file=sys.stderr, flush=True)
+                results.append(run_case(args, ranks, mib, level, io))
+    report = {"machine": machine(args), "runs": args.runs, "results": results,
+              "targets": [{"case": c, "target": t, "value": v, "met": m >= 1.0} for c, t, v, m in targets(results)]}
+    with open(args.out, "w") as f:
+        json.dump(report, f, indent=1)
+    print_table(results)
+    print()
+    for c, t, v, m in targets(results):
+        print(f"{'met   ' if m >= 1.0 else 'MISSED'} {c}: {t}: {v:.2f}")
+    print(f"\nresults: {args.out}")
+
+
+if __name__ == "__main__":
+    main()

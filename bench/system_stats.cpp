@@ -1,0 +1,66 @@
+#include "system_stats.hpp"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+namespace mlckpt::bench {
+
+namespace {
+
+// The number after `key` in a "key: value" file of /proc.
+std::uint64_t proc_value(const char* path, const std::string& key) {
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(key, 0) == 0) return std::stoull(line.substr(key.size()));
+    }
+    return 0;
+}
+
+}  // namespace
+
+std::uint64_t resident_bytes() {
+    return proc_value("/proc/self/status", "VmRSS:") * 1024;
+}
+
+std::uint64_t peak_resident_bytes() {
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+std::uint64_t bytes_written_by_syscalls() {
+    return proc_value("/proc/self/io", "wchar:");
+}
+
+std::size_t evict_from_page_cache(const fs::path& dir) {
+    std::size_t files = 0;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        int fd = ::open(it->path().c_str(), O_RDONLY);
+        if (fd < 0) continue;
+        ::fdatasync(fd);
+        if (::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0) ++files;
+        ::close(fd);
+    }
+    return files;
+}
+
+Tree tree_below(const fs::path& dir) {
+    Tree t;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        ++t.files;
+        t.bytes += it->file_size(ec);
+    }
+    return t;
+}
+
+}  // namespace mlckpt::bench

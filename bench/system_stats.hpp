@@ -1,0 +1,30 @@
+// What the operating system says about this process and its files: memory,
+// bytes sent to storage, and the page cache.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+
+namespace mlckpt::bench {
+
+namespace fs = std::filesystem;
+
+// Resident set now, and its peak since the process started, in bytes.
+std::uint64_t resident_bytes();
+std::uint64_t peak_resident_bytes();
+// Bytes this process has passed to write system calls (/proc/self/io
+// wchar): what a checkpoint writes, whatever the format. (write_bytes, the
+// bytes sent to storage, is counted in whole large folios by some file
+// systems: a 16 KiB write into a big file can count 2 MiB.)
+std::uint64_t bytes_written_by_syscalls();
+// Drops the cached pages of every file below `dir` (posix_fadvise
+// DONTNEED; needs no privilege, works on clean pages). Returns the files.
+std::size_t evict_from_page_cache(const fs::path& dir);
+// Regular files and their bytes below `dir`.
+struct Tree {
+    std::size_t files = 0;
+    std::uint64_t bytes = 0;
+};
+Tree tree_below(const fs::path& dir);
+
+}  // namespace mlckpt::bench
