@@ -4,7 +4,8 @@
 //                --mib N --runs N --dir DIR --out FILE [--cold] [--changed PERCENT]
 //
 // checkpoint: a fresh execution protects N MiB per rank and takes `runs`
-//   checkpoints at the level (level 8: `runs` full L4 FTI-FF checkpoints,
+//   checkpoints at the level, after two that warm up (level 8: `runs` full
+//   L4 FTI-FF checkpoints,
 //   then one full differential checkpoint and `runs` with PERCENT of the
 //   blocks changed). Beside each checkpoint, a raw write() + fsync() of the
 //   same bytes by the same ranks to the same directory; afterwards memcpy,
@@ -15,6 +16,7 @@
 //   every file is first dropped from the page cache.
 // Rank 0 appends one JSON object per launch to FILE.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -47,6 +49,7 @@ struct Options {
 };
 
 constexpr std::size_t kDcpBlock = 16384;
+constexpr int kWarmup = 2;  // checkpoints taken before the measured ones
 constexpr std::size_t kStripe = 1u << 20;  // the library's default block_size (1024 KiB)
 
 int g_rank = 0;
@@ -116,6 +119,13 @@ fs::path raw_file(const Options& o) {
     return base / ("raw-rank" + std::to_string(g_rank) + ".bin");
 }
 
+// Every measurement starts with nothing left to write back from the ones
+// before, so that no figure pays for another's data.
+void quiet_disk() {
+    if (g_rank == 0) ::sync();
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 double max_over_ranks(double v) {
     double out = 0;
     MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -179,6 +189,7 @@ Json checkpoint_phase(const Options& o) {
 
     std::vector<double> ckpt, raw_write, written, full_l4;
     auto timed_checkpoint = [&](int id, int level) {
+        quiet_disk();
         std::uint64_t before = bytes_written_by_syscalls();
         MPI_Barrier(FTI_COMM_WORLD);
         double start = MPI_Wtime();
@@ -189,22 +200,32 @@ Json checkpoint_phase(const Options& o) {
     };
     int id = 0;
     if (o.level == 8) {
-        for (int run = 1; run <= o.runs; ++run) {
-            fill(data, static_cast<std::uint64_t>(run));
-            full_l4.push_back(timed_checkpoint(++id, 4));
+        for (int run = 1 - kWarmup; run <= o.runs; ++run) {
+            fill(data, static_cast<std::uint64_t>(run + kWarmup));
+            double seconds = timed_checkpoint(++id, 4);
+            if (run >= 1) full_l4.push_back(seconds);
         }
         written.clear();
         timed_checkpoint(++id, 8);  // the first differential checkpoint writes everything
         written.clear();
     }
-    for (int run = 1; run <= o.runs; ++run) {
+    // The first runs only warm up: the file system's first allocations of
+    // fresh space (on a virtual disk especially) are not what a long run sees.
+    for (int run = 1 - kWarmup; run <= o.runs; ++run) {
         if (o.level == 8) {
-            change_blocks(data, o.changed_percent, static_cast<std::uint64_t>(run));
+            change_blocks(data, o.changed_percent, static_cast<std::uint64_t>(run + kWarmup));
         } else {
-            fill(data, static_cast<std::uint64_t>(run));
+            fill(data, static_cast<std::uint64_t>(run + kWarmup));
         }
-        raw_write.push_back(raw_durable_write(MPI_COMM_WORLD, raw_file(o), bytes));
-        ckpt.push_back(timed_checkpoint(++id, o.level));
+        quiet_disk();
+        double raw = raw_durable_write(MPI_COMM_WORLD, raw_file(o), bytes);
+        double seconds = timed_checkpoint(++id, o.level);
+        if (run < 1) {
+            written.pop_back();
+            continue;
+        }
+        raw_write.push_back(raw);
+        ckpt.push_back(seconds);
     }
     const std::uint64_t rss_extra = peak_resident_bytes() - std::min(peak_resident_bytes(), rss_before);
     const double rss_extra_max = max_over_ranks(static_cast<double>(rss_extra));
@@ -254,9 +275,11 @@ Json recover_phase(const Options& o) {
     const std::uint64_t rss_extra = peak_resident_bytes() - std::min(peak_resident_bytes(), rss_before);
     // The data must be the last checkpoint's, bit for bit.
     std::vector<std::uint64_t> expected(data.size());
-    fill(expected, static_cast<std::uint64_t>(o.runs));
+    fill(expected, static_cast<std::uint64_t>(o.runs + kWarmup));
     if (o.level == 8) {
-        for (int run = 1; run <= o.runs; ++run) change_blocks(expected, o.changed_percent, static_cast<std::uint64_t>(run));
+        for (int run = 1; run <= o.runs + kWarmup; ++run) {
+            change_blocks(expected, o.changed_percent, static_cast<std::uint64_t>(run));
+        }
     }
     int wrong = expected != data ? 1 : 0;
     int any_wrong = 0;

@@ -65,8 +65,9 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
         if (recv_n > 0 && !failure) {
             try {
                 std::span<const std::byte> piece(recv_buf.data(), static_cast<std::size_t>(recv_n));
-                crc.update(piece);
                 out->write_all(piece);
+                out->start_writeback(offset, piece.size());  // the disk works while the next piece travels
+                crc.update(piece);
             } catch (...) {
                 failure = std::current_exception();
             }

@@ -131,11 +131,13 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
                 if (targets[t] == me) {  // own data: without the padding
                     if (off >= own_size) continue;
                     bytes = bytes.first(static_cast<std::size_t>(std::min<std::uint64_t>(len, own_size - off)));
-                    data_crc.update(bytes);
                     data_out->write_all(bytes);
+                    data_out->start_writeback(off, bytes.size());
+                    data_crc.update(bytes);
                 } else {
-                    parity_crc.update(bytes);
                     parity_out->write_all(bytes);
+                    parity_out->start_writeback(off, bytes.size());  // written back while the next stripe is coded
+                    parity_crc.update(bytes);
                 }
             }
         } catch (...) {

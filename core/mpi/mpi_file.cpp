@@ -1,5 +1,7 @@
 #include "mpi/mpi_file.hpp"
 
+#include <string>
+
 #include "mpi/collective.hpp"
 
 namespace mlckpt::core {
@@ -23,7 +25,21 @@ int count_of(std::size_t bytes, const fs::path& path) {
 }  // namespace
 
 MpiFile::MpiFile(MPI_Comm comm, const fs::path& path, int amode) : path_(path) {
-    check(MPI_File_open(comm, path.c_str(), amode, MPI_INFO_NULL, &fh_), "MPI_File_open");
+    // Every rank's slice is one large contiguous range, so collective
+    // buffering would only copy it through aggregators: ask for direct I/O
+    // by each rank (reserved hints; an implementation ignores what it does
+    // not know).
+    int ranks = 1;
+    MPI_Comm_size(comm, &ranks);
+    MPI_Info info = MPI_INFO_NULL;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "collective_buffering", "false");
+    MPI_Info_set(info, "cb_nodes", std::to_string(ranks).c_str());
+    MPI_Info_set(info, "romio_cb_read", "disable");
+    MPI_Info_set(info, "romio_cb_write", "disable");
+    int rc = MPI_File_open(comm, path.c_str(), amode, info, &fh_);
+    MPI_Info_free(&info);
+    check(rc, "MPI_File_open");
 }
 
 MpiFile::~MpiFile() {

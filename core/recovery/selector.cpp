@@ -42,11 +42,16 @@ void check_fits_run(const Context& ctx, const CheckpointMeta& meta, const fs::pa
     }
 }
 
-// Verifies one file; returns "" when it is sound, else why not.
-std::string problem_with(const fs::path& path, const FileRecord* record, IoMode io, std::size_t buffer) {
+// Checks one file, whole or (`whole` false) without reading its data;
+// returns "" when it is sound, else why not.
+std::string problem_with(const fs::path& path, const FileRecord* record, IoMode io, std::size_t buffer, bool whole) {
     if (record == nullptr || !record->complete) return "no complete record in the metadata";
     try {
-        verify_checkpoint_file(path, *record, io, buffer);
+        if (whole) {
+            verify_checkpoint_file(path, *record, io, buffer);
+        } else {
+            CheckpointReader(path, io, *record);
+        }
         return {};
     } catch (const Error& e) {
         return e.what();
@@ -70,11 +75,11 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
                                                : ctx.data_path(ref, node);
     RecoverySource source{ref, meta.io, rec, path, std::nullopt, false};
     Holdings mine;
-    std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes());
+    std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), grouped);
     mine.data_ok = data_problem.empty();
     if (grouped) {
         std::string red_problem = problem_with(ctx.redundancy_path(ref, node), meta.redundancy_held_by(ctx.rank()),
-                                               meta.io, ctx.io_buffer_bytes());
+                                               meta.io, ctx.io_buffer_bytes(), true);
         mine.redundancy_ok = red_problem.empty();
         if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
@@ -89,11 +94,15 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
 
 }  // namespace
 
-Selection select_checkpoint(Context& ctx) {
+Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& after) {
     std::vector<CheckpointRef> candidates = ctx.catalog.refs();
-    std::sort(candidates.begin(), candidates.end(), [](const CheckpointRef& a, const CheckpointRef& b) {
+    auto order = [](const CheckpointRef& a, const CheckpointRef& b) {
         return a.seq != b.seq ? a.seq > b.seq : a.level < b.level;
-    });
+    };
+    std::sort(candidates.begin(), candidates.end(), order);
+    if (after) {
+        std::erase_if(candidates, [&](const CheckpointRef& r) { return !order(*after, r); });
+    }
 
     Selection result;
     for (const CheckpointRef& ref : candidates) {
@@ -122,7 +131,9 @@ Selection select_checkpoint(Context& ctx) {
             result.report += (result.report.empty() ? "" : "; ") + reason;
         }
     }
-    if (candidates.empty()) {
+    if (candidates.empty() && after) {
+        result.report = "no older committed checkpoint";
+    } else if (candidates.empty()) {
         result.report = "no committed checkpoint of execution '" + ctx.layout.exec_id() + "' in '" +
                         ctx.layout.meta_exec_dir().string() + "'";
         if (ctx.config.ckpt_io == IoMode::ftiff) {

@@ -1,6 +1,14 @@
 // Chooses the checkpoint to restart from: the newest committed one whose
-// files verify on every rank (size and CRC-32, or the FTI-FF hashes), trying for each checkpoint the
-// lowest level first. Collective over the application ranks.
+// files are sound on every rank, trying for each checkpoint the lowest level
+// first. Collective over the application ranks.
+//
+// L2 and L3 files are verified whole (size and CRC-32, or the FTI-FF
+// hashes), since what is damaged must be rebuilt from the redundancy before
+// anything is read. L1 and L4 files are checked for what can be checked
+// without reading the data (presence, size, an FTI-FF file's block records,
+// a container's metadata blocks): their data is verified once, while
+// FTI_Recover reads it, and a checkpoint whose data fails then gives way to
+// the next one (Session::recover).
 #pragma once
 
 #include <optional>
@@ -25,6 +33,7 @@ struct Selection {
     std::string report;  // why nothing was selected, checkpoint by checkpoint
 };
 
-Selection select_checkpoint(Context& ctx);
+// `after`: the search resumes after this checkpoint, whose data failed.
+Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& after = std::nullopt);
 
 }  // namespace mlckpt::core

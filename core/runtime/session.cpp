@@ -238,18 +238,11 @@ void Session::init_application_rank(MPI_Comm user) {
     if (c.failure > 0) {
         Selection selection = select_checkpoint(ctx_);
         if (selection.source) {
-            source_ = std::move(selection.source);
             status_ = c.failure;
             // After a restart from a kept checkpoint (failure = 2) the next
             // commit records an ordinary restart (failure = 1).
             ctx_.restart_recorded = c.failure == 1;
-            for (const VarRecord& v : source_->record.vars) {
-                if (!v.name.empty()) registry_.restore_name(v.name, v.id);
-            }
-            // The restarted run continues the containers of the file it restarts from.
-            if (source_->io == IoMode::ftiff && c.ckpt_io == IoMode::ftiff) {
-                format_.layout = *CheckpointReader(source_->path, source_->io, source_->record).layout();
-            }
+            adopt(std::move(*selection.source));
         } else {
             init_problem_ = selection.report;
         }
@@ -260,6 +253,17 @@ void Session::init_application_rank(MPI_Comm user) {
                   (status_ != 0    ? ", restarting"
                    : init_problem_ ? ", nothing to restart from"
                                    : ""));
+}
+
+void Session::adopt(RecoverySource source) {
+    source_ = std::move(source);
+    for (const VarRecord& v : source_->record.vars) {
+        if (!v.name.empty()) registry_.restore_name(v.name, v.id);
+    }
+    // The restarted run continues the containers of the file it restarts from.
+    if (source_->io == IoMode::ftiff && ctx_.config.ckpt_io == IoMode::ftiff) {
+        format_.layout = *CheckpointReader(source_->path, source_->io, source_->record).layout();
+    }
 }
 
 Session::~Session() = default;
@@ -418,6 +422,37 @@ const VarRecord& Session::stored_var(int id) const {
 }
 
 void Session::recover() {
+    // The data of L1 and L4 checkpoints is verified as it is read: when it
+    // fails, the next older checkpoint is tried, as FTI_Init would have.
+    for (;;) {
+        try {
+            read_source();
+            break;
+        } catch (const Error& e) {
+            if (!source_ || (e.kind() != ErrorKind::corrupt && e.kind() != ErrorKind::io)) throw;
+            const CheckpointRef failed = source_->ref;
+            if (!e.remote()) {
+                ctx_.log.warning("cannot recover from checkpoint " + std::to_string(failed.ckpt_id) + ": " + e.what());
+            }
+            Selection next = select_checkpoint(ctx_, failed);
+            if (!next.source) {
+                // As after an FTI_Init that found nothing: a fresh run, and
+                // FTI_Finalize leaves the checkpoints in place.
+                init_problem_ = "checkpoint " + std::to_string(failed.ckpt_id) + " failed while its data was read (" +
+                                e.what() + "), and " + next.report;
+                source_.reset();
+                status_ = 0;
+                fail(ErrorKind::not_recoverable, *init_problem_);
+            }
+            adopt(std::move(*next.source));
+        }
+    }
+    status_ = 0;
+    ctx_.log.info("Recovered " + std::to_string(registry_.variables().size()) + " variables from checkpoint " +
+                  std::to_string(source_->ref.ckpt_id) + " (" + level_name(source_->ref.level) + ").");
+}
+
+void Session::read_source() {
     // Every rank checks its sizes first: the reads may be collective.
     run_collectively(ctx_.app, [&] {
         for (const Variable& var : registry_.variables()) {
@@ -445,9 +480,6 @@ void Session::recover() {
             }
         }
     });
-    status_ = 0;
-    ctx_.log.info("Recovered " + std::to_string(registry_.variables().size()) + " variables from checkpoint " +
-                  std::to_string(source_->ref.ckpt_id) + " (" + level_name(source_->ref.level) + ").");
 }
 
 void Session::recover_var_init() {

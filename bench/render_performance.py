@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""Renders docs/performance.md from the results of bench/run_bench.py: the
+template bench/performance.md.in with the machine, the table of every case,
+every target with its ratio, and one plot (PNG) per level.
+
+    /usr/bin/python3 bench/render_performance.py bench-results.json [--docs docs]
+
+Needs matplotlib (Debian: apt-get install -y python3-matplotlib; run it with
+the system Python that package belongs to).
+"""
+import argparse
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+IO_NAMES = {1: "POSIX", 2: "MPI-IO", 3: "FTI-FF", 4: "container"}
+
+
+def case_name(r):
+    return ("L4 dCP" if r["level"] == 8 else f"L{r['level']}") + f" {IO_NAMES[r['io']]}"
+
+
+def gbs(nbytes, seconds):
+    return nbytes / 1e9 / seconds if seconds > 0 else 0.0
+
+
+def table(results):
+    rows = ["| case | ranks | MiB/rank | files | checkpoint [s] | GB/s | raw write+fsync [s] | ratio | "
+            "recovery cold [s] | raw read+CRC cold [s] | ratio | recovery warm [s] | written / protected | "
+            "peak RSS beyond data [MiB] |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        p = r["protected_bytes"]
+        rows.append(
+            f"| {case_name(r)} | {r['ranks']} | {r['mib']} | {int(r['files'])} | {r['checkpoint_s']:.3f} | "
+            f"{gbs(p, r['checkpoint_s']):.2f} | {r['raw_write_s']:.3f} | {r['raw_write_s'] / r['checkpoint_s']:.2f} | "
+            f"{r['recover_cold_s']:.3f} | {r['raw_read_cold_s']:.3f} | "
+            f"{r['raw_read_cold_s'] / r['recover_cold_s']:.2f} | {r['recover_warm_s']:.3f} | "
+            f"{r['bytes_written'] / p:.2f} | {r['rss_extra_bytes'] / 2**20:.1f} |")
+    return "\n".join(rows)
+
+
+def limits(results):
+    rows = ["| ranks | MiB/rank | memcpy GB/s | MD5 GB/s (all ranks) | MPI ring GB/s | ISA-L encode GB/s (raw) | "
+            "through mlckpt |", "|---:|---:|---:|---:|---:|---:|---:|"]
+    seen = set()
+    for r in results:
+        key = (r["ranks"], r["mib"])
+        if key in seen and r["level"] != 3:
+            continue
+        seen.add(key)
+        p = r["protected_bytes"]
+        isal = lib = "—"
+        if "isal_raw_s" in r:
+            k = r.get("group_size", 4)
+            isal = f"{gbs(p * k, r['isal_raw_s']):.2f}"
+            lib = f"{gbs(p * k, r['isal_library_s']):.2f}"
+        rows.append(f"| {r['ranks']} | {r['mib']} | {gbs(p, r['memcpy_s']):.2f} | {gbs(p, r['md5_s']):.2f} | "
+                    f"{gbs(p, r['mpi_ring_s']):.2f} | {isal} | {lib} |")
+    return "\n".join(rows)
+
+
+def targets(report):
+    rows = ["| | case | target | value |", "|---|---|---|---:|"]
+    for t in report["targets"]:
+        rows.append(f"| {'met' if t['met'] else '**missed**'} | {t['case']} | {t['target']} | {t['value']:.2f} |")
+    return "\n".join(rows)
+
+
+def plots(results, docs):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("render_performance: needs matplotlib: apt-get install -y python3-matplotlib, "
+                 "then run this script with /usr/bin/python3")
+    out_dir = os.path.join(docs, "performance")
+    os.makedirs(out_dir, exist_ok=True)
+    lines = []
+    for level in sorted({r["level"] for r in results}):
+        cases = [r for r in results if r["level"] == level]
+        labels = [f"{IO_NAMES[r['io']]}\n{r['ranks']}x{r['mib']} MiB" for r in cases]
+        x = range(len(cases))
+        fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(cases)), 4))
+        width = 0.2
+        series = [("checkpoint", [gbs(r["protected_bytes"], r["checkpoint_s"]) for r in cases]),
+                  ("raw write+fsync", [gbs(r["protected_bytes"], r["raw_write_s"]) for r in cases]),
+                  ("recovery (cold)", [gbs(r["protected_bytes"], r["recover_cold_s"]) for r in cases]),
+                  ("raw read+CRC (cold)", [gbs(r["protected_bytes"], r["raw_read_cold_s"]) for r in cases])]
+        for i, (name, values) in enumerate(series):
+            ax.bar([v + (i - 1.5) * width for v in x], values, width, label=name)
+        ax.set_xticks(list(x))
+        ax.set_xticklabels(labels, fontsize=8)
+        ax.set_ylabel("GB/s of protected data")
+        title = "L4 differential" if level == 8 else f"L{level}"
+        ax.set_title(f"{title}: mlckpt beside the machine's limits")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        name = f"level{level}.png"
+        fig.savefig(os.path.join(out_dir, name), dpi=90)
+        plt.close(fig)
+        lines.append(f"![{title}](performance/{name})")
+    return "\n\n".join(lines)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("results")
+    p.add_argument("--docs", default=os.path.join(HERE, "..", "docs"))
+    args = p.parse_args()
+    with open(args.results) as f:
+        report = json.load(f)
+    results = report["results"]
+    m = report["machine"]
+    machine = (f"{m.get('cpu', 'unknown CPU')}, {m.get('cores', '?')} cores, {m.get('memory_gib', '?')} GiB, "
+               f"Linux {m.get('kernel', '?')}, checkpoints on {m.get('file_system', '?')}; "
+               f"medians of {report['runs']} runs")
+    with open(os.path.join(HERE, "performance.md.in")) as f:
+        text = f.read()
+    for key, value in (("MACHINE", machine), ("TABLE", table(results)), ("LIMITS", limits(results)),
+                       ("TARGETS", targets(report)), ("PLOTS", plots(results, args.docs))):
+        text = text.replace("{{" + key + "}}", value)
+    with open(os.path.join(args.docs, "performance.md"), "w") as f:
+        f.write(text)
+    print(f"render_performance: wrote {os.path.join(args.docs, 'performance.md')}")
+
+
+if __name__ == "__main__":
+    main()
