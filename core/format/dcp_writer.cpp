@@ -35,27 +35,58 @@ void write_zeros(File& file, std::uint64_t offset, std::uint64_t length) {
 
 }  // namespace
 
-std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const DcpOptions& options) {
-    std::vector<ftiff::Md5> out;
-    for (std::size_t pos = 0; pos < data.size(); pos += options.block_size) {
-        auto block = data.subspan(pos, std::min(options.block_size, data.size() - pos));
-        ftiff::Md5 d{};
-        if (options.mode == DcpMode::md5) {
-            d = md5_of(block);
-        } else {
-            std::uint32_t crc = crc32_of(block);
-            std::memcpy(d.data(), &crc, sizeof crc);
-        }
-        out.push_back(d);
+std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size_t block_size) {
+    std::vector<std::uint32_t> out;
+    out.reserve((data.size() + block_size - 1) / block_size);
+    for (std::size_t pos = 0; pos < data.size(); pos += block_size) {
+        out.push_back(crc32_of(data.subspan(pos, std::min(block_size, data.size() - pos))));
     }
     return out;
+}
+
+namespace {
+
+std::vector<ftiff::Md5> digests_from(std::span<const std::byte> data, const std::vector<std::uint32_t>& crcs,
+                                     const DcpOptions& options) {
+    std::vector<ftiff::Md5> out(crcs.size());
+    for (std::size_t k = 0; k < crcs.size(); ++k) {
+        if (options.mode == DcpMode::md5) {
+            const std::size_t pos = k * options.block_size;
+            out[k] = md5_of(data.subspan(pos, std::min(options.block_size, data.size() - pos)));
+        } else {
+            std::memcpy(out[k].data(), &crcs[k], sizeof crcs[k]);
+        }
+    }
+    return out;
+}
+
+// The CRC-32s of a chunk's hash blocks, which start at the chunk's first
+// byte: a block that is also one of the variable's dCP blocks reuses its CRC,
+// any other (a chunk that starts mid-block) is computed.
+std::vector<std::uint32_t> chunk_block_crcs(std::span<const std::byte> data, const std::vector<std::uint32_t>& var_crcs,
+                                            std::size_t block_size, const ftiff::Chunk& c) {
+    std::vector<std::uint32_t> out;
+    const auto begin = static_cast<std::size_t>(c.dptr);
+    const auto end = begin + static_cast<std::size_t>(c.chunk_size);
+    for (std::size_t from = begin; from < end; from += block_size) {
+        const std::size_t to = std::min(from + block_size, end);
+        const bool same_block = from % block_size == 0 && to == std::min(from + block_size, data.size());
+        out.push_back(same_block ? var_crcs[from / block_size] : crc32_of(data.subspan(from, to - from)));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const DcpOptions& options) {
+    return digests_from(data, block_crcs(data, options.block_size), options);
 }
 
 DcpWriter::DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_t seq, ftiff::Layout layout,
                      const DcpBaseline* baseline, DcpOptions options, FtiffWriter::Sizes sizes)
     : journal_path_(journal),
       journal_(journal, seq, File::open_update(path).size()),
-      writer_(File::open_update(path), std::move(layout)),
+      writer_(File::open_update(path), std::move(layout), static_cast<std::uint32_t>(options.block_size)),
       options_(options),
       sizes_(sizes) {
     if (baseline != nullptr) baseline_ = *baseline;
@@ -64,7 +95,10 @@ DcpWriter::DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_
 }
 
 void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
-    std::vector<ftiff::Md5> digests = block_digests(data, options_);
+    // One CRC pass finds the changed blocks (in CRC mode) and gives the
+    // chunk hashes; MD5 mode hashes the blocks once more.
+    const std::vector<std::uint32_t> crcs = block_crcs(data, options_.block_size);
+    std::vector<ftiff::Md5> digests = digests_from(data, crcs, options_);
     const std::vector<ftiff::Md5>* old = nullptr;
     if (baseline_) {
         auto it = baseline_->digests.find(id);
@@ -117,7 +151,9 @@ void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& 
         }
         bytes_written_ += w.length;
     }
-    writer_.add(id, data, false);
+    writer_.add_block_crcs(id, data.size(), [&](const ftiff::Chunk& c) {
+        return chunk_block_crcs(data, crcs, options_.block_size, c);
+    });
     bytes_protected_ += data.size();
     next_.digests[id] = std::move(digests);
 

@@ -26,7 +26,13 @@ FileBlockBytes encode_file_block(const FileBlock& fb) {
     if (fb.checksum.size() != 32) fail(ErrorKind::usage, "FTI-FF checksum must have 32 hex digits");
     std::memcpy(out.data(), fb.checksum.data(), 32);  // byte 32 stays NUL
     std::memcpy(out.data() + 49, kMagic, 4);
-    out[53] = static_cast<std::byte>(kFormatVersion);
+    if (fb.hash_block > kMaxHashBlock) fail(ErrorKind::usage, "FTI-FF hash block above 65536 bytes");
+    if (fb.hash_block == 0) {
+        out[53] = static_cast<std::byte>(kFormatVersion);
+    } else {
+        out[53] = static_cast<std::byte>(kBlockHashedVersion);
+        store_le<std::uint16_t>(out.data() + 54, static_cast<std::uint16_t>(fb.hash_block - 1));
+    }
     store_le<std::int64_t>(out.data() + 56, fb.ckpt_size);
     store_le<std::int64_t>(out.data() + 64, fb.fs);
     store_le<std::int64_t>(out.data() + 72, fb.max_fs);
@@ -40,11 +46,13 @@ FileBlockBytes encode_file_block(const FileBlock& fb) {
 FileBlock decode_file_block(std::span<const std::byte, kFileBlockBytes> b, const std::string& source) {
     auto bad = [&](const std::string& what) { fail(ErrorKind::corrupt, "FTI-FF file '" + source + "': " + what); };
     if (std::memcmp(b.data() + 49, kMagic, 4) != 0) bad("no FTI-FF file block (magic 'MLFF' missing)");
-    if (static_cast<std::uint8_t>(b[53]) != kFormatVersion) {
-        bad("format version " + std::to_string(static_cast<int>(b[53])) + ", this library reads version " +
-            std::to_string(kFormatVersion));
+    const auto version = static_cast<std::uint8_t>(b[53]);
+    if (version != kFormatVersion && version != kBlockHashedVersion) {
+        bad("format version " + std::to_string(static_cast<int>(version)) + ", this library reads versions " +
+            std::to_string(kFormatVersion) + " and " + std::to_string(kBlockHashedVersion));
     }
     FileBlock fb;
+    if (version == kBlockHashedVersion) fb.hash_block = std::uint32_t{load_le<std::uint16_t>(b.data() + 54)} + 1;
     std::memcpy(fb.my_hash.data(), b.data() + 33, 16);
     if (hash_without_my_hash(b.data()) != fb.my_hash) bad("the file block fails its hash (myHash)");
     fb.checksum.assign(reinterpret_cast<const char*>(b.data()), 32);

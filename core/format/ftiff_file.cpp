@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "format/ftiff_chunk_hash.hpp"
 #include "hash/crc32.hpp"
 #include "hash/md5.hpp"
 
@@ -14,11 +15,20 @@ namespace {
     fail(ErrorKind::corrupt, "FTI-FF file '" + file.path().string() + "': " + what);
 }
 
+[[noreturn]] void chunk_fails(const File& file, const Layout& layout, const Chunk& c) {
+    corrupt(file, "variable " + std::to_string(c.id) + ": the chunk at file offset " + std::to_string(c.fptr) + " (" +
+                      std::to_string(c.chunk_size) + " bytes) fails its " +
+                      (layout.chunk_hash_block() == 0 ? "MD5" : "block hash"));
+}
+
 }  // namespace
 
 Writer::Writer(const fs::path& path, Layout layout) : Writer(File::create(path), std::move(layout)) {}
 
-Writer::Writer(File file, Layout layout) : file_(std::move(file)), layout_(std::move(layout)) {
+Writer::Writer(File file, Layout layout, std::uint32_t chunk_hash_block)
+    : file_(std::move(file)), layout_(std::move(layout)) {
+    if (chunk_hash_block > kMaxHashBlock) fail(ErrorKind::usage, "FTI-FF hash block above 65536 bytes");
+    layout_.set_chunk_hash_block(chunk_hash_block);
     for (const Block& b : layout_.blocks()) {
         std::vector<std::uint32_t> crcs;
         for (const Chunk& c : b.chunks) crcs.push_back(crc32_of_zeros(static_cast<std::uint64_t>(c.container_size)));
@@ -30,22 +40,34 @@ bool Writer::has(int id) const {
     return std::find(added_.begin(), added_.end(), id) != added_.end();
 }
 
-void Writer::add(int id, std::span<const std::byte> data, bool write_data) {
-    if (stored_bytes(layout_, id) != static_cast<std::int64_t>(data.size())) {
-        fail(ErrorKind::usage, "variable " + std::to_string(id) + " has " + std::to_string(data.size()) +
+void Writer::check_size(int id, std::size_t bytes) const {
+    if (stored_bytes(layout_, id) != static_cast<std::int64_t>(bytes)) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + " has " + std::to_string(bytes) +
                                    " bytes, its FTI-FF layout was made for " +
                                    std::to_string(stored_bytes(layout_, id)));
     }
+}
+
+void Writer::set_chunk(std::size_t block, std::size_t index, const Md5& hash, std::uint32_t chunk_crc) {
+    Chunk& c = layout_.chunk(block, index);
+    c.hash = hash;
+    // The container's tail is zero (a new file, or zeroed by the updater).
+    const auto tail = static_cast<std::uint64_t>(c.container_size - c.chunk_size);
+    container_crcs_[block][index] = crc32_combine(chunk_crc, crc32_of_zeros(tail), tail);
+}
+
+void Writer::add(int id, std::span<const std::byte> data, bool write_data) {
+    check_size(id, data.size());
     for (std::size_t b = 0; b < layout_.blocks().size(); ++b) {
         for (std::size_t j = 0; j < layout_.blocks()[b].chunks.size(); ++j) {
-            Chunk& c = layout_.chunk(b, j);
+            const Chunk& c = layout_.blocks()[b].chunks[j];
             if (c.id != id) continue;
             auto chunk = data.subspan(static_cast<std::size_t>(c.dptr), static_cast<std::size_t>(c.chunk_size));
             // Hashing follows each written piece, while the disk writes it.
-            Md5Hasher md5;
+            ChunkHasher hasher(layout_.chunk_hash_block());
             Crc32 crc;
             auto hash = [&](std::span<const std::byte> piece) {
-                md5.update(piece);
+                hasher.update(piece);
                 crc.update(piece);
             };
             if (write_data) {
@@ -53,11 +75,28 @@ void Writer::add(int id, std::span<const std::byte> data, bool write_data) {
             } else {
                 hash(chunk);
             }
-            c.hash = md5.finish();
-            // The container's tail is zero (a new file, or zeroed by the updater).
-            container_crcs_[b][j] = crc32_combine(
-                crc.value(), crc32_of_zeros(static_cast<std::uint64_t>(c.container_size - c.chunk_size)),
-                static_cast<std::uint64_t>(c.container_size - c.chunk_size));
+            set_chunk(b, j, hasher.finish(), crc.value());
+        }
+    }
+    added_.push_back(id);
+}
+
+void Writer::add_block_crcs(int id, std::size_t bytes, const BlockCrcs& block_crcs) {
+    const std::uint32_t hb = layout_.chunk_hash_block();
+    if (hb == 0) fail(ErrorKind::usage, "block CRCs given for an FTI-FF file hashed by MD5");
+    check_size(id, bytes);
+    for (std::size_t b = 0; b < layout_.blocks().size(); ++b) {
+        for (std::size_t j = 0; j < layout_.blocks()[b].chunks.size(); ++j) {
+            const Chunk& c = layout_.blocks()[b].chunks[j];
+            if (c.id != id) continue;
+            std::vector<std::uint32_t> crcs = block_crcs(c);
+            const auto size = static_cast<std::uint64_t>(c.chunk_size);
+            if (crcs.size() != (size + hb - 1) / hb) {
+                fail(ErrorKind::usage, "variable " + std::to_string(id) + ": " + std::to_string(crcs.size()) +
+                                           " block CRCs for a chunk of " + std::to_string(size) + " bytes");
+            }
+            const std::uint64_t last = size == 0 ? 0 : size - (crcs.size() - 1) * hb;
+            set_chunk(b, j, hash_of_block_crcs(crcs), crc32_of_blocks(crcs, hb, last));
         }
     }
     added_.push_back(id);
@@ -92,7 +131,7 @@ Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int6
         records.insert(records.end(), bm.begin(), bm.end());
         for (std::size_t j = 0; j < block.chunks.size(); ++j) {
             Chunk& c = layout_.chunk(b, j);
-            if (!has(c.id)) c.hash = md5_of({});  // an empty container of a variable no longer protected
+            if (!has(c.id)) c.hash = chunk_hash({}, layout_.chunk_hash_block());  // an empty container of a variable no longer protected
             auto cm = encode_chunk_meta(c);
             records.insert(records.end(), cm.begin(), cm.end());
         }
@@ -113,6 +152,7 @@ Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int6
     r.fb.max_fs = max_fs;
     r.fb.pt_fs = pt_fs;
     r.fb.timestamp = timestamp;
+    r.fb.hash_block = layout_.chunk_hash_block();
     file_.resize(static_cast<std::uint64_t>(r.fb.fs));  // containers' unused tails read as zeros
     auto fbb = encode_file_block(r.fb);
     file_.write_all_at(fbb, 0);
@@ -198,6 +238,7 @@ FileStructure read_structure(const File& file) {
         }
     }
     s.layout = Layout(std::move(blocks));
+    s.layout.set_chunk_hash_block(s.fb.hash_block);
     if (s.layout.data_size() != s.fb.ckpt_size) {
         corrupt(file, "its file block says " + std::to_string(s.fb.ckpt_size) + " bytes of data, its chunks hold " +
                           std::to_string(s.layout.data_size()));
@@ -234,10 +275,7 @@ void read_variable(const File& file, const Layout& layout, int id, std::span<std
         covered += c->chunk_size;
         auto piece = out.subspan(static_cast<std::size_t>(c->dptr), static_cast<std::size_t>(c->chunk_size));
         file.read_exact_at(piece, static_cast<std::uint64_t>(c->fptr));
-        if (md5_of(piece) != c->hash) {
-            corrupt(file, "variable " + std::to_string(id) + ": the chunk at file offset " + std::to_string(c->fptr) +
-                              " (" + std::to_string(c->chunk_size) + " bytes) fails its MD5");
-        }
+        if (chunk_hash(piece, layout.chunk_hash_block()) != c->hash) chunk_fails(file, layout, *c);
     }
 }
 
@@ -246,7 +284,7 @@ std::size_t verify_chunks(const File& file, const Layout& layout, std::size_t bu
     std::size_t checked = 0;
     for (const Block& block : layout.blocks()) {
         for (const Chunk& c : block.chunks) {
-            Md5Hasher h;
+            ChunkHasher h(layout.chunk_hash_block());
             for (std::int64_t done = 0; done < c.chunk_size;) {
                 auto n = static_cast<std::size_t>(
                     std::min<std::int64_t>(static_cast<std::int64_t>(buffer.size()), c.chunk_size - done));
@@ -255,11 +293,7 @@ std::size_t verify_chunks(const File& file, const Layout& layout, std::size_t bu
                 h.update(piece);
                 done += static_cast<std::int64_t>(n);
             }
-            if (h.finish() != c.hash) {
-                corrupt(file, "variable " + std::to_string(c.id) + ": the chunk at file offset " +
-                                  std::to_string(c.fptr) + " (" + std::to_string(c.chunk_size) +
-                                  " bytes) fails its MD5");
-            }
+            if (h.finish() != c.hash) chunk_fails(file, layout, c);
             ++checked;
         }
     }

@@ -27,13 +27,19 @@ class Writer {
     // `layout` is already updated for the variables about to be written.
     Writer(const fs::path& path, Layout layout);
     // Writes into an open file; an in-place updater (L4 differential) passes
-    // the existing file and writes the chunk bytes itself.
-    Writer(File file, Layout layout);
+    // the existing file, writes the chunk bytes itself and may choose the
+    // version 2 chunk hash (`chunk_hash_block` > 0).
+    Writer(File file, Layout layout, std::uint32_t chunk_hash_block = 0);
 
     // Hashes the chunks of variable `id` and, if `write_data`, writes them.
     // Either way the file must end up holding them, each container's unused
     // tail zero.
     void add(int id, std::span<const std::byte> data, bool write_data = true);
+    // Version 2 files: records variable `id` (`bytes` long) from the CRC-32s
+    // of each chunk's hash blocks, which the caller computed from the data it
+    // wrote; nothing is read or written.
+    using BlockCrcs = std::function<std::vector<std::uint32_t>(const Chunk&)>;
+    void add_block_crcs(int id, std::size_t bytes, const BlockCrcs& block_crcs);
     bool has(int id) const;
 
     struct Result {
@@ -60,6 +66,9 @@ class Writer {
     const Layout& layout() const { return layout_; }  // with the chunk hashes
 
   private:
+    void check_size(int id, std::size_t bytes) const;
+    void set_chunk(std::size_t block, std::size_t index, const Md5& hash, std::uint32_t chunk_crc);
+
     File file_;
     Layout layout_;
     std::vector<std::vector<std::uint32_t>> container_crcs_;  // [block][chunk]
@@ -84,11 +93,11 @@ FileStructure read_structure(const File& file);
 // Bytes stored for variable `id` (sum of its chunks); -1 when absent.
 std::int64_t stored_bytes(const Layout& layout, int id);
 
-// Reads variable `id` into `out` (exactly its stored size), checking the MD5
+// Reads variable `id` into `out` (exactly its stored size), checking the hash
 // of every chunk; a mismatch names the variable and the chunk's file offset.
 void read_variable(const File& file, const Layout& layout, int id, std::span<std::byte> out);
 
-// Checks the MD5 of every chunk, streaming in pieces of `buffer_bytes`;
+// Checks the hash of every chunk, streaming in pieces of `buffer_bytes`;
 // returns the number of chunks checked. Throws like read_variable.
 std::size_t verify_chunks(const File& file, const Layout& layout, std::size_t buffer_bytes);
 

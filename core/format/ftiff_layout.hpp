@@ -31,7 +31,7 @@ struct Chunk {             // VMD_ij
     std::int64_t fptr = 0;            // offset of the container in the file
     std::int64_t chunk_size = 0;      // bytes stored now
     std::int64_t container_size = 0;  // bytes reserved, fixed
-    Md5 hash{};                       // MD5 of the chunk
+    Md5 hash{};                       // of the chunk (ftiff_chunk_hash.hpp)
 };
 
 struct Block {                // VCB_i: BMD_i and its chunks
@@ -67,8 +67,14 @@ class Layout {
     // The chunks of variable `id`, by container id.
     std::vector<const Chunk*> chunks_of(int id) const;
 
+    // How the chunk hashes are made: 0, the MD5 of the chunk (format
+    // version 1); else the hash block of version 2 (ftiff_chunk_hash.hpp).
+    std::uint32_t chunk_hash_block() const { return chunk_hash_block_; }
+    void set_chunk_hash_block(std::uint32_t bytes) { chunk_hash_block_ = bytes; }
+
   private:
     std::vector<Block> blocks_;
+    std::uint32_t chunk_hash_block_ = 0;
 };
 
 // The layout as the "DATASTRUCTURE BEGIN ... END" text of the FTI-FF

@@ -61,6 +61,15 @@ std::uint32_t crc32_combine(std::uint32_t crc_a, std::uint32_t crc_b, std::uint6
     return multiply_mod(shift_by_bytes(length_b), crc_a) ^ crc_b;
 }
 
+std::uint32_t crc32_of_blocks(std::span<const std::uint32_t> crcs, std::uint64_t block, std::uint64_t last_length) {
+    if (crcs.empty()) return crc32_of({});
+    const std::uint32_t shift = shift_by_bytes(block);
+    std::uint32_t crc = crcs[0];
+    for (std::size_t k = 1; k + 1 < crcs.size(); ++k) crc = multiply_mod(shift, crc) ^ crcs[k];
+    if (crcs.size() > 1) crc = crc32_combine(crc, crcs.back(), last_length);
+    return crc;
+}
+
 std::uint32_t crc32_of_zeros(std::uint64_t length) {
     // The register starts at all ones, zeros only shift it, the result is inverted.
     return multiply_mod(shift_by_bytes(length), 0xffffffffu) ^ 0xffffffffu;

@@ -31,6 +31,20 @@ TEST(Crc32, CombineEqualsTheCrcOfTheConcatenation) {
     }
 }
 
+TEST(Crc32, BlocksCombineIntoTheCrcOfTheWhole) {
+    for (std::size_t block : {1u, 512u, 16384u}) {
+        for (std::size_t total : {0u, 1u, 511u, 512u, 16384u, 100001u}) {
+            std::vector<std::byte> data = pattern(total, 3);
+            std::vector<std::uint32_t> crcs;
+            for (std::size_t pos = 0; pos < total; pos += block) {
+                crcs.push_back(crc32_of(std::span(data).subspan(pos, std::min(block, total - pos))));
+            }
+            const std::size_t last = total == 0 ? 0 : total - (crcs.size() - 1) * block;
+            EXPECT_EQ(crc32_of_blocks(crcs, block, last), crc32_of(data)) << block << " " << total;
+        }
+    }
+}
+
 TEST(Crc32, ZerosWithoutTouchingThem) {
     for (std::size_t n : {0u, 1u, 3u, 512u, 1000003u}) {
         std::vector<std::byte> zeros(n);

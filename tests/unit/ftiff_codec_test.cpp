@@ -52,6 +52,21 @@ TEST(FtiffCodec, FileBlockBytesAndRoundTrip) {
     EXPECT_EQ(back.timestamp, 0x0102030405060708);
 }
 
+TEST(FtiffCodec, Version2CarriesTheHashBlock) {
+    for (std::uint32_t block : {1u, 4096u, 16384u, 65536u}) {
+        FileBlock fb = sample_fb();
+        fb.hash_block = block;
+        FileBlockBytes b = encode_file_block(fb);
+        EXPECT_EQ(b[53], std::byte{kBlockHashedVersion});
+        EXPECT_EQ(std::to_integer<unsigned>(b[54]) | std::to_integer<unsigned>(b[55]) << 8, block - 1);
+        EXPECT_EQ(decode_file_block(b, "f").hash_block, block);
+    }
+    EXPECT_EQ(decode_file_block(encode_file_block(sample_fb()), "f").hash_block, 0u) << "version 1";
+    FileBlock too_big = sample_fb();
+    too_big.hash_block = 65537;
+    EXPECT_THROW(encode_file_block(too_big), Error);
+}
+
 std::string corrupt_reason(FileBlockBytes b) {
     return test::error_message(ErrorKind::corrupt, [&] { decode_file_block(b, "file.fti"); });
 }
@@ -66,7 +81,14 @@ TEST(FtiffCodec, DamagedFileBlockIsNamed) {
     EXPECT_NE(corrupt_reason(no_magic).find("magic 'MLFF' missing"), std::string::npos);
     FileBlockBytes newer = good;
     newer[53] = std::byte{9};
-    EXPECT_NE(corrupt_reason(newer).find("format version 9"), std::string::npos);
+    EXPECT_NE(corrupt_reason(newer).find("format version 9, this library reads versions 1 and 2"), std::string::npos);
+    FileBlockBytes other_block = encode_file_block([] {
+        FileBlock fb = sample_fb();
+        fb.hash_block = 4096;
+        return fb;
+    }());
+    other_block[54] ^= std::byte{1};  // the hash block is covered by myHash
+    EXPECT_NE(corrupt_reason(other_block).find("fails its hash"), std::string::npos);
 }
 
 TEST(FtiffCodec, BlockAndChunkRecords) {

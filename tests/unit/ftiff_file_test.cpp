@@ -9,6 +9,9 @@
 
 #include "common/error.hpp"
 #include "expect_error.hpp"
+#include "format/ftiff_chunk_hash.hpp"
+#include "hash/crc32.hpp"
+#include "hash/md5.hpp"
 #include "temp_dir.hpp"
 
 namespace mlckpt::core::ftiff {
@@ -149,6 +152,96 @@ TEST(FtiffFile, DamageIsNamed) {
     EXPECT_NE(damage_reason(path, 1, 4000).find("shorter than the 96-byte file block"), std::string::npos);
 }
 
+// Version 2 (L4 differential files): chunk hashes from block CRCs, for a
+// variable whose second chunk starts mid-block. Hashing the data and
+// handing over the block CRCs give the same file; the reader checks it, and
+// a changed byte fails the chunk's block hash.
+TEST(FtiffFile, BlockHashedFileReadsBackAndNamesDamage) {
+    test::TempDir dir;
+    constexpr std::uint32_t kHashBlock = 1000;
+    Program p;
+    p.protect(1, 1000, 1);
+    Layout layout;
+    layout.update(p.extents());
+    p.protect(1, 1777, 2);  // grows: a second chunk at dptr 4000 of 7108 bytes
+    p.protect(2, 300, 2);
+    layout.update(p.extents());
+    const fs::path hashed = dir.path() / "hashed.fti";
+    const fs::path from_crcs = dir.path() / "from_crcs.fti";
+    {
+        Writer w(File::create(hashed), layout, kHashBlock);
+        for (const VariableData& v : p.data()) w.add(v.id, v.bytes);
+        w.finish(0, 0, 42);
+    }
+    {
+        Writer w(File::create(from_crcs), layout, kHashBlock);
+        for (const VariableData& v : p.data()) {
+            for (const Chunk* c : layout.chunks_of(v.id)) {
+                w.file().write_all_at(v.bytes.subspan(static_cast<std::size_t>(c->dptr),
+                                                      static_cast<std::size_t>(c->chunk_size)),
+                                      static_cast<std::uint64_t>(c->fptr));
+            }
+            w.add_block_crcs(v.id, v.bytes.size(), [&](const Chunk& c) {
+                std::vector<std::uint32_t> crcs;
+                for (std::int64_t at = 0; at < c.chunk_size; at += kHashBlock) {
+                    auto n = std::min<std::int64_t>(kHashBlock, c.chunk_size - at);
+                    crcs.push_back(crc32_of(v.bytes.subspan(static_cast<std::size_t>(c.dptr + at),
+                                                            static_cast<std::size_t>(n))));
+                }
+                return crcs;
+            });
+        }
+        w.finish(0, 0, 42);
+    }
+    auto bytes_of = [](const fs::path& f) {
+        std::ifstream in(f, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    EXPECT_EQ(bytes_of(hashed), bytes_of(from_crcs));
+
+    File file = File::open_read(hashed);
+    FileStructure s = read_structure(file);
+    EXPECT_EQ(s.fb.hash_block, kHashBlock);
+    ASSERT_EQ(s.layout.chunks_of(1).size(), 2u);
+    const Chunk* grown = s.layout.chunks_of(1)[1];
+    EXPECT_EQ(grown->dptr, 4000);
+    EXPECT_EQ(grown->hash, hash_of_block_crcs(std::vector<std::uint32_t>{
+                               crc32_of(std::as_bytes(std::span(p.arrays[1])).subspan(4000, 1000)),
+                               crc32_of(std::as_bytes(std::span(p.arrays[1])).subspan(5000, 1000)),
+                               crc32_of(std::as_bytes(std::span(p.arrays[1])).subspan(6000, 1000)),
+                               crc32_of(std::as_bytes(std::span(p.arrays[1])).subspan(7000, 108))}));
+    EXPECT_NE(grown->hash, md5_of(std::as_bytes(std::span(p.arrays[1])).subspan(4000, 3108))) << "not version 1";
+    for (int id : {1, 2}) {
+        std::vector<std::int32_t> back(p.arrays[id].size());
+        read_variable(file, s.layout, id, std::as_writable_bytes(std::span(back)));
+        EXPECT_EQ(back, p.arrays[id]);
+    }
+    EXPECT_EQ(verify_chunks(file, s.layout, 333), 3u);
+
+    flip_byte(hashed, grown->fptr + 2500);
+    std::string why = damage_reason(hashed, 1, 7108);
+    EXPECT_NE(why.find("variable 1: the chunk at file offset " + std::to_string(grown->fptr) +
+                       " (3108 bytes) fails its block hash"),
+              std::string::npos)
+        << why;
+}
+
+TEST(FtiffChunkHash, PiecesOfAnySizeGiveTheSameHash) {
+    std::vector<std::byte> data(10007);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::byte>(i * 37 + (i >> 7));
+    for (std::uint32_t block : {0u, 1u, 64u, 4096u, 65536u}) {
+        const Md5 whole = chunk_hash(data, block);
+        for (std::size_t piece : {1u, 63u, 4096u, 5000u}) {
+            ChunkHasher h(block);
+            for (std::size_t at = 0; at < data.size(); at += piece) {
+                h.update(std::span(data).subspan(at, std::min(piece, data.size() - at)));
+            }
+            EXPECT_EQ(h.finish(), whole) << block << " " << piece;
+        }
+    }
+    EXPECT_EQ(chunk_hash(data, 0), md5_of(data)) << "version 1 is the MD5 of the bytes";
+    EXPECT_EQ(chunk_hash({}, 4096), md5_of({})) << "an empty chunk hashes alike in both versions";
+}
 
 // Records that a damaged or crafted file could carry are refused before any
 // byte is read into the caller's buffer.

@@ -40,6 +40,7 @@ TEST(Inspect, PrintsTheFileAndVerifiesIt) {
     std::string text = out.str();
     for (const char* expected : {"DATASTRUCTURE BEGIN", "dbsize: 24000204", "[size metadata: 204]", "fptr: 300",
                                  "fptr: 4000300", "fptr: 12000300", "containersize: 12000000", "fs:        24000300",
+                                 "version:   1 (chunk hash: MD5 of the chunk)",
                                  "verified: file block hash, block records checksum, 3 chunk MD5s"}) {
         EXPECT_NE(text.find(expected), std::string::npos) << expected;
     }
@@ -47,6 +48,29 @@ TEST(Inspect, PrintsTheFileAndVerifiesIt) {
     ASSERT_EQ(inspect({"--json", path}, json, err2), 0);
     EXPECT_NE(json.str().find("\"fptr\": 12000300, \"chunksize\": 12000000"), std::string::npos) << json.str();
     EXPECT_NE(json.str().find("\"verified\": {\"chunks\": 3}"), std::string::npos);
+    EXPECT_NE(json.str().find("\"version\": 1, \"hashBlock\": 0"), std::string::npos);
+}
+
+// An L4 differential file (version 2) says how its chunks are hashed.
+TEST(Inspect, ShowsTheBlockHashOfVersion2) {
+    mlckpt::test::TempDir dir;
+    std::vector<std::int32_t> values(5000, 7);
+    Layout layout;
+    layout.update({{1, static_cast<std::int64_t>(values.size() * 4)}});
+    std::string path = (dir.path() / "dCP-Rank0.fti").string();
+    {
+        Writer w(mlckpt::core::File::create(path), layout, 4096);
+        w.add(1, std::as_bytes(std::span(values)));
+        w.finish(0, 0, 1);
+    }
+    std::ostringstream out, err;
+    ASSERT_EQ(inspect({path}, out, err), 0) << err.str();
+    EXPECT_NE(out.str().find("version:   2 (chunk hash: MD5 of the CRC-32s of 4096-byte blocks)"), std::string::npos)
+        << out.str();
+    EXPECT_NE(out.str().find("1 chunk block hashes (4096-byte blocks)"), std::string::npos) << out.str();
+    std::ostringstream json, err2;
+    ASSERT_EQ(inspect({"--json", path}, json, err2), 0);
+    EXPECT_NE(json.str().find("\"version\": 2, \"hashBlock\": 4096"), std::string::npos) << json.str();
 }
 
 TEST(Inspect, DamagedFileExitsOneNamingTheChunk) {

@@ -17,8 +17,17 @@ namespace {
 using namespace mlckpt::core;
 using namespace mlckpt::core::ftiff;
 
+std::string chunk_hashes(const FileBlock& fb, std::size_t chunks) {
+    if (fb.hash_block == 0) return std::to_string(chunks) + " chunk MD5s";
+    return std::to_string(chunks) + " chunk block hashes (" + std::to_string(fb.hash_block) + "-byte blocks)";
+}
+
 void print_text(std::ostream& out, const std::string& path, const FileStructure& s, std::size_t chunks) {
     out << "FTI-FF file: " << path << "\n"
+        << "  version:   " << (s.fb.hash_block == 0 ? "1 (chunk hash: MD5 of the chunk)"
+                                                     : "2 (chunk hash: MD5 of the CRC-32s of " +
+                                                           std::to_string(s.fb.hash_block) + "-byte blocks)")
+        << "\n"
         << "  checksum:  " << s.fb.checksum << "\n"
         << "  myHash:    " << hex(s.fb.my_hash) << "\n"
         << "  ckptSize:  " << s.fb.ckpt_size << "\n"
@@ -27,14 +36,15 @@ void print_text(std::ostream& out, const std::string& path, const FileStructure&
         << "  ptFs:      " << s.fb.pt_fs << "\n"
         << "  timestamp: " << s.fb.timestamp << "\n\n"
         << dump(s.layout) << "\n"
-        << "verified: file block hash, block records checksum, " << chunks << " chunk MD5s\n";
+        << "verified: file block hash, block records checksum, " << chunk_hashes(s.fb, chunks) << "\n";
 }
 
 void print_json(std::ostream& out, const std::string& path, const FileStructure& s, std::size_t chunks) {
     out << "{\"file\": " << json_string(path) << ", \"fb\": {\"checksum\": " << json_string(s.fb.checksum)
         << ", \"myHash\": " << json_string(hex(s.fb.my_hash)) << ", \"ckptSize\": " << s.fb.ckpt_size
         << ", \"fs\": " << s.fb.fs << ", \"maxFs\": " << s.fb.max_fs << ", \"ptFs\": " << s.fb.pt_fs
-        << ", \"timestamp\": " << s.fb.timestamp << "}, \"blocks\": [";
+        << ", \"timestamp\": " << s.fb.timestamp << ", \"version\": " << (s.fb.hash_block == 0 ? 1 : 2)
+        << ", \"hashBlock\": " << s.fb.hash_block << "}, \"blocks\": [";
     for (std::size_t i = 0; i < s.layout.blocks().size(); ++i) {
         const Block& b = s.layout.blocks()[i];
         out << (i ? ", " : "") << "{\"id\": " << i << ", \"offset\": " << b.offset << ", \"numvars\": " << b.numvars()
