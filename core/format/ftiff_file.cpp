@@ -274,8 +274,10 @@ void read_variable(const File& file, const Layout& layout, int id, std::span<std
         }
         covered += c->chunk_size;
         auto piece = out.subspan(static_cast<std::size_t>(c->dptr), static_cast<std::size_t>(c->chunk_size));
-        file.read_exact_at(piece, static_cast<std::uint64_t>(c->fptr));
-        if (chunk_hash(piece, layout.chunk_hash_block()) != c->hash) chunk_fails(file, layout, *c);
+        ChunkHasher hasher(layout.chunk_hash_block());
+        read_overlapped(file, static_cast<std::uint64_t>(c->fptr), piece,
+                        [&](std::span<const std::byte> part) { hasher.update(part); });
+        if (hasher.finish() != c->hash) chunk_fails(file, layout, *c);
     }
 }
 

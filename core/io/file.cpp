@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <future>
 #include <system_error>
 
 #include "common/error.hpp"
@@ -127,15 +128,48 @@ void File::start_writeback(std::uint64_t offset, std::uint64_t length) noexcept 
     }
 }
 
+namespace {
+
+// Cuts `size` bytes into pieces and runs io(pos, length) on each in order;
+// on_piece(pos, length) follows each piece, on a worker thread while io()
+// does the next one, so a rank that has a free core hashes in parallel with
+// the disk. The calls of on_piece never overlap one another.
+void pipelined(std::size_t size, const std::function<void(std::size_t, std::size_t)>& io,
+               const std::function<void(std::size_t, std::size_t)>& on_piece) {
+    constexpr std::size_t kPiece = std::size_t{8} << 20;
+    if (size <= kPiece) {  // one piece: nothing to overlap, no thread
+        io(0, size);
+        on_piece(0, size);
+        return;
+    }
+    std::future<void> previous;
+    for (std::size_t pos = 0; pos < size; pos += kPiece) {
+        const std::size_t n = std::min(kPiece, size - pos);
+        io(pos, n);
+        if (previous.valid()) previous.get();
+        previous = std::async(std::launch::async, [&on_piece, pos, n] { on_piece(pos, n); });
+    }
+    previous.get();
+}
+
+}  // namespace
+
 void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byte> data,
                       const std::function<void(std::span<const std::byte>)>& on_piece) {
-    constexpr std::size_t kPiece = std::size_t{8} << 20;
-    for (std::size_t pos = 0; pos < data.size(); pos += kPiece) {
-        std::span<const std::byte> piece = data.subspan(pos, std::min(kPiece, data.size() - pos));
-        file.write_all_at(piece, offset + pos);
-        file.start_writeback(offset + pos, piece.size());
-        on_piece(piece);
-    }
+    pipelined(
+        data.size(),
+        [&](std::size_t pos, std::size_t n) {
+            file.write_all_at(data.subspan(pos, n), offset + pos);
+            file.start_writeback(offset + pos, n);
+        },
+        [&](std::size_t pos, std::size_t n) { on_piece(data.subspan(pos, n)); });
+}
+
+void read_overlapped(const File& file, std::uint64_t offset, std::span<std::byte> out,
+                     const std::function<void(std::span<const std::byte>)>& on_piece) {
+    pipelined(
+        out.size(), [&](std::size_t pos, std::size_t n) { file.read_exact_at(out.subspan(pos, n), offset + pos); },
+        [&](std::size_t pos, std::size_t n) { on_piece(out.subspan(pos, n)); });
 }
 
 void File::sync() {

@@ -48,9 +48,15 @@ private:
 
 // Writes `data` at `offset` in pieces, starting each piece's writeback as
 // soon as it is written and then handing it to `on_piece` (checksums), so
-// that hashing overlaps the disk's work instead of following it.
+// that hashing overlaps the disk's work instead of following it. on_piece
+// sees the pieces in order, one at a time, on a worker thread while the
+// next piece is written: it must not touch what the caller's thread does.
 void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byte> data,
                       const std::function<void(std::span<const std::byte>)>& on_piece);
+// Reads `out.size()` bytes at `offset` in pieces, each handed to `on_piece`
+// as above while the next one is read.
+void read_overlapped(const File& file, std::uint64_t offset, std::span<std::byte> out,
+                     const std::function<void(std::span<const std::byte>)>& on_piece);
 
 // mkdir -p; an existing directory is fine.
 void make_dirs(const fs::path& dir);
