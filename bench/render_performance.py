@@ -64,7 +64,8 @@ def limits(results):
 def targets(report):
     rows = ["| | case | target | value |", "|---|---|---|---:|"]
     for t in report["targets"]:
-        rows.append(f"| {'met' if t['met'] else '**missed**'} | {t['case']} | {t['target']} | {t['value']:.2f} |")
+        verdict = "info" if t["met"] is None else "met" if t["met"] else "**missed**"
+        rows.append(f"| {verdict} | {t['case']} | {t['target']} | {t['value']:.2f} |")
     return "\n".join(rows)
 
 

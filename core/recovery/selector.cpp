@@ -50,7 +50,7 @@ std::string problem_with(const fs::path& path, const FileRecord* record, IoMode 
         if (whole) {
             verify_checkpoint_file(path, *record, io, buffer);
         } else {
-            CheckpointReader(path, io, *record);
+            CheckpointReader(path, record->type == "PARITY" ? IoMode::posix : io, *record);  // parity is raw bytes
         }
         return {};
     } catch (const Error& e) {
@@ -78,8 +78,12 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
     std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), grouped);
     mine.data_ok = data_problem.empty();
     if (grouped) {
+        // Data is verified whole: damage must be known before the group
+        // decides what to rebuild. Redundancy is read only when a rebuild
+        // uses it, and what it rebuilds is checked against the recorded CRC;
+        // reading it here as well would double the bytes of every restart.
         std::string red_problem = problem_with(ctx.redundancy_path(ref, node), meta.redundancy_held_by(ctx.rank()),
-                                               meta.io, ctx.io_buffer_bytes(), true);
+                                               meta.io, ctx.io_buffer_bytes(), false);
         mine.redundancy_ok = red_problem.empty();
         if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);

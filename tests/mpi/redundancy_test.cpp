@@ -110,6 +110,34 @@ void repairs_damage(int level) {
 TEST(L2, DamageIsRepaired) { repairs_damage(FTI_L2); }
 TEST(L3, DamageIsRepaired) { repairs_damage(FTI_L3); }
 
+// Restart reads partner copies and parity only when a rebuild needs them.
+// Then damage in them, even of the same size, shows in the rebuilt file's
+// checksum: node 0 is lost and every redundancy file on the other nodes is
+// overwritten in place, so the restart refuses with the reason, never
+// recovering wrong data.
+void damaged_redundancy_is_caught_when_used(int level, const std::string& explanation) {
+    std::string cfg = config(groups_of_four());
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
+    std::string redundancy = level == 2 ? "Pcof" : "RSed";
+    auto damaged = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+    std::erase_if(damaged, [](const fs::path& f) { return f.string().find("/node0/") != std::string::npos; });
+    ASSERT_EQ(damaged.size(), 6u) << "two ranks on each of nodes 1..3";
+    world_barrier();
+    if (world_rank() == 0) {
+        for (const fs::path& f : damaged) overwrite_in_place(f, fs::file_size(f) / 2, 100);
+    }
+    delete_nodes({0});
+    if (!start(cfg, FTI_NREC)) return;
+    EXPECT_NE(std::string(FTI_LastError()).find(explanation), std::string::npos) << FTI_LastError();
+    EXPECT_EQ(FTI_Status(), 0);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(L2, DamagedCopyIsCaughtWhenUsed) { damaged_redundancy_is_caught_when_used(FTI_L2, "arrived with"); }
+TEST(L3, DamagedParityIsCaughtWhenUsed) {
+    damaged_redundancy_is_caught_when_used(FTI_L3, "does not match its checksum");
+}
+
 // Redundancy is regenerated at restart, so the next failure is survivable:
 // lose every partner copy / parity file, restart (from the originals), crash
 // again; then lose every original and restart from the regenerated redundancy.

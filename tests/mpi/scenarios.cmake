@@ -48,6 +48,10 @@ foreach(test L2.KilledWhileCopying L3.KilledWhileEncoding)
   mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES killed ok ok)
 endforeach()
 mlckpt_add_mpi_scenario(L3.EmptyFileOnALostNode RANKS 8 PHASES ok ok)
+foreach(test L2.DamagedCopyIsCaughtWhenUsed L3.DamagedParityIsCaughtWhenUsed)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok FTIFF)
+endforeach()
 
 # The same matrix with heads doing the work asynchronously: 8 and 16 ranks are
 # 4 and 8 nodes of one head and one application rank. A phase that ends in a
