@@ -7,11 +7,12 @@
 set -euo pipefail
 program=$1 ranks=$2 workdir=$3
 shift 3
+mpiexec=$(cd "$(dirname "$0")/../support" && pwd)/mpiexec.sh
 rm -rf "$workdir"
 mkdir -p "$workdir"
 bash "$(dirname "$0")/../support/write_config.sh" "$workdir/config.fti" "$workdir" $(( ranks % 2 == 0 ? 2 : 1 ))
 cd "$workdir"
 for phase in "$@"; do
     echo "=== $(basename "$program") phase $phase: $ranks ranks"
-    timeout 120 mpiexec --oversubscribe -n "$ranks" "$program" "$workdir/config.fti" "$phase"
+    timeout 120 "$mpiexec" --oversubscribe -n "$ranks" "$program" "$workdir/config.fti" "$phase"
 done

@@ -17,7 +17,7 @@ cmake --install "$build" --prefix "$prefix" > "$scratch/install.log"
 consumers=$source/tests/install/consumers
 
 bash "$source/tests/support/write_config.sh" "$scratch/config.fti" "$scratch" 1
-run() { (cd "$scratch" && timeout 60 mpiexec -n 1 "$@" "$scratch/config.fti"); }
+run() { (cd "$scratch" && timeout 60 "$source/tests/support/mpiexec.sh" -n 1 "$@" "$scratch/config.fti"); }
 
 for lang in c cxx fortran; do
     echo "== find_package: $lang"

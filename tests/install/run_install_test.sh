@@ -24,7 +24,7 @@ grep -q "$libdir/libmlckpt.so" <<< "$linked"
 
 cd "$scratch"
 bash "$source/tests/support/write_config.sh" config.fti "$scratch" 2
-run() { timeout 120 mpiexec --oversubscribe -n 4 ./fti_app config.fti; }
+run() { timeout 120 "$source/tests/support/mpiexec.sh" --oversubscribe -n 4 ./fti_app config.fti; }
 run
 grep -q '^failure = 1' config.fti
 run | tee second.log

@@ -6,6 +6,7 @@
 set -u
 binary=$1 test=$2 workdir=$3
 shift 3
+mpiexec=$(cd "$(dirname "$0")/../support" && pwd)/mpiexec.sh
 rm -rf "$workdir"
 mkdir -p "$workdir"
 phase=1
@@ -13,7 +14,7 @@ for spec in "$@"; do
     np=${spec%%:*}
     expect=${spec#*:}
     echo "=== $test phase $phase: $np ranks, expected outcome: $expect"
-    timeout --kill-after=10 120 mpiexec --oversubscribe -n "$np" "$binary" \
+    timeout --kill-after=10 120 "$mpiexec" --oversubscribe -n "$np" "$binary" \
         --gtest_filter="$test" --phase="$phase" --workdir="$workdir"
     rc=$?
     if [ "$expect" = ok ] && [ "$rc" -ne 0 ]; then
