@@ -129,3 +129,18 @@ foreach(io 2 4)
 endforeach()
 mlckpt_add_mpi_scenario(Shared.MultiFileContainer RANKS 4 8 PHASES ok ok IO 4)
 mlckpt_add_mpi_scenario(Shared.CorruptContainerHeaderIsNamed RANKS 4 PHASES ok ok IO 4)
+
+# MPI-IO through ROMIO as well as Open MPI's default OMPIO: the two differ in
+# what they report (ROMIO leaves the status of an empty transfer untouched),
+# and users switch with OMPI_MCA_io (see docs/performance.md).
+execute_process(COMMAND ompi_info OUTPUT_VARIABLE ompi_components ERROR_QUIET)
+if(ompi_components MATCHES "MCA io: romio")
+  string(REGEX MATCH "MCA io: (romio[0-9]*)" romio "${ompi_components}")
+  set(romio_env OMPI_MCA_io=${CMAKE_MATCH_1})
+  mlckpt_add_mpi_scenario(Shared.RoundTrip RANKS 1 4 PHASES ok ok IO 2 PREFIX mpi.romio ENV ${romio_env})
+  mlckpt_add_mpi_scenario(Shared.UnevenCollectiveRounds RANKS 4 PHASES ok ok IO 2 PREFIX mpi.romio ENV ${romio_env})
+  mlckpt_add_mpi_scenario(Shared.KilledBeforeTheFileIsComplete RANKS 4 PHASES killed ok IO 2 PREFIX mpi.romio
+                          ENV ${romio_env})
+  mlckpt_add_mpi_scenario(Shared.TruncatedFileIsNamed RANKS 4 PHASES ok ok IO 2 PREFIX mpi.romio ENV ${romio_env})
+  mlckpt_add_mpi_scenario(Shared.CorruptSliceIsNamed RANKS 4 PHASES ok ok IO 2 PREFIX mpi.romio ENV ${romio_env})
+endif()
