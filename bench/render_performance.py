@@ -3,7 +3,11 @@
 template bench/performance.md.in with the machine, the table of every case,
 every target with its ratio, and one plot (PNG) per level.
 
-    /usr/bin/python3 bench/render_performance.py bench-results.json [--docs docs]
+    /usr/bin/python3 bench/render_performance.py bench-results.json... [--docs docs]
+
+Several result files (say, one run of the bench per size) are merged into
+one document; a case measured in more than one file takes the last file's
+figures.
 
 Needs matplotlib (Debian: apt-get install -y python3-matplotlib; run it with
 the system Python that package belongs to).
@@ -106,13 +110,36 @@ def plots(results, docs):
     return "\n\n".join(lines)
 
 
+def case_key(r):
+    return f"{case_name(r)}, {r['ranks']} ranks x {r['mib']} MiB"
+
+
+def merge(reports):
+    """One report from several: cases ordered by size, then ranks, in the
+    order the bench ran them; later files replace a case's figures."""
+    by_case, order = {}, []
+    for report in reports:
+        for r in report["results"]:
+            key = case_key(r)
+            if key not in by_case:
+                order.append(key)
+            by_case[key] = (r, [t for t in report["targets"] if t["case"] == key])
+    order.sort(key=lambda key: (by_case[key][0]["mib"], by_case[key][0]["ranks"]))
+    return {"machine": reports[0]["machine"], "runs": min(report["runs"] for report in reports),
+            "results": [by_case[key][0] for key in order],
+            "targets": [t for key in order for t in by_case[key][1]]}
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("results")
+    p.add_argument("results", nargs="+")
     p.add_argument("--docs", default=os.path.join(HERE, "..", "docs"))
     args = p.parse_args()
-    with open(args.results) as f:
-        report = json.load(f)
+    reports = []
+    for path in args.results:
+        with open(path) as f:
+            reports.append(json.load(f))
+    report = merge(reports)
     results = report["results"]
     m = report["machine"]
     machine = (f"{m.get('cpu', 'unknown CPU')}, {m.get('cores', '?')} cores, {m.get('memory_gib', '?')} GiB, "
