@@ -63,7 +63,9 @@ void Writer::add(int id, std::span<const std::byte> data, bool write_data) {
             const Chunk& c = layout_.blocks()[b].chunks[j];
             if (c.id != id) continue;
             auto chunk = data.subspan(static_cast<std::size_t>(c.dptr), static_cast<std::size_t>(c.chunk_size));
-            // Hashing follows each written piece, while the disk writes it.
+            // Hashing follows each written piece, while the disk writes it;
+            // MD5 is the bound here, so the bytes bypass the page cache,
+            // whose copy and reclaim would take the cores MD5 needs.
             ChunkHasher hasher(layout_.chunk_hash_block());
             Crc32 crc;
             auto hash = [&](std::span<const std::byte> piece) {
@@ -71,7 +73,7 @@ void Writer::add(int id, std::span<const std::byte> data, bool write_data) {
                 crc.update(piece);
             };
             if (write_data) {
-                write_overlapped(file_, static_cast<std::uint64_t>(c.fptr), chunk, hash);
+                write_overlapped(file_, static_cast<std::uint64_t>(c.fptr), chunk, hash, WritePath::direct);
             } else {
                 hash(chunk);
             }

@@ -8,9 +8,11 @@
 #include <cerrno>
 #include <cstring>
 #include <future>
+#include <optional>
 #include <system_error>
 
 #include "common/error.hpp"
+#include "io/direct_writer.hpp"
 
 namespace mlckpt::core {
 
@@ -134,9 +136,11 @@ namespace {
 // on_piece(pos, length) follows each piece, on a worker thread while io()
 // does the next one, so a rank that has a free core hashes in parallel with
 // the disk. The calls of on_piece never overlap one another.
+constexpr std::size_t kPiece = std::size_t{8} << 20;
+constexpr std::size_t kDirectMin = std::size_t{1} << 20;
+
 void pipelined(std::size_t size, const std::function<void(std::size_t, std::size_t)>& io,
                const std::function<void(std::size_t, std::size_t)>& on_piece) {
-    constexpr std::size_t kPiece = std::size_t{8} << 20;
     if (size <= kPiece) {  // one piece: nothing to overlap, no thread
         io(0, size);
         on_piece(0, size);
@@ -155,10 +159,17 @@ void pipelined(std::size_t size, const std::function<void(std::size_t, std::size
 }  // namespace
 
 void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byte> data,
-                      const std::function<void(std::span<const std::byte>)>& on_piece) {
+                      const std::function<void(std::span<const std::byte>)>& on_piece, WritePath path) {
+    // Small ranges are not worth a second descriptor and a staging buffer.
+    std::optional<DirectWriter> direct;
+    if (path == WritePath::direct && data.size() >= kDirectMin) direct.emplace(file, kPiece);
     pipelined(
         data.size(),
         [&](std::size_t pos, std::size_t n) {
+            if (direct && direct->direct()) {
+                direct->write_at(data.subspan(pos, n), offset + pos);
+                return;
+            }
             file.write_all_at(data.subspan(pos, n), offset + pos);
             file.start_writeback(offset + pos, n);
         },

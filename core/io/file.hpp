@@ -46,13 +46,26 @@ private:
     fs::path path_;
 };
 
-// Writes `data` at `offset` in pieces, starting each piece's writeback as
-// soon as it is written and then handing it to `on_piece` (checksums), so
-// that hashing overlaps the disk's work instead of following it. on_piece
-// sees the pieces in order, one at a time, on a worker thread while the
-// next piece is written: it must not touch what the caller's thread does.
+// How write_overlapped hands the bytes to the kernel.
+enum class WritePath {
+    // Through the page cache, each piece's writeback started at once: the
+    // disk works while the caller goes on (to the next level's transfers,
+    // say) until the final sync.
+    page_cache,
+    // Around the page cache for ranges of 1 MiB or more (see
+    // direct_writer.hpp): each piece is on the device when its write
+    // returns, and the CPU the cache would take is left to the hashing.
+    direct,
+};
+
+// Writes `data` at `offset` in pieces and hands each to `on_piece`
+// (checksums), so that hashing overlaps the disk's work instead of following
+// it. on_piece sees the pieces in order, one at a time, on a worker thread
+// while the next piece is written: it must not touch what the caller's
+// thread does.
 void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byte> data,
-                      const std::function<void(std::span<const std::byte>)>& on_piece);
+                      const std::function<void(std::span<const std::byte>)>& on_piece,
+                      WritePath path = WritePath::page_cache);
 // Reads `out.size()` bytes at `offset` in pieces, each handed to `on_piece`
 // as above while the next one is read.
 void read_overlapped(const File& file, std::uint64_t offset, std::span<std::byte> out,
