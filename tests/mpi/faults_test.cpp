@@ -3,8 +3,12 @@
 // middle of a checkpoint, and restarts with another number of ranks. Every
 // recovery is compared bit for bit with what was written.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <csignal>
+#include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 #include "scenario.hpp"
 
@@ -133,6 +137,74 @@ TEST(Faults, RankKilledAfterWritingItsFile) {
 
 TEST(Faults, RankZeroKilledBeforeMetadataCommit) {
     killed_scenario("before_meta_commit", 0, FTI_L4);
+}
+
+// The Dataset and a 3 MiB variable (id 10), made after FTI_Init.
+struct LargeDataset {
+    Dataset d{app_rank()};
+    std::vector<std::uint64_t> large = std::vector<std::uint64_t>(3u << 17);
+
+    void protect() {
+        d.protect();
+        ASSERT_FTI(FTI_SCES, FTI_Protect(10, large.data(), static_cast<int64_t>(large.size()), FTI_ULNG));
+    }
+    void fill(int version) {
+        d.fill(version);
+        for (std::size_t i = 0; i < large.size(); ++i) large[i] = pattern(app_rank(), 10, version, i);
+    }
+    bool matches(int version) const {
+        for (std::size_t i = 0; i < large.size(); ++i) {
+            if (large[i] != pattern(app_rank(), 10, version, i)) return false;
+        }
+        return d.matches(version);
+    }
+};
+
+// The disk fills up under one rank while checkpoint 2 is written (its
+// file-size limit makes every write past 1 MiB fail, with EFBIG where a full
+// disk gives ENOSPC). Checkpoint 2 fails on every rank with the reason, the
+// run goes on, and checkpoint 1 stays whole: the relaunch recovers it and
+// finds nothing of checkpoint 2. A 3 MiB variable makes the FTI-FF variant
+// write its chunk around the page cache, so the direct path fails too.
+TEST(Faults, FullDiskKeepsThePreviousCheckpoint) {
+    std::string cfg = config();
+    const int victim = last_rank();
+    if (phase() == 1) {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        static LargeDataset data;  // the session points at it until the process ends
+        data.protect();
+        data.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
+        data.fill(2);
+        rlimit saved{};
+        if (app_rank() == victim) {
+            std::signal(SIGXFSZ, SIG_IGN);  // a failed write, not a killed process
+            ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+            rlimit full = saved;
+            full.rlim_cur = 1u << 20;
+            ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &full), 0);
+        }
+        EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L1));
+        std::string message = FTI_LastError();
+        if (app_rank() == victim) {
+            ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+            EXPECT_NE(message.find("File too large"), std::string::npos) << message;
+            EXPECT_NE(message.find(data_file(2, victim)), std::string::npos) << message;
+        } else {
+            EXPECT_NE(message.find("rank " + std::to_string(victim)), std::string::npos) << message;
+        }
+        return;  // ends as a crash would
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    EXPECT_EQ(FTI_Status(), 1);
+    MPI_Barrier(FTI_COMM_WORLD);
+    EXPECT_TRUE(find_files(data_file(2, app_rank())).empty()) << "leftovers of the failed checkpoint";
+    EXPECT_TRUE(find_files(data_file(2, app_rank()) + ".tmp").empty());
+    LargeDataset data;
+    data.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(data.matches(1)) << "recovered data differs from checkpoint 1";
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
 TEST(Faults, DifferentRankCountIsRefused) {
