@@ -166,15 +166,20 @@ struct LargeDataset {
 // run goes on, and checkpoint 1 stays whole: the relaunch recovers it and
 // finds nothing of checkpoint 2. A 3 MiB variable makes the FTI-FF variant
 // write its chunk around the page cache, so the direct path fails too.
-TEST(Faults, FullDiskKeepsThePreviousCheckpoint) {
-    std::string cfg = config();
+void full_disk_scenario(int level) {
+    ConfigOptions groups;  // L2/L3: one group of four one-rank nodes
+    if (level != FTI_L1) {
+        groups.node_size = 1;
+        groups.group_size = 4;
+    }
+    std::string cfg = config(groups);
     const int victim = last_rank();
     if (phase() == 1) {
         ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
         static LargeDataset data;  // the session points at it until the process ends
         data.protect();
         data.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
         data.fill(2);
         rlimit saved{};
         if (app_rank() == victim) {
@@ -184,7 +189,7 @@ TEST(Faults, FullDiskKeepsThePreviousCheckpoint) {
             full.rlim_cur = 1u << 20;
             ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &full), 0);
         }
-        EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L1));
+        EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, level));
         std::string message = FTI_LastError();
         if (app_rank() == victim) {
             ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
@@ -205,6 +210,20 @@ TEST(Faults, FullDiskKeepsThePreviousCheckpoint) {
     ASSERT_FTI(FTI_SCES, FTI_Recover());
     EXPECT_TRUE(data.matches(1)) << "recovered data differs from checkpoint 1";
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(Faults, FullDiskKeepsThePreviousCheckpoint) {
+    full_disk_scenario(FTI_L1);
+}
+
+// The same at L2 and L3, whose partner copies and parity are written after
+// the data: the failure must reach every rank of the group, not hang it.
+TEST(Faults, FullDiskKeepsThePreviousCheckpointL2) {
+    full_disk_scenario(FTI_L2);
+}
+
+TEST(Faults, FullDiskKeepsThePreviousCheckpointL3) {
+    full_disk_scenario(FTI_L3);
 }
 
 TEST(Faults, DifferentRankCountIsRefused) {

@@ -24,6 +24,8 @@ mlckpt_add_mpi_scenario(Faults.RankZeroKilledBeforeMetadataCommit RANKS 4 8 PHAS
 mlckpt_add_mpi_scenario(Faults.DifferentRankCountIsRefused RANKS 4 PHASES ok 8:ok)
 mlckpt_add_mpi_scenario(Faults.FullDiskKeepsThePreviousCheckpoint RANKS 1 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Faults.FullDiskKeepsThePreviousCheckpoint RANKS 1 4 PHASES ok ok FTIFF)
+mlckpt_add_mpi_scenario(Faults.FullDiskKeepsThePreviousCheckpointL2 RANKS 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(Faults.FullDiskKeepsThePreviousCheckpointL3 RANKS 4 PHASES ok ok)
 
 mlckpt_add_mpi_scenario(Api.CallsBeforeInit RANKS 1 PHASES ok)
 mlckpt_add_mpi_scenario(Api.InvalidArguments RANKS 1 4 PHASES ok)
