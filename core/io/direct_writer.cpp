@@ -8,8 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "common/error.hpp"
-
 namespace mlckpt::core {
 
 namespace {

@@ -132,13 +132,13 @@ void File::start_writeback(std::uint64_t offset, std::uint64_t length) noexcept 
 
 namespace {
 
+constexpr std::size_t kPiece = std::size_t{8} << 20;
+constexpr std::size_t kDirectMin = std::size_t{1} << 20;  // smaller ranges: not worth a direct descriptor
+
 // Cuts `size` bytes into pieces and runs io(pos, length) on each in order;
 // on_piece(pos, length) follows each piece, on a worker thread while io()
 // does the next one, so a rank that has a free core hashes in parallel with
 // the disk. The calls of on_piece never overlap one another.
-constexpr std::size_t kPiece = std::size_t{8} << 20;
-constexpr std::size_t kDirectMin = std::size_t{1} << 20;
-
 void pipelined(std::size_t size, const std::function<void(std::size_t, std::size_t)>& io,
                const std::function<void(std::size_t, std::size_t)>& on_piece) {
     if (size <= kPiece) {  // one piece: nothing to overlap, no thread
@@ -160,7 +160,6 @@ void pipelined(std::size_t size, const std::function<void(std::size_t, std::size
 
 void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byte> data,
                       const std::function<void(std::span<const std::byte>)>& on_piece, WritePath path) {
-    // Small ranges are not worth a second descriptor and a staging buffer.
     std::optional<DirectWriter> direct;
     if (path == WritePath::direct && data.size() >= kDirectMin) direct.emplace(file, kPiece);
     pipelined(

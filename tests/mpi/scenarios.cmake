@@ -138,8 +138,7 @@ mlckpt_add_mpi_scenario(Shared.CorruptContainerHeaderIsNamed RANKS 4 PHASES ok o
 # what they report (ROMIO leaves the status of an empty transfer untouched),
 # and users switch with OMPI_MCA_io (see docs/performance.md).
 execute_process(COMMAND ompi_info OUTPUT_VARIABLE ompi_components ERROR_QUIET)
-if(ompi_components MATCHES "MCA io: romio")
-  string(REGEX MATCH "MCA io: (romio[0-9]*)" romio "${ompi_components}")
+if(ompi_components MATCHES "MCA io: (romio[0-9]*)")
   set(romio_env OMPI_MCA_io=${CMAKE_MATCH_1})
   mlckpt_add_mpi_scenario(Shared.RoundTrip RANKS 1 4 PHASES ok ok IO 2 PREFIX mpi.romio ENV ${romio_env})
   mlckpt_add_mpi_scenario(Shared.UnevenCollectiveRounds RANKS 4 PHASES ok ok IO 2 PREFIX mpi.romio ENV ${romio_env})
