@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <future>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <system_error>
+#include <thread>
 
 #include "common/error.hpp"
 #include "io/direct_writer.hpp"
@@ -135,25 +138,74 @@ namespace {
 constexpr std::size_t kPiece = std::size_t{8} << 20;
 constexpr std::size_t kDirectMin = std::size_t{1} << 20;  // smaller ranges: not worth a direct descriptor
 
-// Cuts `size` bytes into pieces and runs io(pos, length) on each in order;
-// on_piece(pos, length) follows each piece, on a worker thread while io()
-// does the next one, so a rank that has a free core hashes in parallel with
-// the disk. The calls of on_piece never overlap one another.
-void pipelined(std::size_t size, const std::function<void(std::size_t, std::size_t)>& io,
+// When the worker of `pipelined` may take a piece.
+enum class PieceOrder {
+    independent,  // the bytes are in memory already (writes): the worker runs at its own pace
+    after_io,     // the bytes arrive with io (reads): the worker follows it
+};
+
+// Cuts `size` bytes into pieces and runs io(pos, length) on each in order on
+// the calling thread, and on_piece(pos, length) on each in order on one
+// worker thread, so that a rank with a free core hashes while the disk
+// works. Neither waits for the other piece by piece: the whole takes the
+// longer of the two, not the sum of each piece's longer. The calls of
+// on_piece never overlap one another. A failure on either side stops both
+// and is rethrown here, io's first.
+void pipelined(std::size_t size, PieceOrder order, const std::function<void(std::size_t, std::size_t)>& io,
                const std::function<void(std::size_t, std::size_t)>& on_piece) {
     if (size <= kPiece) {  // one piece: nothing to overlap, no thread
         io(0, size);
         on_piece(0, size);
         return;
     }
-    std::future<void> previous;
-    for (std::size_t pos = 0; pos < size; pos += kPiece) {
-        const std::size_t n = std::min(kPiece, size - pos);
-        io(pos, n);
-        if (previous.valid()) previous.get();
-        previous = std::async(std::launch::async, [&on_piece, pos, n] { on_piece(pos, n); });
+    std::mutex mutex;
+    std::condition_variable progress;
+    std::size_t done = 0;  // bytes io has finished
+    bool stop = false;
+    std::exception_ptr worker_failure;
+    std::thread worker([&] {
+        try {
+            for (std::size_t pos = 0; pos < size; pos += kPiece) {
+                const std::size_t n = std::min(kPiece, size - pos);
+                {
+                    std::unique_lock lock(mutex);
+                    progress.wait(lock, [&] { return stop || order == PieceOrder::independent || done >= pos + n; });
+                    if (stop) return;
+                }
+                on_piece(pos, n);
+            }
+        } catch (...) {
+            std::lock_guard lock(mutex);
+            worker_failure = std::current_exception();
+            stop = true;
+        }
+    });
+    std::exception_ptr io_failure;
+    try {
+        for (std::size_t pos = 0; pos < size; pos += kPiece) {
+            const std::size_t n = std::min(kPiece, size - pos);
+            {
+                std::lock_guard lock(mutex);
+                if (stop) break;
+            }
+            io(pos, n);
+            {
+                std::lock_guard lock(mutex);
+                done = pos + n;
+            }
+            progress.notify_one();
+        }
+    } catch (...) {
+        io_failure = std::current_exception();
+        {
+            std::lock_guard lock(mutex);
+            stop = true;
+        }
+        progress.notify_one();
     }
-    previous.get();
+    worker.join();
+    if (io_failure) std::rethrow_exception(io_failure);
+    if (worker_failure) std::rethrow_exception(worker_failure);
 }
 
 }  // namespace
@@ -163,7 +215,7 @@ void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byt
     std::optional<DirectWriter> direct;
     if (path == WritePath::direct && data.size() >= kDirectMin) direct.emplace(file, kPiece);
     pipelined(
-        data.size(),
+        data.size(), PieceOrder::independent,
         [&](std::size_t pos, std::size_t n) {
             if (direct && direct->direct()) {
                 direct->write_at(data.subspan(pos, n), offset + pos);
@@ -178,7 +230,7 @@ void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byt
 void read_overlapped(const File& file, std::uint64_t offset, std::span<std::byte> out,
                      const std::function<void(std::span<const std::byte>)>& on_piece) {
     pipelined(
-        out.size(), [&](std::size_t pos, std::size_t n) { file.read_exact_at(out.subspan(pos, n), offset + pos); },
+        out.size(), PieceOrder::after_io, [&](std::size_t pos, std::size_t n) { file.read_exact_at(out.subspan(pos, n), offset + pos); },
         [&](std::size_t pos, std::size_t n) { on_piece(out.subspan(pos, n)); });
 }
 

@@ -61,13 +61,14 @@ enum class WritePath {
 // Writes `data` at `offset` in pieces and hands each to `on_piece`
 // (checksums), so that hashing overlaps the disk's work instead of following
 // it. on_piece sees the pieces in order, one at a time, on a worker thread
-// while the next piece is written: it must not touch what the caller's
-// thread does.
+// that goes at its own pace while the caller's thread writes (the bytes are
+// in memory, so neither waits for the other): it must not touch what the
+// caller's thread does.
 void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byte> data,
                       const std::function<void(std::span<const std::byte>)>& on_piece,
                       WritePath path = WritePath::page_cache);
 // Reads `out.size()` bytes at `offset` in pieces, each handed to `on_piece`
-// as above while the next one is read.
+// as above once it is read, while the reads go on ahead.
 void read_overlapped(const File& file, std::uint64_t offset, std::span<std::byte> out,
                      const std::function<void(std::span<const std::byte>)>& on_piece);
 

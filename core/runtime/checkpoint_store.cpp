@@ -204,11 +204,13 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
                    });
         });
     };
+    // The files go in the background: the application need not wait while
+    // the file system frees them.
     for (const CheckpointRef& r : refs) {
         if (!archived(r) && !dcp_file_lives_on(r)) {
             fs::path redundancy = ctx.redundancy_path(r, ctx.topo.node_id);
-            if (!redundancy.empty()) remove_file(redundancy);
-            remove_file_and_empty_dir(ctx.data_path(r, ctx.topo.node_id));
+            if (!redundancy.empty()) ctx.remover->remove_file_and_empty_dir(redundancy);
+            ctx.remover->remove_file_and_empty_dir(ctx.data_path(r, ctx.topo.node_id));
         }
         ctx.catalog.remove(r);
     }
@@ -219,7 +221,7 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
     check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
     if (ctx.rank() != 0) return;
     for (const CheckpointRef& r : refs) {
-        if (r.level == 4 && !archived(r)) remove_tree(ctx.layout.ckpt_dir(4, r.seq, 0));
+        if (r.level == 4 && !archived(r)) ctx.remover->remove_tree(ctx.layout.ckpt_dir(4, r.seq, 0));
     }
 }
 

@@ -29,6 +29,8 @@ void copy_verified(const fs::path& source, const fs::path& dir, const FileRecord
 
 // Collective. Removes the given checkpoints (L4 ones are archived with
 // keep_l4_ckpt). Failures here are warnings: the newer checkpoint is safe.
+// Their metadata is gone when this returns, so they are never selected
+// again; their files go in the background (ctx.remover).
 void retire(Context& ctx, const std::vector<CheckpointRef>& refs);
 
 // Collective. Copies a node-local checkpoint to L4, verifying each file's

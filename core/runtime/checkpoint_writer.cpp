@@ -40,6 +40,10 @@ FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
 CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,
                                    const FormatState& state, bool incremental)
     : ctx_(ctx), in_place_(level == kDcpLevel) {
+    // The files of retired checkpoints are gone before new ones are written:
+    // the disk never holds more than before, and a file removed late (the
+    // L4 differential file) never hits its successor.
+    ctx.remover->wait();
     ref_ = {ctx.catalog.next_seq(), level, ckpt_id};
     final_path_ = ctx.data_path(ref_, ctx.topo.node_id);
     tmp_path_ = final_path_;

@@ -5,7 +5,10 @@
 
 #include <mpi.h>
 
+#include <memory>
+
 #include "config/config.hpp"
+#include "io/background_remover.hpp"
 #include "log/log.hpp"
 #include "runtime/catalog.hpp"
 #include "storage/layout.hpp"
@@ -23,6 +26,9 @@ struct Context {
     Catalog catalog;
     // Whether the configuration file already says "restart" (failure = 1).
     bool restart_recorded = false;
+    // Removes retired checkpoints while the application goes on; drained
+    // before the next checkpoint writes anything and at FTI_Finalize.
+    std::unique_ptr<BackgroundRemover> remover = std::make_unique<BackgroundRemover>();
 
     int rank() const { return topo.app_rank; }
     std::size_t io_buffer_bytes() const { return static_cast<std::size_t>(config.block_size_kb) * 1024; }

@@ -256,7 +256,7 @@ TEST(Dcp, FullL4CheckpointReplacesTheDcpFiles) {
         d.fill(2);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
         MPI_Barrier(FTI_COMM_WORLD);
-        EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti").empty());
+        EXPECT_TRUE(removed_in_background("dCP-Rank" + std::to_string(app_rank()) + ".fti"));
         return;
     }
     ASSERT_FTI(FTI_SCES, FTI_Recover());

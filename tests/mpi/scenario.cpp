@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <thread>
 #include <gtest/gtest.h>
 
 namespace mlckpt::test {
@@ -93,6 +95,15 @@ std::vector<fs::path> find_files(const std::string& name) {
         if (it->path().filename() == name) out.push_back(it->path());
     }
     return out;
+}
+
+bool removed_in_background(const std::string& name) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!find_files(name).empty()) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
 }
 
 fs::path the_file(const std::string& name) {

@@ -43,6 +43,9 @@ fs::path meta_dir();    // meta_dir
 // All files below the workdir whose name is `name`.
 std::vector<fs::path> find_files(const std::string& name);
 fs::path the_file(const std::string& name);  // exactly one, or the test fails
+// Whether no file named `name` is left within 30 s: the files of retired
+// checkpoints go in the background after FTI_Checkpoint returns.
+bool removed_in_background(const std::string& name);
 std::string data_file(int ckpt_id, int rank);  // "Ckpt<id>-Rank<r>.fti"
 // The file that holds `rank`'s data of an L4 checkpoint: data_file(), or
 // with ckpt_io 2 and 4 the shared file (file 0 of a container).

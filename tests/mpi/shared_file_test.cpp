@@ -178,6 +178,8 @@ void roundtrip(const ConfigOptions& options, int files, std::int64_t block_size)
         data.d.fill(2);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
         MPI_Barrier(FTI_COMM_WORLD);
+        for (int f = 0; f < files; ++f) EXPECT_TRUE(removed_in_background(shared_name(1, f))) << "file " << f;
+        MPI_Barrier(FTI_COMM_WORLD);
         check_shared_file(2, data, files, block_size);
         EXPECT_TRUE(find_files(data_file(2, app_rank())).empty()) << "no per-rank L4 file";
         return;  // crash
