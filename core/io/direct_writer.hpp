@@ -9,26 +9,21 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 
+#include "io/direct_io.hpp"
 #include "io/file.hpp"
 
 namespace mlckpt::core {
 
 class DirectWriter {
 public:
-    // Direct I/O alignment of offsets, lengths and memory: the largest
-    // logical block size of common devices.
-    static constexpr std::size_t kAlign = 4096;
+    static constexpr std::size_t kAlign = kDirectAlign;
 
     // A second descriptor on `file` (which must exist) opened with O_DIRECT,
     // and a staging buffer of `staging_bytes` (a multiple of kAlign). When
     // the file system refuses direct I/O, every write goes through `file`.
     DirectWriter(File& file, std::size_t staging_bytes);
-    DirectWriter(const DirectWriter&) = delete;
-    DirectWriter& operator=(const DirectWriter&) = delete;
-    ~DirectWriter();
 
     // Writes `data` at `offset`: the part between aligned file offsets
     // directly, the unaligned edges through `file`'s page cache. The data is
@@ -36,7 +31,7 @@ public:
     // makes both durable. Errors throw like File::write_all_at.
     void write_at(std::span<const std::byte> data, std::uint64_t offset);
 
-    bool direct() const { return fd_ >= 0; }
+    bool direct() const { return direct_.open(); }
 
 private:
     // Writes whole aligned blocks; returns the bytes that are left for the
@@ -44,9 +39,7 @@ private:
     std::size_t write_direct(const std::byte* data, std::size_t length, std::uint64_t offset);
 
     File& file_;
-    int fd_ = -1;
-    std::size_t staging_bytes_;
-    std::unique_ptr<std::byte, void (*)(void*)> staging_;
+    DirectDescriptor direct_;
 };
 
 }  // namespace mlckpt::core

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "io/direct_reader.hpp"
 #include "io/direct_writer.hpp"
 
 namespace mlckpt::core {
@@ -228,9 +229,18 @@ void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byt
 }
 
 void read_overlapped(const File& file, std::uint64_t offset, std::span<std::byte> out,
-                     const std::function<void(std::span<const std::byte>)>& on_piece) {
+                     const std::function<void(std::span<const std::byte>)>& on_piece, ReadPath path) {
+    std::optional<DirectReader> direct;
+    if (path == ReadPath::direct && out.size() >= kDirectMin) direct.emplace(file, kPiece);
     pipelined(
-        out.size(), PieceOrder::after_io, [&](std::size_t pos, std::size_t n) { file.read_exact_at(out.subspan(pos, n), offset + pos); },
+        out.size(), PieceOrder::after_io,
+        [&](std::size_t pos, std::size_t n) {
+            if (direct) {
+                direct->read_at(out.subspan(pos, n), offset + pos);
+            } else {
+                file.read_exact_at(out.subspan(pos, n), offset + pos);
+            }
+        },
         [&](std::size_t pos, std::size_t n) { on_piece(out.subspan(pos, n)); });
 }
 

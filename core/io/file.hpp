@@ -68,9 +68,12 @@ void write_overlapped(File& file, std::uint64_t offset, std::span<const std::byt
                       const std::function<void(std::span<const std::byte>)>& on_piece,
                       WritePath path = WritePath::page_cache);
 // Reads `out.size()` bytes at `offset` in pieces, each handed to `on_piece`
-// as above once it is read, while the reads go on ahead.
+// as above once it is read, while the reads go on ahead. ReadPath::direct
+// reads ranges of 1 MiB or more around the page cache (direct_reader.hpp).
+enum class ReadPath { page_cache, direct };
 void read_overlapped(const File& file, std::uint64_t offset, std::span<std::byte> out,
-                     const std::function<void(std::span<const std::byte>)>& on_piece);
+                     const std::function<void(std::span<const std::byte>)>& on_piece,
+                     ReadPath path = ReadPath::page_cache);
 
 // mkdir -p; an existing directory is fine.
 void make_dirs(const fs::path& dir);

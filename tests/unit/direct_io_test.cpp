@@ -1,6 +1,9 @@
 // Writes around the page cache must land exactly where buffered writes
-// would: unaligned offsets, unaligned memory, edges shared with bytes
-// written through the cache, and ranges longer than the staging buffer.
+// would, and reads around it must return exactly what buffered reads would:
+// unaligned offsets, unaligned memory, edges shared with bytes written
+// through the cache, ranges longer than the staging buffer, and a file that
+// ends too soon.
+#include "io/direct_reader.hpp"
 #include "io/direct_writer.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +12,7 @@
 
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
+#include "expect_error.hpp"
 #include "temp_dir.hpp"
 
 namespace mlckpt::core {
@@ -96,6 +100,62 @@ TEST(DirectWriter, WritesAtAnyOffsetThroughTheWriter) {
     f.sync();
     f.close();
     EXPECT_TRUE(read_all(file_path) == data);
+}
+
+// A file of `bytes` pattern bytes; the reads below must return exactly
+// `size` of them from `offset` into memory `misalign` bytes past an
+// allocation, through DirectReader and through read_overlapped.
+void check_read(std::size_t offset, std::size_t size, std::size_t misalign, std::size_t staging) {
+    test::TempDir dir;
+    const auto content = pattern(offset + size + 100, 5);
+    {
+        File f = File::create(dir.path() / "f");
+        f.write_all_at(content, 0);
+        f.sync();
+    }
+    const std::vector<std::byte> expected(content.begin() + static_cast<std::ptrdiff_t>(offset),
+                                          content.begin() + static_cast<std::ptrdiff_t>(offset + size));
+    File f = File::open_read(dir.path() / "f");
+    std::vector<std::byte> storage(size + misalign);
+    std::span<std::byte> out = std::span(storage).subspan(misalign);
+    DirectReader reader(f, staging);
+    EXPECT_TRUE(reader.direct()) << "this file system takes direct I/O";
+    reader.read_at(out, offset);
+    EXPECT_TRUE(std::equal(out.begin(), out.end(), expected.begin())) << "offset " << offset << ", size " << size;
+
+    std::fill(storage.begin(), storage.end(), std::byte{0});
+    Crc32 seen;
+    read_overlapped(f, offset, out, [&](std::span<const std::byte> piece) { seen.update(piece); }, ReadPath::direct);
+    EXPECT_TRUE(std::equal(out.begin(), out.end(), expected.begin()));
+    EXPECT_EQ(seen.value(), crc32_of(expected));
+}
+
+TEST(DirectReader, UnalignedOffsetAndMemoryReadExactly) {
+    check_read(4097, (20u << 20) + 777, 3, 8u << 20);
+}
+
+TEST(DirectReader, AlignedRangeIntoAlignedMemory) {
+    check_read(8192, 9u << 20, 4096 - 16, 8u << 20);  // no staging copy (see AlignedRangeFromAlignedMemory)
+}
+
+TEST(DirectReader, SmallRangesAndStagingSmallerThanTheRange) {
+    check_read(100, 2000, 1, 1u << 20);
+    check_read(4095, (3u << 20) + 1, 0, 1u << 20);
+}
+
+TEST(DirectReader, FileEndingTooSoonIsNamed) {
+    test::TempDir dir;
+    const auto content = pattern((5u << 20) + 10, 6);  // ends inside a block
+    {
+        File f = File::create(dir.path() / "f");
+        f.write_all_at(content, 0);
+    }
+    File f = File::open_read(dir.path() / "f");
+    std::vector<std::byte> out(8u << 20);
+    DirectReader reader(f, 1u << 20);
+    std::string message = test::error_message(ErrorKind::corrupt, [&] { reader.read_at(out, 0); });
+    EXPECT_NE(message.find("is truncated: expected 8388608 bytes, it ends at 5242890"), std::string::npos) << message;
+    EXPECT_TRUE(std::equal(content.begin(), content.end(), out.begin())) << "what the file holds is read";
 }
 
 }  // namespace
