@@ -9,6 +9,8 @@ namespace {
 
 using namespace container;
 
+constexpr std::size_t kDirectStaging = std::size_t{8} << 20;
+
 }  // namespace
 
 ContainerSharedFile::ContainerSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine,
@@ -50,6 +52,7 @@ ContainerSharedFile::ContainerSharedFile(MPI_Comm comm, const SharedFileSpec& sp
 }
 
 ContainerSharedFile::~ContainerSharedFile() {
+    direct_.clear();
     if (committed_) return;
     open_.clear();
     for (const auto& entry : headers_) remove_file(tmp_path(entry.first));
@@ -79,7 +82,10 @@ std::vector<fs::path> ContainerSharedFile::paths() const {
 }
 
 void ContainerSharedFile::write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) {
-    open_.at(file_of_[t]).write_all_at(data, offsets_[t] + pos);
+    const int f = file_of_[t];
+    auto it = direct_.find(f);
+    if (it == direct_.end()) it = direct_.try_emplace(f, open_.at(f), kDirectStaging).first;
+    it->second.write_at(data, offsets_[t] + pos);
 }
 
 // The owner of each file writes META2 from the bytes every task of the file
@@ -110,6 +116,7 @@ void ContainerSharedFile::write_tails() {
 }
 
 void ContainerSharedFile::commit() {
+    direct_.clear();
     std::exception_ptr failure = outcome();
     try {
         // Each process makes its own chunks durable; owners keep their

@@ -9,6 +9,7 @@
 
 #include "format/container_layout.hpp"
 #include "format/shared_file.hpp"
+#include "io/direct_writer.hpp"
 
 namespace mlckpt::core {
 
@@ -37,6 +38,10 @@ class ContainerSharedFile final : public SharedFile {
     std::vector<std::uint64_t> offsets_;    // per task of mine_: its chunk
     std::map<int, container::Header> headers_;  // files this process writes to or owns
     std::map<int, File> open_;              // their descriptors until commit
+    // The chunks go around the page cache (created at the first write to a
+    // file; gone before open_ closes): per-rank regions are block-aligned,
+    // and buffered writes of all ranks into one file contend in the kernel.
+    std::map<int, DirectWriter> direct_;
 };
 
 }  // namespace mlckpt::core

@@ -8,7 +8,7 @@
 
 namespace mlckpt::core {
 
-PosixWriter::PosixWriter(const fs::path& path) : file_(File::create(path)) {
+PosixWriter::PosixWriter(const fs::path& path, WritePath path_kind) : file_(File::create(path)), path_kind_(path_kind) {
     record_.file = path.filename().string();
 }
 
@@ -24,7 +24,8 @@ VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::ui
 
 void PosixWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
     Crc32 crc;
-    write_overlapped(file_, record_.size, data, [&](std::span<const std::byte> piece) { crc.update(piece); });
+    write_overlapped(
+        file_, record_.size, data, [&](std::span<const std::byte> piece) { crc.update(piece); }, path_kind_);
     VarRecord var = describe_var(id, record_.size, data.size(), crc.value(), name);
     file_crc_ = crc32_combine(file_crc_, var.crc32, data.size());  // no second pass over the data
     record_.size += data.size();

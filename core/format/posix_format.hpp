@@ -20,7 +20,8 @@ VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::ui
 
 class PosixWriter final : public FileWriter {
   public:
-    explicit PosixWriter(const fs::path& path);
+    // path_kind: how the variables' bytes reach the disk (see WritePath).
+    explicit PosixWriter(const fs::path& path, WritePath path_kind = WritePath::page_cache);
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override;
     bool has(int id) const override { return record_.find_var(id) != nullptr; }
@@ -28,6 +29,7 @@ class PosixWriter final : public FileWriter {
 
   private:
     File file_;
+    WritePath path_kind_;
     std::uint32_t file_crc_ = 0;
     FileRecord record_;
 };

@@ -35,6 +35,14 @@ FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
     return sizes;
 }
 
+// L1 and L4 files are written around the page cache: nothing reads them
+// back soon, and the cache's copy and the reclaim of older checkpoints'
+// pages cost CPU time and make the write's time vary. L2 and L3 send or
+// encode the file right after writing it, from the page cache.
+WritePath posix_write_path(int level) {
+    return level == 2 || level == 3 ? WritePath::page_cache : WritePath::direct;
+}
+
 }  // namespace
 
 CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,
@@ -78,7 +86,7 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
             } else if (ftiff) {
                 writer_ = std::make_unique<FtiffWriter>(tmp_path_, *ftiff_layout_, sizes);
             } else {
-                writer_ = std::make_unique<PosixWriter>(tmp_path_);
+                writer_ = std::make_unique<PosixWriter>(tmp_path_, posix_write_path(level));
             }
         });
     } catch (...) {
