@@ -276,12 +276,14 @@ void read_variable(const File& file, const Layout& layout, int id, std::span<std
         }
         covered += c->chunk_size;
         auto piece = out.subspan(static_cast<std::size_t>(c->dptr), static_cast<std::size_t>(c->chunk_size));
-        // MD5 is the bound, as when the chunk was written: the bytes bypass
-        // the page cache, whose allocations and copy would take its cores.
+        // Under MD5 (version 1) the hash is the bound: the bytes bypass the
+        // page cache, whose allocations and copy would take the cores MD5
+        // needs. Block hashes (version 2) are CRC-32s, and the read is the
+        // bound: the page cache's read-ahead keeps the disk busier.
         ChunkHasher hasher(layout.chunk_hash_block());
         read_overlapped(
             file, static_cast<std::uint64_t>(c->fptr), piece, [&](std::span<const std::byte> part) { hasher.update(part); },
-            ReadPath::direct);
+            layout.chunk_hash_block() == 0 ? ReadPath::direct : ReadPath::page_cache);
         if (hasher.finish() != c->hash) chunk_fails(file, layout, *c);
     }
 }

@@ -1,5 +1,7 @@
 #include "levels/group_transfer.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <vector>
@@ -17,6 +19,22 @@ std::uint64_t rounds_for(std::uint64_t bytes, std::size_t block) {
     return (bytes + block - 1) / block;
 }
 
+// Copies out.size() bytes from `offset` of the concatenation of `content`.
+void copy_from(const std::vector<std::span<const std::byte>>& content, std::uint64_t offset, std::span<std::byte> out) {
+    std::size_t done = 0;
+    for (std::span<const std::byte> part : content) {
+        if (done == out.size()) break;
+        if (offset >= part.size()) {
+            offset -= part.size();
+            continue;
+        }
+        const std::size_t n = std::min<std::size_t>(part.size() - offset, out.size() - done);
+        std::memcpy(out.data() + done, part.data() + offset, n);
+        done += n;
+        offset = 0;
+    }
+}
+
 }  // namespace
 
 void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag) {
@@ -27,7 +45,9 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
     fs::path tmp = t.recv_path;
     tmp += ".tmp";
     try {
-        if (t.send_to != MPI_PROC_NULL) {
+        if (t.send_to != MPI_PROC_NULL && !t.send_content.empty()) {
+            for (std::span<const std::byte> part : t.send_content) send_size += part.size();
+        } else if (t.send_to != MPI_PROC_NULL) {
             in = File::open_read(t.send_path);
             send_size = in->size();
         }
@@ -52,9 +72,14 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
         std::uint64_t offset = r * block;
         int send_n = offset < send_size ? static_cast<int>(std::min<std::uint64_t>(block, send_size - offset)) : 0;
         int recv_n = offset < incoming ? static_cast<int>(std::min<std::uint64_t>(block, incoming - offset)) : 0;
-        if (send_n > 0) {
+        if (send_n > 0 && !failure) {
             try {
-                if (!failure) in->read_exact_at(std::span(send_buf.data(), static_cast<std::size_t>(send_n)), offset);
+                std::span<std::byte> piece(send_buf.data(), static_cast<std::size_t>(send_n));
+                if (in) {
+                    in->read_exact_at(piece, offset);
+                } else {
+                    copy_from(t.send_content, offset, piece);
+                }
             } catch (...) {
                 failure = std::current_exception();  // keep the rounds going with what is in the buffer
             }

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
+#include <vector>
 
 namespace mlckpt::core {
 
@@ -18,6 +20,9 @@ namespace fs = std::filesystem;
 struct Transfer {
     int send_to = MPI_PROC_NULL;  // group rank, or MPI_PROC_NULL
     fs::path send_path;
+    // When not empty: the content of send_path, still in memory, sent from
+    // there instead of read back from the file.
+    std::vector<std::span<const std::byte>> send_content;
     int recv_from = MPI_PROC_NULL;
     fs::path recv_path;            // written as <recv_path>.tmp, renamed when verified
     std::uint64_t recv_size = 0;   // expected size and CRC of what arrives

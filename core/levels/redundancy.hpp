@@ -2,6 +2,7 @@
 // of its members' files. Every function here is collective over the group.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,9 +47,11 @@ struct Holdings {
 std::vector<Holdings> gather_holdings(const GroupMember& m, const Holdings& mine);
 
 // Checkpoint time: each member sends its file to its right neighbour and
-// keeps its left neighbour's; returns the record of the copy kept.
+// keeps its left neighbour's; returns the record of the copy kept. When
+// `content` is not empty, it is the file's content still in memory, sent
+// from there instead of read back.
 FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
-                              const FileRecord& data);
+                              const FileRecord& data, std::vector<std::span<const std::byte>> content = {});
 // Restart: rebuilds lost files from partner copies, then lost copies from
 // the files. Throws (on every member) when some member's data is gone twice.
 // Returns the record of the copy kept here, as it now is.

@@ -7,6 +7,8 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "format/dcp_writer.hpp"
 #include "format/file_writer.hpp"
@@ -74,6 +76,11 @@ class CheckpointWriter {
     std::optional<ftiff::Layout> ftiff_layout_;
     std::exception_ptr failure_;
     FileRecord record_;
+    // L2 POSIX files outside an ICP: the variables' bytes, which are the
+    // file's content and stay untouched until commit, so the partner copy
+    // is sent from memory and the file need not be read back.
+    bool sends_from_memory_ = false;
+    std::vector<std::span<const std::byte>> content_;
     bool committed_ = false;
 };
 
