@@ -1,7 +1,5 @@
 #include "io/background_remover.hpp"
 
-#include <unistd.h>
-
 #include "io/file.hpp"
 
 namespace mlckpt::core {
@@ -49,8 +47,7 @@ void BackgroundRemover::run() {
         if (job.tree) {
             core::remove_tree(job.path);
         } else {
-            remove_file(job.path);
-            ::rmdir(job.path.parent_path().c_str());
+            core::remove_file_and_empty_dir(job.path);
         }
         lock.lock();
         busy_ = false;

@@ -28,7 +28,7 @@ std::size_t DirectWriter::write_direct(const std::byte* data, std::size_t length
         }
         // Any other failure, and what a short write leaves, goes through the
         // page cache, whose write reports the reason (a full disk, say).
-        if (done <= 0 || static_cast<std::size_t>(done) % kAlign != 0) break;
+        if (done <= 0 || static_cast<std::size_t>(done) % kDirectAlign != 0) break;
         data += done;
         offset += static_cast<std::uint64_t>(done);
         length -= static_cast<std::size_t>(done);

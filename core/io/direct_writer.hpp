@@ -18,10 +18,8 @@ namespace mlckpt::core {
 
 class DirectWriter {
 public:
-    static constexpr std::size_t kAlign = kDirectAlign;
-
     // A second descriptor on `file` (which must exist) opened with O_DIRECT,
-    // and a staging buffer of `staging_bytes` (a multiple of kAlign). When
+    // and a staging buffer of `staging_bytes` (a multiple of kDirectAlign). When
     // the file system refuses direct I/O, every write goes through `file`.
     DirectWriter(File& file, std::size_t staging_bytes);
 

@@ -325,4 +325,9 @@ bool remove_file(const fs::path& path) noexcept {
     return ::unlink(path.c_str()) == 0 || errno == ENOENT;
 }
 
+void remove_file_and_empty_dir(const fs::path& file) noexcept {
+    remove_file(file);
+    ::rmdir(file.parent_path().c_str());
+}
+
 }  // namespace mlckpt::core

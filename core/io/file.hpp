@@ -93,5 +93,7 @@ std::string read_text_file(const fs::path& path);
 // Best-effort removal; returns false (and leaves the tree) on failure.
 bool remove_tree(const fs::path& path) noexcept;
 bool remove_file(const fs::path& path) noexcept;
+// Best-effort: removes `file`, then its directory if that left it empty.
+void remove_file_and_empty_dir(const fs::path& file) noexcept;
 
 }  // namespace mlckpt::core

@@ -1,6 +1,5 @@
 #include "runtime/checkpoint_store.hpp"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -20,12 +19,6 @@ namespace {
 std::int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-// Removes `file`, then its directory if that left it empty.
-void remove_file_and_empty_dir(const fs::path& file) {
-    remove_file(file);
-    ::rmdir(file.parent_path().c_str());
 }
 
 // Removes the ckpt<seq> directories under `level_root` that the catalog does
