@@ -1,6 +1,5 @@
 #include "runtime/checkpoint_store.hpp"
 
-
 #include <algorithm>
 #include <chrono>
 
