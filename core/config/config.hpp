@@ -52,6 +52,9 @@ struct Config {
 
     double interval_minutes(int level) const { return ckpt_interval_min[level - 1]; }
     bool is_inline(int level) const { return level < 2 || inline_post[level - 2]; }
+    // The node's head finishes checkpoints of this level (copy, parity or
+    // L4 flush) from the file the application rank wrote.
+    bool handed_to_head(int level) const { return head && level >= 2 && level <= 4 && !is_inline(level); }
 };
 
 Config load_config(const std::string& path);

@@ -5,11 +5,19 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <new>
 
 namespace mlckpt::core {
 
 bool is_direct_aligned(const void* p) {
     return reinterpret_cast<std::uintptr_t>(p) % kDirectAlign == 0;
+}
+
+AlignedBytes allocate_aligned(std::size_t bytes) {
+    const std::size_t rounded = (bytes + kDirectAlign - 1) / kDirectAlign * kDirectAlign;
+    AlignedBytes memory(static_cast<std::byte*>(std::aligned_alloc(kDirectAlign, rounded)), std::free);
+    if (!memory) throw std::bad_alloc();
+    return memory;
 }
 
 DirectDescriptor::DirectDescriptor(const std::filesystem::path& path, int open_flags, std::size_t staging_bytes)

@@ -18,6 +18,11 @@ inline constexpr std::size_t kDirectAlign = 4096;
 
 bool is_direct_aligned(const void* p);
 
+// Memory aligned for direct I/O, freed with std::free.
+using AlignedBytes = std::unique_ptr<std::byte, void (*)(void*)>;
+// Throws std::bad_alloc when memory is short.
+AlignedBytes allocate_aligned(std::size_t bytes);
+
 // Cuts the file range [offset, offset + size) at aligned file offsets:
 // cached(pos, n) gets the unaligned head, direct(pos, n) the whole aligned
 // blocks after it and returns how many of their bytes it left undone, and
@@ -52,7 +57,7 @@ public:
 private:
     int fd_ = -1;
     std::size_t staging_bytes_;
-    std::unique_ptr<std::byte, void (*)(void*)> staging_;
+    AlignedBytes staging_;
 };
 
 }  // namespace mlckpt::core

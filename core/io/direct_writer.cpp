@@ -14,9 +14,12 @@ DirectWriter::DirectWriter(File& file, std::size_t staging_bytes)
 
 std::size_t DirectWriter::write_direct(const std::byte* data, std::size_t length, std::uint64_t offset) {
     while (length > 0 && direct_.open()) {
-        const std::size_t n = std::min(length, direct_.staging_bytes());
+        // Aligned memory goes to the device as it is; other memory is copied
+        // through the staging buffer, a staging buffer at a time.
+        const bool aligned = is_direct_aligned(data);
+        const std::size_t n = aligned ? length : std::min(length, direct_.staging_bytes());
         const std::byte* from = data;
-        if (!is_direct_aligned(data)) {
+        if (!aligned) {
             std::memcpy(direct_.staging(), data, n);
             from = direct_.staging();
         }

@@ -1,7 +1,6 @@
 #include "levels/group_transfer.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <exception>
 #include <optional>
 #include <vector>
@@ -9,6 +8,7 @@
 #include "common/error.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
+#include "io/sequential_writer.hpp"
 #include "mpi/collective.hpp"
 
 namespace mlckpt::core {
@@ -19,39 +19,23 @@ std::uint64_t rounds_for(std::uint64_t bytes, std::size_t block) {
     return (bytes + block - 1) / block;
 }
 
-// Copies out.size() bytes from `offset` of the concatenation of `content`.
-void copy_from(const std::vector<std::span<const std::byte>>& content, std::uint64_t offset, std::span<std::byte> out) {
-    std::size_t done = 0;
-    for (std::span<const std::byte> part : content) {
-        if (done == out.size()) break;
-        if (offset >= part.size()) {
-            offset -= part.size();
-            continue;
-        }
-        const std::size_t n = std::min<std::size_t>(part.size() - offset, out.size() - done);
-        std::memcpy(out.data() + done, part.data() + offset, n);
-        done += n;
-        offset = 0;
-    }
-}
-
 }  // namespace
 
 void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag) {
     std::exception_ptr failure;
     std::optional<File> in;
-    std::optional<File> out;
+    std::optional<SequentialWriter> out;
     std::uint64_t send_size = 0;
     fs::path tmp = t.recv_path;
     tmp += ".tmp";
     try {
         if (t.send_to != MPI_PROC_NULL && !t.send_content.empty()) {
-            for (std::span<const std::byte> part : t.send_content) send_size += part.size();
+            send_size = t.send_content.size();
         } else if (t.send_to != MPI_PROC_NULL) {
             in = File::open_read(t.send_path);
             send_size = in->size();
         }
-        if (t.recv_from != MPI_PROC_NULL) out = File::create(tmp);
+        if (t.recv_from != MPI_PROC_NULL) out.emplace(tmp);
     } catch (...) {
         failure = std::current_exception();
     }
@@ -78,7 +62,7 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
                 if (in) {
                     in->read_exact_at(piece, offset);
                 } else {
-                    copy_from(t.send_content, offset, piece);
+                    t.send_content.copy_out(offset, piece);
                 }
             } catch (...) {
                 failure = std::current_exception();  // keep the rounds going with what is in the buffer
@@ -90,8 +74,7 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
         if (recv_n > 0 && !failure) {
             try {
                 std::span<const std::byte> piece(recv_buf.data(), static_cast<std::size_t>(recv_n));
-                out->write_all(piece);
-                out->start_writeback(offset, piece.size());  // the disk works while the next piece travels
+                out->append(piece);  // written by a worker while the next pieces travel
                 crc.update(piece);
             } catch (...) {
                 failure = std::current_exception();
@@ -106,8 +89,7 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
                                              std::to_string(t.recv_size) + " bytes and CRC " +
                                              std::to_string(t.recv_crc));
             }
-            out->sync();
-            out->close();
+            out->finish();
             rename_path(tmp, t.recv_path);
             sync_dir(t.recv_path.parent_path());
         } catch (...) {

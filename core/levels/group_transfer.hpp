@@ -10,8 +10,8 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <span>
-#include <vector>
+
+#include "levels/memory_content.hpp"
 
 namespace mlckpt::core {
 
@@ -22,9 +22,9 @@ struct Transfer {
     fs::path send_path;
     // When not empty: the content of send_path, still in memory, sent from
     // there instead of read back from the file.
-    std::vector<std::span<const std::byte>> send_content;
+    MemoryContent send_content;
     int recv_from = MPI_PROC_NULL;
-    fs::path recv_path;            // written as <recv_path>.tmp, renamed when verified
+    fs::path recv_path;            // written as <recv_path>.tmp around the page cache, renamed when verified
     std::uint64_t recv_size = 0;   // expected size and CRC of what arrives
     std::uint32_t recv_crc = 0;
 };

@@ -3,13 +3,16 @@
 // fragment k+g (a file of S bytes). Encoding and repair are one operation:
 // the members stream the group's files stripe by stripe, each contributes
 // the stripes of the fragments chosen as sources, and each computes the
-// fragments it is missing.
+// fragments it is missing. At checkpoint time a member's data stripes come
+// from its variables in memory when it has them; rebuilt files and parity
+// are written around the page cache while the next stripes are coded.
 #include <algorithm>
 #include <optional>
 #include <vector>
 
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
+#include "io/sequential_writer.hpp"
 #include "levels/redundancy.hpp"
 #include "levels/reed_solomon.hpp"
 #include "mpi/collective.hpp"
@@ -38,8 +41,9 @@ std::size_t stripe_bytes(const Context& ctx, int k) {
 }
 
 // Computes this member's missing fragments; returns the CRC of its parity.
+// `content`: this member's data in memory, or empty to read its file.
 std::uint32_t code_group(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const GroupState& st,
-                         const Expected& expect) {
+                         const Expected& expect, const MemoryContent& content = {}) {
     const int k = m.size;
     const int me = m.position;
     const auto self = static_cast<std::size_t>(me);
@@ -64,19 +68,20 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
     const bool send_data = is_source(me);
     const bool send_parity = is_source(k + me);
     std::exception_ptr failure;
-    std::optional<File> data_in, parity_in, data_out, parity_out;
+    const bool from_memory = !content.empty() && content.size() == st.sizes[self];
+    std::optional<File> data_in, parity_in;
+    std::optional<SequentialWriter> data_out, parity_out;
     try {
         make_dirs(data_path.parent_path());
-        if (send_data) data_in = File::open_read(data_path);
+        if (send_data && !from_memory) data_in = File::open_read(data_path);
         if (send_parity) parity_in = File::open_read(parity_path);
-        if (!st.data_ok[self]) data_out = File::create(fs::path(data_path) += ".tmp");
-        if (!st.parity_ok[self]) parity_out = File::create(fs::path(parity_path) += ".tmp");
+        if (!st.data_ok[self]) data_out.emplace(fs::path(data_path) += ".tmp");
+        if (!st.parity_ok[self]) parity_out.emplace(fs::path(parity_path) += ".tmp");
     } catch (...) {
         failure = std::current_exception();
     }
 
     const std::size_t block = stripe_bytes(ctx, k);
-    std::vector<std::byte> send(2 * block);
     std::vector<std::byte> recv(block * static_cast<std::size_t>(k));  // exactly k source stripes
     std::vector<std::vector<unsigned char>> rebuilt(targets.size(), std::vector<unsigned char>(block));
     std::vector<int> counts(static_cast<std::size_t>(k));
@@ -85,24 +90,6 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
     const std::uint64_t own_size = st.sizes[self];
     for (std::uint64_t off = 0; off < st.parity_size; off += block) {
         const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(block, st.parity_size - off));
-        // This member's contribution: its data stripe (zero-padded), then its parity stripe.
-        std::size_t mine = 0;
-        try {
-            if (send_data) {
-                std::fill_n(send.begin(), len, std::byte{0});
-                if (off < own_size && !failure) {
-                    auto n = static_cast<std::size_t>(std::min<std::uint64_t>(len, own_size - off));
-                    data_in->read_exact_at(std::span(send.data(), n), off);
-                }
-                mine += len;
-            }
-            if (send_parity) {
-                if (!failure) parity_in->read_exact_at(std::span(send.data() + mine, len), off);
-                mine += len;
-            }
-        } catch (...) {
-            failure = std::current_exception();
-        }
         int pos = 0;
         for (int g = 0; g < k; ++g) {
             int rows = (is_source(g) ? 1 : 0) + (is_source(k + g) ? 1 : 0);
@@ -110,8 +97,31 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
             displs[static_cast<std::size_t>(g)] = pos;
             pos += counts[static_cast<std::size_t>(g)];
         }
-        check_mpi(MPI_Allgatherv(send.data(), counts[self], MPI_BYTE, recv.data(), counts.data(), displs.data(),
-                                 MPI_BYTE, m.comm),
+        // This member's contribution, in its place among the group's: its
+        // data stripe (zero-padded), then its parity stripe.
+        std::byte* const own = recv.data() + displs[self];
+        std::size_t mine = 0;
+        try {
+            if (send_data) {
+                std::fill_n(own, len, std::byte{0});
+                if (off < own_size && !failure) {
+                    auto n = static_cast<std::size_t>(std::min<std::uint64_t>(len, own_size - off));
+                    if (from_memory) {
+                        content.copy_out(off, std::span(own, n));
+                    } else {
+                        data_in->read_exact_at(std::span(own, n), off);
+                    }
+                }
+                mine += len;
+            }
+            if (send_parity) {
+                if (!failure) parity_in->read_exact_at(std::span(own + mine, len), off);
+                mine += len;
+            }
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        check_mpi(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), counts.data(), displs.data(), MPI_BYTE, m.comm),
                   "MPI_Allgatherv");
         fault_point("during_redundancy", m.app_rank, ref.seq);
         if (targets.empty() || failure) continue;
@@ -131,12 +141,10 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
                 if (targets[t] == me) {  // own data: without the padding
                     if (off >= own_size) continue;
                     bytes = bytes.first(static_cast<std::size_t>(std::min<std::uint64_t>(len, own_size - off)));
-                    data_out->write_all(bytes);
-                    data_out->start_writeback(off, bytes.size());
+                    data_out->append(bytes);
                     data_crc.update(bytes);
                 } else {
-                    parity_out->write_all(bytes);
-                    parity_out->start_writeback(off, bytes.size());  // written back while the next stripe is coded
+                    parity_out->append(bytes);
                     parity_crc.update(bytes);
                 }
             }
@@ -145,14 +153,13 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
         }
     }
 
-    auto commit = [&](std::optional<File>& out, const fs::path& path, std::uint32_t crc,
+    auto commit = [&](std::optional<SequentialWriter>& out, const fs::path& path, std::uint32_t crc,
                       const std::optional<std::uint32_t>& expected) {
         if (!out) return;
         if (expected && crc != *expected) {
             fail(ErrorKind::corrupt, "the rebuilt '" + path.string() + "' does not match its checksum");
         }
-        out->sync();
-        out->close();
+        out->finish();
         rename_path(fs::path(path) += ".tmp", path);
         sync_dir(path.parent_path());
     };
@@ -189,14 +196,15 @@ FileRecord parity_record(const Context& ctx, const GroupMember& m, const Checkpo
     return r;
 }
 
-FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& mine) {
+FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& mine,
+                        const MemoryContent& content) {
     const auto k = static_cast<std::size_t>(m.size);
     std::vector<std::uint64_t> sizes(k);
     std::uint64_t size = mine.size;
     check_mpi(MPI_Allgather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, m.comm), "MPI_Allgather");
     GroupState st{sizes, std::vector<bool>(k, true), std::vector<bool>(k, false),
                   *std::max_element(sizes.begin(), sizes.end())};
-    return parity_record(ctx, m, ref, st.parity_size, code_group(ctx, m, ref, st, {}));
+    return parity_record(ctx, m, ref, st.parity_size, code_group(ctx, m, ref, st, {}, content));
 }
 
 FileRecord repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta, const CheckpointRef& ref,

@@ -2,10 +2,10 @@
 // of its members' files. Every function here is collective over the group.
 #pragma once
 
-#include <span>
 #include <string>
 #include <vector>
 
+#include "levels/memory_content.hpp"
 #include "meta/checkpoint_meta.hpp"
 #include "runtime/context.hpp"
 
@@ -51,7 +51,7 @@ std::vector<Holdings> gather_holdings(const GroupMember& m, const Holdings& mine
 // `content` is not empty, it is the file's content still in memory, sent
 // from there instead of read back.
 FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
-                              const FileRecord& data, std::vector<std::span<const std::byte>> content = {});
+                              const FileRecord& data, const MemoryContent& content = {});
 // Restart: rebuilds lost files from partner copies, then lost copies from
 // the files. Throws (on every member) when some member's data is gone twice.
 // Returns the record of the copy kept here, as it now is.
@@ -59,9 +59,11 @@ FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const
                            const CheckpointRef& ref, const Holdings& held);
 
 // Checkpoint time: computes the group's Reed-Solomon parity; each member
-// keeps one parity file. Returns the record of the parity kept.
+// keeps one parity file. Returns the record of the parity kept. When
+// `content` is not empty, it is the file's content still in memory, encoded
+// from there instead of read back.
 FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
-                        const FileRecord& data);
+                        const FileRecord& data, const MemoryContent& content = {});
 // Restart: rebuilds any lost files and parity from any k of the 2k.
 // Returns the record of the parity kept here, as it now is.
 FileRecord repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,

@@ -35,13 +35,14 @@ FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
     return sizes;
 }
 
-// L1 and L4 files are written around the page cache: nothing reads them
-// back soon, and the cache's copy and the reclaim of older checkpoints'
-// pages cost CPU time and make the write's time vary. L2 and L3 files stay
-// in the cache: the parity is encoded from the file right after it is
-// written, and at L2 direct writes measured slower on the whole checkpoint.
-WritePath posix_write_path(int level) {
-    return level == 2 || level == 3 ? WritePath::page_cache : WritePath::direct;
+// Files are written around the page cache: the cache's copy and the reclaim
+// of older checkpoints' pages cost CPU time and make the write's time vary.
+// The exception is a file read back right after it is written, by the
+// node's head (which makes its copy, parity or L4 flush) or for the L2 copy
+// or L3 parity of an incremental checkpoint (whose buffers may have changed
+// since they were added): those reads find it in the cache.
+WritePath posix_write_path(bool read_back) {
+    return read_back ? WritePath::page_cache : WritePath::direct;
 }
 
 }  // namespace
@@ -59,7 +60,10 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
     if (!in_place_) tmp_path_ += ".tmp";
     const IoMode format = file_format(ctx.config.ckpt_io, level);
     bool ftiff = format == IoMode::ftiff;
-    sends_from_memory_ = level == 2 && format == IoMode::posix && !incremental;
+    const bool redundancy = level == 2 || level == 3;
+    const bool handed_to_head = ctx.config.handed_to_head(level);
+    redundancy_from_memory_ = redundancy && !handed_to_head && format == IoMode::posix && !incremental;
+    const bool read_back = handed_to_head || (redundancy && !redundancy_from_memory_);
     if (is_shared(format)) {
         open_shared(vars, incremental);
         return;
@@ -88,7 +92,7 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
             } else if (ftiff) {
                 writer_ = std::make_unique<FtiffWriter>(tmp_path_, *ftiff_layout_, sizes);
             } else {
-                writer_ = std::make_unique<PosixWriter>(tmp_path_, posix_write_path(level));
+                writer_ = std::make_unique<PosixWriter>(tmp_path_, posix_write_path(read_back));
             }
         });
     } catch (...) {
@@ -120,8 +124,8 @@ CheckpointWriter::~CheckpointWriter() {
 void CheckpointWriter::add(const Variable& var, const std::string& name) {
     if (failure_) return;
     try {
+        if (redundancy_from_memory_) content_.append(var.data());
         writer_->add(var.id, var.data(), name);
-        if (sends_from_memory_) content_.push_back(var.data());
         if (in_place_) fault_point("during_dcp_update", ctx_.rank(), ref_.seq);
     } catch (...) {
         failure_ = std::current_exception();
@@ -133,47 +137,46 @@ bool CheckpointWriter::has(int id) const {
     return writer_ && writer_->has(id);
 }
 
+std::exception_ptr CheckpointWriter::finish_file() noexcept {
+    try {
+        FileRecord mine = writer_->finish();
+        if (const ftiff::Layout* layout = writer_->ftiff_layout()) ftiff_layout_ = *layout;
+        if (!writer_->collective()) {
+            if (!in_place_) rename_path(tmp_path_, final_path_);
+            sync_dir(final_path_.parent_path());
+            mine.file = final_path_.filename().string();
+        }
+        mine.rank = ctx_.rank();
+        mine.holder = ctx_.rank();
+        mine.node = ctx_.topo.node_id;
+        record_ = mine;
+        fault_point("after_data_write", ctx_.rank(), ref_.seq);
+        return nullptr;
+    } catch (...) {
+        return std::current_exception();
+    }
+}
+
+FileRecord CheckpointWriter::write_redundancy(const FileRecord& mine) {
+    FileRecord kept;
+    run_collectively(ctx_.app, [&] {
+        GroupMember self = own_member(ctx_);
+        kept = ref_.level == 2 ? write_partner_copy(ctx_, self, ref_, mine, content_)
+                               : write_parity(ctx_, self, ref_, mine, content_);
+    });
+    return kept;
+}
+
 CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
-    FileRecord& mine = record_;
     std::exception_ptr failure = failure_;
     if (!failure && options.missing) failure = std::make_exception_ptr(Error(ErrorKind::usage, *options.missing));
-    const bool shared = writer_->collective();
-    if (shared) {
-        // The shared file is finished collectively: every rank or none.
-        try {
-            agree(ctx_.app, failure);
-        } catch (...) {
-            discard();
-            throw;
-        }
-    }
-    if (!failure) {
-        try {
-            mine = writer_->finish();
-            if (const ftiff::Layout* layout = writer_->ftiff_layout()) ftiff_layout_ = *layout;
-            if (!shared) {
-                if (!in_place_) rename_path(tmp_path_, final_path_);
-                sync_dir(final_path_.parent_path());
-                mine.file = final_path_.filename().string();
-            }
-            mine.rank = ctx_.rank();
-            mine.holder = ctx_.rank();
-            mine.node = ctx_.topo.node_id;
-            fault_point("after_data_write", ctx_.rank(), ref_.seq);
-        } catch (...) {
-            failure = std::current_exception();
-        }
-    }
     try {
+        // A shared file is finished collectively: every rank or none.
+        if (writer_->collective()) agree(ctx_.app, failure);
+        if (!failure) failure = finish_file();
         agree(ctx_.app, failure);
-        std::vector<FileRecord> records = {mine};
-        if ((ref_.level == 2 || ref_.level == 3) && !options.deferred) {
-            run_collectively(ctx_.app, [&] {
-                GroupMember self = own_member(ctx_);
-                records.push_back(ref_.level == 2 ? write_partner_copy(ctx_, self, ref_, mine, content_)
-                                                  : write_parity(ctx_, self, ref_, mine));
-            });
-        }
+        std::vector<FileRecord> records = {record_};
+        if ((ref_.level == 2 || ref_.level == 3) && !options.deferred) records.push_back(write_redundancy(record_));
         publish(ctx_, ref_, records, file_format(ctx_.config.ckpt_io, ref_.level));
     } catch (...) {
         discard();

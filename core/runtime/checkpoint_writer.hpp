@@ -13,6 +13,7 @@
 #include "format/dcp_writer.hpp"
 #include "format/file_writer.hpp"
 #include "format/ftiff_layout.hpp"
+#include "levels/memory_content.hpp"
 #include "registry/registry.hpp"
 #include "runtime/context.hpp"
 
@@ -65,6 +66,11 @@ class CheckpointWriter {
   private:
     void open_shared(const std::vector<Variable>& vars, bool incremental);
     void discard() noexcept;
+    // Finishes, syncs and renames the file and fills record_; returns the
+    // failure instead of throwing, for every rank to agree on.
+    std::exception_ptr finish_file() noexcept;
+    // Collective: the L2 partner copy or L3 parity of the file `mine`.
+    FileRecord write_redundancy(const FileRecord& mine);
 
     Context& ctx_;
     CheckpointRef ref_;
@@ -76,11 +82,12 @@ class CheckpointWriter {
     std::optional<ftiff::Layout> ftiff_layout_;
     std::exception_ptr failure_;
     FileRecord record_;
-    // L2 POSIX files outside an ICP: the variables' bytes, which are the
-    // file's content and stay untouched until commit, so the partner copy
-    // is sent from memory and the file need not be read back.
-    bool sends_from_memory_ = false;
-    std::vector<std::span<const std::byte>> content_;
+    // L2 and L3 POSIX files outside an ICP: the variables' bytes, which are
+    // the file's content and stay untouched until commit, so the partner
+    // copy is sent and the parity encoded from memory, and the file need not
+    // be read back.
+    bool redundancy_from_memory_ = false;
+    MemoryContent content_;
     bool committed_ = false;
 };
 

@@ -304,7 +304,7 @@ void Session::check_level(int level) const {
 }
 
 bool Session::deferred(int level) const {
-    return ctx_.config.head && level >= 2 && level <= 4 && !ctx_.config.is_inline(level);
+    return ctx_.config.handed_to_head(level);
 }
 
 void Session::checkpoint(int ckpt_id, int level) {

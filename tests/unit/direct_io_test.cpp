@@ -14,26 +14,13 @@
 #include "io/file.hpp"
 #include "expect_error.hpp"
 #include "temp_dir.hpp"
+#include "test_bytes.hpp"
 
 namespace mlckpt::core {
 namespace {
 
-std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
-    std::vector<std::byte> v(n);
-    std::uint32_t x = seed;
-    for (auto& b : v) {
-        x = x * 1664525u + 1013904223u;
-        b = static_cast<std::byte>(x >> 24);
-    }
-    return v;
-}
-
-std::vector<std::byte> read_all(const fs::path& path) {
-    File f = File::open_read(path);
-    std::vector<std::byte> v(f.size());
-    f.read_exact_at(v, 0);
-    return v;
-}
+using test::pattern;
+using test::read_all;
 
 // A header written through the cache, then `data` at `offset` by the given
 // path, then a trailer: the file must hold exactly those bytes.

@@ -1,0 +1,56 @@
+// Writes a file front to back from pieces that arrive one after another (a
+// partner's file from the network, parity from the encoder), around the page
+// cache. The pieces are gathered into an aligned batch buffer; a full batch
+// is written directly by a worker while the caller fills the other one, so
+// the transfer or the encoding goes on while the disk works, and the page
+// cache's copy and reclaim are not paid for bytes nobody reads back soon.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <future>
+#include <span>
+
+#include "io/direct_io.hpp"
+#include "io/direct_writer.hpp"
+#include "io/file.hpp"
+
+namespace mlckpt::core {
+
+class SequentialWriter {
+public:
+    static constexpr std::size_t kDefaultBatch = std::size_t{8} << 20;
+
+    // Creates (truncates) `path`. batch_bytes: a multiple of kDirectAlign.
+    explicit SequentialWriter(const std::filesystem::path& path, std::size_t batch_bytes = kDefaultBatch);
+    SequentialWriter(const SequentialWriter&) = delete;
+    SequentialWriter& operator=(const SequentialWriter&) = delete;
+    // Waits for a write in flight; the file is left as it is (the caller
+    // removes an unfinished file).
+    ~SequentialWriter();
+
+    // Appends `piece`. Throws the reason of an earlier batch's failed write.
+    void append(std::span<const std::byte> piece);
+    // Writes what is left, makes the file durable and closes it. Throws like
+    // File::write_all_at and File::sync.
+    void finish();
+
+    std::uint64_t size() const { return written_ + filled_; }
+
+private:
+    // Hands the current batch to the worker once the previous one is on disk.
+    void submit();
+    void wait_for_batch();
+
+    std::size_t batch_bytes_;
+    AlignedBytes batches_[2];
+    File file_;
+    DirectWriter direct_;  // on file_
+    int current_ = 0;
+    std::size_t filled_ = 0;     // bytes of the current batch
+    std::uint64_t written_ = 0;  // file offset of the current batch
+    std::future<void> in_flight_;
+};
+
+}  // namespace mlckpt::core
