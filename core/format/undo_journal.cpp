@@ -82,7 +82,9 @@ void UndoJournal::save(const File& target, std::uint64_t offset, std::uint64_t l
 
 void UndoJournal::sync() {
     file_.sync();
+    if (entry_durable_) return;  // every dCP checkpoint syncs once per variable: one directory sync is enough
     sync_dir(file_.path().parent_path());
+    entry_durable_ = true;
 }
 
 std::optional<std::uint64_t> undo_journal_seq(const fs::path& journal) {

@@ -30,12 +30,14 @@ class UndoJournal {
     // size (bytes beyond it are undone by the truncation).
     void save(const File& target, std::uint64_t offset, std::uint64_t length);
     // Makes the saved records durable: only then may the target be written.
+    // The journal's directory entry is made durable by the first call.
     void sync();
     std::uint64_t old_size() const { return old_size_; }
 
   private:
     File file_;
     std::uint64_t old_size_;
+    bool entry_durable_ = false;
 };
 
 // The checkpoint sequence number a journal belongs to; nullopt when its

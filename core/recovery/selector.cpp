@@ -58,9 +58,16 @@ std::string problem_with(const fs::path& path, const FileRecord* record, IoMode 
     }
 }
 
+// How much of a data file is checked before it is selected.
+enum class DataCheck {
+    structure,  // presence, size and structure; the data when it is read
+    whole,      // every byte, before anything is read (a repair)
+};
+
 // This rank's part of a candidate. Per-rank problems never skip the group
 // steps that follow, so no member is left waiting.
-RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text) {
+RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text,
+                               DataCheck check) {
     fs::path meta_path = ctx.layout.meta_file(ref.level, ref.seq);
     CheckpointMeta meta = parse_meta(meta_text, meta_path.string());
     check_fits_run(ctx, meta, meta_path);
@@ -75,16 +82,30 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
                                                : ctx.data_path(ref, node);
     RecoverySource source{ref, meta.io, rec, path, std::nullopt, false};
     Holdings mine;
-    std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), grouped);
+    const bool whole = grouped && check == DataCheck::whole;
+    std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), whole);
     mine.data_ok = data_problem.empty();
+    source.data_verified = whole;
     if (grouped) {
-        // Data is verified whole: damage must be known before the group
-        // decides what to rebuild. Redundancy is read only when a rebuild
-        // uses it, and what it rebuilds is checked against the recorded CRC;
-        // reading it here as well would double the bytes of every restart.
+        // The group rebuilds what is lost or fails its checks. Redundancy is
+        // read only when a rebuild uses it, and what it rebuilds is checked
+        // against the recorded CRC; reading it here as well would double
+        // the bytes of every restart.
         std::string red_problem = problem_with(ctx.redundancy_path(ref, node), meta.redundancy_held_by(ctx.rank()),
                                                meta.io, ctx.io_buffer_bytes(), false);
         mine.redundancy_ok = red_problem.empty();
+        if (!whole) {
+            // A rebuild reads the group's sound files: when the group has
+            // lost anything, every member verifies its data whole first, so
+            // that damage not seen yet is never used as a source.
+            std::vector<Holdings> held = gather_holdings(own_member(ctx), mine);
+            bool lost = std::any_of(held.begin(), held.end(),
+                                    [](const Holdings& h) { return !h.data_ok || !h.redundancy_ok; });
+            if (lost && mine.data_ok) {
+                data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), true);
+                mine.data_ok = data_problem.empty();
+            }
+        }
         if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
         source.redundancy = ref.level == 2 ? repair_partner_copies(ctx, own_member(ctx), meta, ref, mine)
@@ -94,6 +115,36 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
     }
     if (!mine.data_ok) fail(ErrorKind::corrupt, data_problem);
     return source;
+}
+
+// Tries one candidate collectively: fills result.source, or adds why not to
+// result.report.
+bool try_candidate(Context& ctx, const CheckpointRef& ref, DataCheck check, Selection& result) {
+    std::string text;
+    if (ctx.rank() == 0) {
+        try {
+            text = read_text_file(ctx.layout.meta_file(ref.level, ref.seq));
+        } catch (const Error&) {
+            text.clear();  // reported below by every rank's parse
+        }
+    }
+    text = bcast_string(ctx.app, text, 0);
+    RecoverySource source;
+    try {
+        run_collectively(ctx.app, [&] { source = check_candidate(ctx, ref, text, check); });
+        if (source.redundancy_unrecorded) {
+            // Rebuilt at this restart: record it, so a later failure can use it.
+            commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy}, source.io);
+        }
+        ctx.log.info("Restarting from " + describe(ref) + ".");
+        result.source = std::move(source);
+        return true;
+    } catch (const Error& e) {
+        std::string reason = describe(ref) + ": " + e.what();
+        if (!e.remote()) ctx.log.warning("cannot recover from " + reason);
+        result.report += (result.report.empty() ? "" : "; ") + reason;
+        return false;
+    }
 }
 
 }  // namespace
@@ -110,30 +161,7 @@ Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& af
 
     Selection result;
     for (const CheckpointRef& ref : candidates) {
-        std::string text;
-        if (ctx.rank() == 0) {
-            try {
-                text = read_text_file(ctx.layout.meta_file(ref.level, ref.seq));
-            } catch (const Error&) {
-                text.clear();  // reported below by every rank's parse
-            }
-        }
-        text = bcast_string(ctx.app, text, 0);
-        RecoverySource source;
-        try {
-            run_collectively(ctx.app, [&] { source = check_candidate(ctx, ref, text); });
-            if (source.redundancy_unrecorded) {
-                // Rebuilt at this restart: record it, so a later failure can use it.
-                commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy}, source.io);
-            }
-            ctx.log.info("Restarting from " + describe(ref) + ".");
-            result.source = std::move(source);
-            return result;
-        } catch (const Error& e) {
-            std::string reason = describe(ref) + ": " + e.what();
-            if (!e.remote()) ctx.log.warning("cannot recover from " + reason);
-            result.report += (result.report.empty() ? "" : "; ") + reason;
-        }
+        if (try_candidate(ctx, ref, DataCheck::structure, result)) return result;
     }
     if (candidates.empty() && after) {
         result.report = "no older committed checkpoint";
@@ -149,6 +177,14 @@ Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& af
         result.report = "no recoverable checkpoint of execution '" + ctx.layout.exec_id() + "': " + result.report;
     }
     return result;
+}
+
+Selection repair_checkpoint(Context& ctx, const CheckpointRef& failed) {
+    Selection again;
+    if (try_candidate(ctx, failed, DataCheck::whole, again)) return again;
+    Selection older = select_checkpoint(ctx, failed);
+    older.report = again.report + "; " + older.report;
+    return older;
 }
 
 }  // namespace mlckpt::core

@@ -2,13 +2,14 @@
 // files are sound on every rank, trying for each checkpoint the lowest level
 // first. Collective over the application ranks.
 //
-// L2 and L3 files are verified whole (size and CRC-32, or the FTI-FF
-// hashes), since what is damaged must be rebuilt from the redundancy before
-// anything is read. L1 and L4 files are checked for what can be checked
-// without reading the data (presence, size, an FTI-FF file's block records,
-// a container's metadata blocks): their data is verified once, while
-// FTI_Recover reads it, and a checkpoint whose data fails then gives way to
-// the next one (Session::recover).
+// Data files are checked for what can be checked without reading the data
+// (presence, size, an FTI-FF file's block records, a container's metadata
+// blocks): their data is verified once, while FTI_Recover reads it. L2 and
+// L3 files that fail these checks are rebuilt from the partner copies or
+// parity here. When data then fails while it is read, an L2 or L3
+// checkpoint is selected again with every member's data verified whole, so
+// that what is damaged is rebuilt (repair_checkpoint); an L1 or L4
+// checkpoint gives way to the next older one (Session::recover).
 #pragma once
 
 #include <optional>
@@ -26,6 +27,7 @@ struct RecoverySource {
     fs::path path;      // where this rank's file is
     std::optional<FileRecord> redundancy;  // L2/L3: the copy or parity kept here, after repair
     bool redundancy_unrecorded = false;    // the metadata lacks it (heads interrupted by a crash)
+    bool data_verified = false;            // L2/L3: every member's data was read whole at selection
 };
 
 struct Selection {
@@ -35,5 +37,9 @@ struct Selection {
 
 // `after`: the search resumes after this checkpoint, whose data failed.
 Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& after = std::nullopt);
+// `failed`, an L2 or L3 checkpoint whose data failed while it was read,
+// selected again with every member's data verified whole and what fails
+// rebuilt from its redundancy; when that fails too, the next older one.
+Selection repair_checkpoint(Context& ctx, const CheckpointRef& failed);
 
 }  // namespace mlckpt::core

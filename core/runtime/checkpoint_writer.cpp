@@ -88,6 +88,7 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
                 auto dcp = std::make_unique<DcpWriter>(final_path_, ctx.dcp_journal_path(), ref_.seq, *ftiff_layout_,
                                                        base, options, sizes);
                 dcp_ = dcp.get();
+                entry_durable_ = base != nullptr;  // committed before, in this very file
                 writer_ = std::move(dcp);
             } else if (ftiff) {
                 writer_ = std::make_unique<FtiffWriter>(tmp_path_, *ftiff_layout_, sizes);
@@ -143,7 +144,7 @@ std::exception_ptr CheckpointWriter::finish_file() noexcept {
         if (const ftiff::Layout* layout = writer_->ftiff_layout()) ftiff_layout_ = *layout;
         if (!writer_->collective()) {
             if (!in_place_) rename_path(tmp_path_, final_path_);
-            sync_dir(final_path_.parent_path());
+            if (!entry_durable_) sync_dir(final_path_.parent_path());
             mine.file = final_path_.filename().string();
         }
         mine.rank = ctx_.rank();

@@ -79,6 +79,9 @@ class CheckpointWriter {
     std::unique_ptr<FileWriter> writer_;
     DcpWriter* dcp_ = nullptr;  // writer_ when updating the dCP file in place
     bool in_place_ = false;
+    // The file's directory entry is durable already: an L4 differential
+    // file that holds its committed baseline, updated in place.
+    bool entry_durable_ = false;
     std::optional<ftiff::Layout> ftiff_layout_;
     std::exception_ptr failure_;
     FileRecord record_;

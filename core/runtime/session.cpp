@@ -422,8 +422,9 @@ const VarRecord& Session::stored_var(int id) const {
 }
 
 void Session::recover() {
-    // The data of L1 and L4 checkpoints is verified as it is read: when it
-    // fails, the next older checkpoint is tried, as FTI_Init would have.
+    // Data is verified as it is read. When it fails, an L2 or L3 checkpoint
+    // is verified whole and what is damaged rebuilt from its redundancy;
+    // otherwise the next older checkpoint is tried, as FTI_Init would have.
     for (;;) {
         try {
             read_source();
@@ -434,7 +435,8 @@ void Session::recover() {
             if (!e.remote()) {
                 ctx_.log.warning("cannot recover from checkpoint " + std::to_string(failed.ckpt_id) + ": " + e.what());
             }
-            Selection next = select_checkpoint(ctx_, failed);
+            const bool repairable = (failed.level == 2 || failed.level == 3) && !source_->data_verified;
+            Selection next = repairable ? repair_checkpoint(ctx_, failed) : select_checkpoint(ctx_, failed);
             if (!next.source) {
                 // As after an FTI_Init that found nothing: a fresh run, and
                 // FTI_Finalize leaves the checkpoints in place.

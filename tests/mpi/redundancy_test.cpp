@@ -110,6 +110,34 @@ void repairs_damage(int level) {
 TEST(L2, DamageIsRepaired) { repairs_damage(FTI_L2); }
 TEST(L3, DamageIsRepaired) { repairs_damage(FTI_L3); }
 
+// Data is verified while FTI_Recover reads it, so damage of the same size
+// shows only then. The checkpoint is then verified whole and the damaged
+// file rebuilt from the partner copy or parity: the newest checkpoint
+// (version 2) is recovered, not the older L4 one (version 1) a fallback
+// would give.
+void repairs_damage_found_while_reading(int level) {
+    std::string cfg = config(groups_of_four());
+    if (phase() == 1) {
+        if (!start(cfg)) return;
+        static Dataset d(app_rank());  // the session points at it until the process ends
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
+        d.fill(2);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, level));
+        return crash();
+    }
+    fs::path damaged = the_file(data_file(2, 1));
+    auto size = fs::file_size(damaged);
+    world_barrier();  // every rank found the file before the damage
+    if (world_rank() == 0) overwrite_in_place(damaged, size / 2, 32);
+    world_barrier();
+    recover_then_finalize(cfg, 2);
+}
+
+TEST(L2, DamageFoundWhileReadingIsRepaired) { repairs_damage_found_while_reading(FTI_L2); }
+TEST(L3, DamageFoundWhileReadingIsRepaired) { repairs_damage_found_while_reading(FTI_L3); }
+
 // Restart reads partner copies and parity only when a rebuild needs them.
 // Then damage in them, even of the same size, shows in the rebuilt file's
 // checksum: node 0 is lost and every redundancy file on the other nodes is
