@@ -29,8 +29,8 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
     fs::path tmp = t.recv_path;
     tmp += ".tmp";
     try {
-        if (t.send_to != MPI_PROC_NULL && !t.send_content.empty()) {
-            send_size = t.send_content.size();
+        if (t.send_to != MPI_PROC_NULL && t.send_content != nullptr) {
+            send_size = t.send_content->size();
         } else if (t.send_to != MPI_PROC_NULL) {
             in = File::open_read(t.send_path);
             send_size = in->size();
@@ -62,7 +62,7 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
                 if (in) {
                     in->read_exact_at(piece, offset);
                 } else {
-                    t.send_content.copy_out(offset, piece);
+                    t.send_content->copy_out(offset, piece);
                 }
             } catch (...) {
                 failure = std::current_exception();  // keep the rounds going with what is in the buffer

@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 struct Transfer {
     int send_to = MPI_PROC_NULL;  // group rank, or MPI_PROC_NULL
     fs::path send_path;
-    // When not empty: the content of send_path, still in memory, sent from
+    // When given: the content of send_path, still in memory, sent from
     // there instead of read back from the file.
-    MemoryContent send_content;
+    const MemoryContent* send_content = nullptr;
     int recv_from = MPI_PROC_NULL;
     fs::path recv_path;            // written as <recv_path>.tmp around the page cache, renamed when verified
     std::uint64_t recv_size = 0;   // expected size and CRC of what arrives

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "hash/crc32.hpp"
 
 namespace mlckpt::core {
 
@@ -31,6 +32,12 @@ void MemoryContent::copy_out(std::uint64_t offset, std::span<std::byte> out) con
         done += n;
         offset = 0;
     }
+}
+
+std::uint32_t MemoryContent::crc32() const {
+    Crc32 crc;
+    for (std::span<const std::byte> part : parts_) crc.update(part);
+    return crc.value();
 }
 
 }  // namespace mlckpt::core

@@ -15,11 +15,12 @@ class MemoryContent {
 public:
     void append(std::span<const std::byte> part);
 
-    bool empty() const { return parts_.empty(); }
     std::uint64_t size() const { return size_; }
     // Copies out.size() bytes from `offset` of the content; out must lie
     // within it.
     void copy_out(std::uint64_t offset, std::span<std::byte> out) const;
+    // CRC-32 of the whole content, as of the file written from it.
+    std::uint32_t crc32() const;
 
 private:
     std::vector<std::span<const std::byte>> parts_;

@@ -41,9 +41,9 @@ std::size_t stripe_bytes(const Context& ctx, int k) {
 }
 
 // Computes this member's missing fragments; returns the CRC of its parity.
-// `content`: this member's data in memory, or empty to read its file.
+// `content`: this member's data in memory, or null to read its file.
 std::uint32_t code_group(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const GroupState& st,
-                         const Expected& expect, const MemoryContent& content = {}) {
+                         const Expected& expect, const MemoryContent* content = nullptr) {
     const int k = m.size;
     const int me = m.position;
     const auto self = static_cast<std::size_t>(me);
@@ -68,7 +68,7 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
     const bool send_data = is_source(me);
     const bool send_parity = is_source(k + me);
     std::exception_ptr failure;
-    const bool from_memory = !content.empty() && content.size() == st.sizes[self];
+    const bool from_memory = content != nullptr && content->size() == st.sizes[self];
     std::optional<File> data_in, parity_in;
     std::optional<SequentialWriter> data_out, parity_out;
     try {
@@ -107,7 +107,7 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
                 if (off < own_size && !failure) {
                     auto n = static_cast<std::size_t>(std::min<std::uint64_t>(len, own_size - off));
                     if (from_memory) {
-                        content.copy_out(off, std::span(own, n));
+                        content->copy_out(off, std::span(own, n));
                     } else {
                         data_in->read_exact_at(std::span(own, n), off);
                     }
@@ -197,7 +197,7 @@ FileRecord parity_record(const Context& ctx, const GroupMember& m, const Checkpo
 }
 
 FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& mine,
-                        const MemoryContent& content) {
+                        const MemoryContent* content) {
     const auto k = static_cast<std::size_t>(m.size);
     std::vector<std::uint64_t> sizes(k);
     std::uint64_t size = mine.size;

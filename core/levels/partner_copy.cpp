@@ -37,7 +37,7 @@ FileRecord partner_record(const GroupMember& m, const fs::path& copy, const File
 }  // namespace
 
 FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
-                              const FileRecord& mine, const MemoryContent& content) {
+                              const FileRecord& mine, const MemoryContent* content) {
     // Learn the size and CRC of what the left neighbour sends.
     Peer own{mine.size, mine.crc32};
     Peer left;
@@ -54,7 +54,7 @@ FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const Ch
     Transfer t;
     t.send_to = ring(m, 1);
     t.send_path = m.data_path(ctx, ref);
-    if (content.size() == mine.size) t.send_content = content;  // else: read back
+    if (content != nullptr && content->size() == mine.size) t.send_content = content;  // else: read back
     t.recv_from = ring(m, -1);
     t.recv_path = copy;
     t.recv_size = left.size;

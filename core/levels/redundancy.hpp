@@ -47,11 +47,11 @@ struct Holdings {
 std::vector<Holdings> gather_holdings(const GroupMember& m, const Holdings& mine);
 
 // Checkpoint time: each member sends its file to its right neighbour and
-// keeps its left neighbour's; returns the record of the copy kept. When
-// `content` is not empty, it is the file's content still in memory, sent
-// from there instead of read back.
+// keeps its left neighbour's; returns the record of the copy kept.
+// `content`, when given, is the file's content still in memory, sent from
+// there instead of read back.
 FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
-                              const FileRecord& data, const MemoryContent& content = {});
+                              const FileRecord& data, const MemoryContent* content = nullptr);
 // Restart: rebuilds lost files from partner copies, then lost copies from
 // the files. Throws (on every member) when some member's data is gone twice.
 // Returns the record of the copy kept here, as it now is.
@@ -59,11 +59,11 @@ FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const
                            const CheckpointRef& ref, const Holdings& held);
 
 // Checkpoint time: computes the group's Reed-Solomon parity; each member
-// keeps one parity file. Returns the record of the parity kept. When
-// `content` is not empty, it is the file's content still in memory, encoded
-// from there instead of read back.
+// keeps one parity file. Returns the record of the parity kept. `content`,
+// when given, is the file's content still in memory, encoded from there
+// instead of read back.
 FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
-                        const FileRecord& data, const MemoryContent& content = {});
+                        const FileRecord& data, const MemoryContent* content = nullptr);
 // Restart: rebuilds any lost files and parity from any k of the 2k.
 // Returns the record of the parity kept here, as it now is.
 FileRecord repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,

@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <future>
 
 #include "format/dcp_writer.hpp"
 #include "format/ftiff_writer.hpp"
 #include "format/posix_format.hpp"
 #include "format/slice_writer.hpp"
+#include "hash/crc32.hpp"
 
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
@@ -64,6 +66,7 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
     const bool handed_to_head = ctx.config.handed_to_head(level);
     redundancy_from_memory_ = redundancy && !handed_to_head && format == IoMode::posix && !incremental;
     const bool read_back = handed_to_head || (redundancy && !redundancy_from_memory_);
+    redundancy_beside_file_ = redundancy_from_memory_;
     if (is_shared(format)) {
         open_shared(vars, incremental);
         return;
@@ -126,6 +129,10 @@ void CheckpointWriter::add(const Variable& var, const std::string& name) {
     if (failure_) return;
     try {
         if (redundancy_from_memory_) content_.append(var.data());
+        if (redundancy_beside_file_) {  // written at commit, while the copy or parity is made from memory
+            pending_.push_back({var.id, var.data(), name});
+            return;
+        }
         writer_->add(var.id, var.data(), name);
         if (in_place_) fault_point("during_dcp_update", ctx_.rank(), ref_.seq);
     } catch (...) {
@@ -135,12 +142,18 @@ void CheckpointWriter::add(const Variable& var, const std::string& name) {
 }
 
 bool CheckpointWriter::has(int id) const {
+    if (std::any_of(pending_.begin(), pending_.end(), [id](const PendingVar& v) { return v.id == id; })) return true;
     return writer_ && writer_->has(id);
 }
 
 std::exception_ptr CheckpointWriter::finish_file() noexcept {
     try {
+        for (const PendingVar& v : pending_) writer_->add(v.id, v.data, v.name);
         FileRecord mine = writer_->finish();
+        if (!pending_.empty() && mine.size != content_.size()) {
+            fail(ErrorKind::corrupt, "'" + tmp_path_.string() + "' holds " + std::to_string(mine.size) +
+                                         " bytes where its variables hold " + std::to_string(content_.size()));
+        }
         if (const ftiff::Layout* layout = writer_->ftiff_layout()) ftiff_layout_ = *layout;
         if (!writer_->collective()) {
             if (!in_place_) rename_path(tmp_path_, final_path_);
@@ -162,22 +175,54 @@ FileRecord CheckpointWriter::write_redundancy(const FileRecord& mine) {
     FileRecord kept;
     run_collectively(ctx_.app, [&] {
         GroupMember self = own_member(ctx_);
-        kept = ref_.level == 2 ? write_partner_copy(ctx_, self, ref_, mine, content_)
-                               : write_parity(ctx_, self, ref_, mine, content_);
+        const MemoryContent* content = redundancy_from_memory_ ? &content_ : nullptr;
+        kept = ref_.level == 2 ? write_partner_copy(ctx_, self, ref_, mine, content)
+                               : write_parity(ctx_, self, ref_, mine, content);
     });
     return kept;
+}
+
+std::vector<FileRecord> CheckpointWriter::write_file_beside_redundancy(std::exception_ptr failure) {
+    agree(ctx_.app, failure);  // every rank knows of every add() failure before the group's transfers
+    // The partner checks the copy it receives against this CRC.
+    FileRecord in_memory;
+    in_memory.size = content_.size();
+    in_memory.crc32 = ref_.level == 2 ? content_.crc32() : 0;
+    auto file = std::async(std::launch::async, [this] { return finish_file(); });
+    FileRecord kept;
+    std::exception_ptr redundancy_failure;
+    try {
+        kept = write_redundancy(in_memory);
+    } catch (...) {
+        redundancy_failure = std::current_exception();
+    }
+    failure = file.get();  // the worker is done before anything is discarded
+    if (!failure && ref_.level == 2 && record_.crc32 != in_memory.crc32) {
+        failure = std::make_exception_ptr(Error(
+            ErrorKind::corrupt, "'" + final_path_.string() + "' was written with CRC " + crc32_hex(record_.crc32) +
+                                    " but its partner copy with " + crc32_hex(in_memory.crc32) +
+                                    "; were the protected buffers changed during FTI_Checkpoint?"));
+    }
+    agree(ctx_.app, failure);  // a failed file names the first cause, before its copy or parity
+    if (redundancy_failure) std::rethrow_exception(redundancy_failure);  // the same on every rank
+    return {record_, kept};
 }
 
 CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
     std::exception_ptr failure = failure_;
     if (!failure && options.missing) failure = std::make_exception_ptr(Error(ErrorKind::usage, *options.missing));
     try {
-        // A shared file is finished collectively: every rank or none.
-        if (writer_->collective()) agree(ctx_.app, failure);
-        if (!failure) failure = finish_file();
-        agree(ctx_.app, failure);
-        std::vector<FileRecord> records = {record_};
-        if ((ref_.level == 2 || ref_.level == 3) && !options.deferred) records.push_back(write_redundancy(record_));
+        std::vector<FileRecord> records;
+        if (!pending_.empty()) {
+            records = write_file_beside_redundancy(failure);
+        } else {
+            // A shared file is finished collectively: every rank or none.
+            if (writer_->collective()) agree(ctx_.app, failure);
+            if (!failure) failure = finish_file();
+            agree(ctx_.app, failure);
+            records = {record_};
+            if ((ref_.level == 2 || ref_.level == 3) && !options.deferred) records.push_back(write_redundancy(record_));
+        }
         publish(ctx_, ref_, records, file_format(ctx_.config.ckpt_io, ref_.level));
     } catch (...) {
         discard();

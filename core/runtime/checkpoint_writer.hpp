@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "format/dcp_writer.hpp"
@@ -71,6 +72,9 @@ class CheckpointWriter {
     std::exception_ptr finish_file() noexcept;
     // Collective: the L2 partner copy or L3 parity of the file `mine`.
     FileRecord write_redundancy(const FileRecord& mine);
+    // Collective: the file written by a worker while the L2 copy is sent,
+    // or the L3 parity encoded, from memory; returns the records of both.
+    std::vector<FileRecord> write_file_beside_redundancy(std::exception_ptr failure);
 
     Context& ctx_;
     CheckpointRef ref_;
@@ -91,6 +95,16 @@ class CheckpointWriter {
     // be read back.
     bool redundancy_from_memory_ = false;
     MemoryContent content_;
+    // L2/L3 from memory: the variables are written at commit, by a worker,
+    // while the copy is sent or the parity encoded from them (the disk
+    // writes the file while the cores move the group's data).
+    struct PendingVar {
+        int id;
+        std::span<const std::byte> data;
+        std::string name;
+    };
+    bool redundancy_beside_file_ = false;
+    std::vector<PendingVar> pending_;
     bool committed_ = false;
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "hash/crc32.hpp"
 #include "io/file.hpp"
 #include "levels/memory_content.hpp"
 #include "temp_dir.hpp"
@@ -98,6 +99,7 @@ TEST(MemoryContent, CopiesAcrossPartsInFileOrder) {
     std::vector<std::byte> whole(a);
     whole.insert(whole.end(), b.begin(), b.end());
     whole.insert(whole.end(), c.begin(), c.end());
+    EXPECT_EQ(content.crc32(), crc32_of(whole)) << "the CRC of the file written from it";
     for (std::uint64_t offset : {0u, 999u, 1000u, 1005u, 2000u}) {
         std::vector<std::byte> out(2010);
         content.copy_out(offset, out);
