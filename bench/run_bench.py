@@ -83,6 +83,7 @@ def run_case(args, ranks, mib, level, io):
         "rss_extra_bytes": max([ckpt["rss_extra_bytes"]] + [l["rss_extra_bytes"] for l in launches[1:]]),
         "memcpy_s": ckpt["memcpy_s"], "md5_s": ckpt["md5_s"], "mpi_ring_s": ckpt["mpi_ring_s"],
         "recover_cold_s": med(l["recover_s"] for l in cold),
+        "init_cold_s": med(l["init_s"] for l in cold),
         "raw_read_cold_s": med(l["raw_read_s"] for l in cold),
         "recover_warm_s": med(l["recover_s"] for l in warm),
         "raw_read_warm_s": med(l["raw_read_s"] for l in warm),
