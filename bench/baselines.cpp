@@ -6,6 +6,7 @@
 #include <openssl/evp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -62,6 +63,35 @@ double raw_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byt
             crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(buffer.data()), static_cast<std::uint64_t>(done));
         (void)crc;
     });
+}
+
+double raw_block_crcs(MPI_Comm comm, std::span<const std::byte> data, std::size_t block) {
+    return timed(comm, [&] {
+        std::uint32_t all = 0;
+        for (std::size_t pos = 0; pos < data.size(); pos += block) {
+            const std::size_t n = std::min(block, data.size() - pos);
+            all ^= crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(data.data() + pos), n);
+        }
+        volatile std::uint32_t keep = all;
+        (void)keep;
+    });
+}
+
+double raw_in_place_update(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data, std::size_t block,
+                           std::size_t step) {
+    int fd = ::open(file.c_str(), O_WRONLY);
+    if (fd < 0) fail("cannot open", file);
+    double seconds = timed(comm, [&] {
+        for (std::size_t pos = 0; pos < data.size(); pos += block * step) {
+            const std::size_t n = std::min(block, data.size() - pos);
+            if (::pwrite(fd, data.data() + pos, n, static_cast<off_t>(pos)) != static_cast<ssize_t>(n)) {
+                fail("cannot write", file);
+            }
+        }
+        if (::fsync(fd) != 0) fail("cannot fsync", file);
+    });
+    ::close(fd);
+    return seconds;
 }
 
 double raw_memcpy(MPI_Comm comm, std::span<const std::byte> data, std::span<std::byte> buffer) {

@@ -18,6 +18,14 @@ namespace fs = std::filesystem;
 double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data);
 // read() of that file into `buffer` with a CRC-32 (ISA-L) of what was read.
 double raw_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byte> buffer);
+// The pass over all the data with which an L4 differential checkpoint finds
+// its changed blocks: a CRC-32 (ISA-L) of every `block` bytes of `data`.
+double raw_block_crcs(MPI_Comm comm, std::span<const std::byte> data, std::size_t block);
+// What a differential checkpoint must write: every `step`-th block of
+// `block` bytes of `data`, pwrite() in place into `file` (which holds
+// `data`'s size already), then fsync().
+double raw_in_place_update(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data, std::size_t block,
+                           std::size_t step);
 // memcpy of `data` into `buffer`.
 double raw_memcpy(MPI_Comm comm, std::span<const std::byte> data, std::span<std::byte> buffer);
 // OpenSSL MD5 of `data`.

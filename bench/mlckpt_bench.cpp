@@ -8,7 +8,10 @@
 //   L4 FTI-FF checkpoints,
 //   then one full differential checkpoint and `runs` with PERCENT of the
 //   blocks changed). Beside each checkpoint, a raw write() + fsync() of the
-//   same bytes by the same ranks to the same directory; afterwards memcpy,
+//   same bytes by the same ranks to the same directory (level 8 also: a
+//   CRC-32 of every block, and the changed blocks written in place into that
+//   file + fsync()), and the CPU time of the ranks and the time the host
+//   took from the machine's cores (steal); afterwards memcpy,
 //   MD5, ISA-L encode (raw and through mlckpt's encoder) and an MPI ring
 //   of the same bytes. The launch ends without FTI_Finalize, as a crash.
 // recover: a relaunch of that execution, timed from FTI_Init to the end of
@@ -107,11 +110,16 @@ void fill(std::vector<std::uint64_t>& data, std::uint64_t version) {
     for (std::size_t i = 0; i < data.size(); ++i) data[i] = (i * 0x9E3779B97F4A7C15ull) ^ (version << 32) ^ g_rank;
 }
 
+// Every how many differential blocks one is changed.
+std::size_t changed_block_step(double percent) {
+    return static_cast<std::size_t>(std::max(1.0, 100.0 / percent));
+}
+
 // Changes `percent` of the differential blocks, evenly spread.
 void change_blocks(std::vector<std::uint64_t>& data, double percent, std::uint64_t version) {
     const std::size_t words_per_block = kDcpBlock / sizeof(std::uint64_t);
     const std::size_t blocks = data.size() / words_per_block;
-    const auto step = static_cast<std::size_t>(std::max(1.0, 100.0 / percent));
+    const std::size_t step = changed_block_step(percent);
     for (std::size_t b = 0; b < blocks; b += step) data[b * words_per_block] ^= version * 0x100000001ull;
 }
 
@@ -145,6 +153,12 @@ double max_over_ranks(double v) {
 std::uint64_t sum_over_ranks(std::uint64_t v) {
     std::uint64_t out = 0;
     MPI_Allreduce(&v, &out, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    return out;
+}
+
+double sum_over_ranks(double v) {
+    double out = 0;
+    MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     return out;
 }
 
@@ -197,14 +211,18 @@ Json checkpoint_phase(const Options& o) {
     check(FTI_Protect(0, data.data(), static_cast<int64_t>(data.size()), FTI_ULNG), FTI_SCES, "FTI_Protect");
     auto bytes = std::as_bytes(std::span(data));
 
-    std::vector<double> ckpt, raw_write, written, full_l4;
+    std::vector<double> ckpt, raw_write, written, cpu, stolen, full_l4, dcp_crc_pass, dcp_in_place;
     auto timed_checkpoint = [&](int id, int level) {
         quiet_disk();
         std::uint64_t before = bytes_written_by_syscalls();
         MPI_Barrier(FTI_COMM_WORLD);
+        double cpu_start = cpu_seconds();
+        double stolen_start = stolen_cpu_seconds();
         double start = MPI_Wtime();
         check(FTI_Checkpoint(id, level), FTI_DONE, "FTI_Checkpoint");
         double seconds = max_over_ranks(MPI_Wtime() - start);
+        stolen.push_back(stolen_cpu_seconds() - stolen_start);  // the machine's: rank 0's figure is reported
+        cpu.push_back(sum_over_ranks(cpu_seconds() - cpu_start));
         written.push_back(static_cast<double>(sum_over_ranks(bytes_written_by_syscalls() - before)));
         return seconds;
     };
@@ -215,9 +233,10 @@ Json checkpoint_phase(const Options& o) {
             double seconds = timed_checkpoint(++id, 4);
             if (run >= 1) full_l4.push_back(seconds);
         }
-        written.clear();
         timed_checkpoint(++id, 8);  // the first differential checkpoint writes everything
         written.clear();
+        cpu.clear();
+        stolen.clear();
     }
     // The first runs only warm up: the file system's first allocations of
     // fresh space (on a virtual disk especially) are not what a long run sees.
@@ -230,13 +249,24 @@ Json checkpoint_phase(const Options& o) {
         compute_between_checkpoints();
         quiet_disk();
         double raw = raw_durable_write(MPI_COMM_WORLD, raw_file(o), bytes);
+        double crc_pass = 0;
+        double in_place = 0;
+        if (o.level == 8) {  // the least a differential checkpoint does: read everything, write the changes
+            crc_pass = raw_block_crcs(MPI_COMM_WORLD, bytes, kDcpBlock);
+            in_place = raw_in_place_update(MPI_COMM_WORLD, raw_file(o), bytes, kDcpBlock,
+                                           changed_block_step(o.changed_percent));
+        }
         double seconds = timed_checkpoint(++id, o.level);
         if (run < 1) {
             written.pop_back();
+            cpu.pop_back();
+            stolen.pop_back();
             continue;
         }
         raw_write.push_back(raw);
         ckpt.push_back(seconds);
+        dcp_crc_pass.push_back(crc_pass);
+        dcp_in_place.push_back(in_place);
     }
     const std::uint64_t rss_extra = peak_resident_bytes() - std::min(peak_resident_bytes(), rss_before);
     const double rss_extra_max = max_over_ranks(static_cast<double>(rss_extra));
@@ -254,6 +284,8 @@ Json checkpoint_phase(const Options& o) {
     j.field("checkpoint_s", ckpt)
         .field("raw_write_s", raw_write)
         .field("bytes_written", written)
+        .field("checkpoint_cpu_s", cpu)
+        .field("checkpoint_stolen_s", stolen)
         .field("files", files)
         .field("rss_extra_bytes", rss_extra_max)
         .field("memcpy_s", raw_memcpy(MPI_COMM_WORLD, bytes, scratch))
@@ -265,7 +297,12 @@ Json checkpoint_phase(const Options& o) {
             .field("isal_library_s", raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, true))
             .field("group_size", k);
     }
-    if (o.level == 8) j.field("full_l4_s", full_l4).field("changed_percent", o.changed_percent);
+    if (o.level == 8) {
+        j.field("full_l4_s", full_l4)
+            .field("changed_percent", o.changed_percent)
+            .field("raw_dcp_crc_s", dcp_crc_pass)
+            .field("raw_dcp_write_s", dcp_in_place);
+    }
     // The raw file stays for the recovery launches' raw read.
     return j;  // no FTI_Finalize: the next launch restarts
 }
@@ -280,6 +317,8 @@ Json recover_phase(const Options& o) {
     double raw_read = raw_read_with_crc(MPI_COMM_WORLD, raw_file(o), scratch);
     const std::uint64_t rss_before = resident_bytes();
     MPI_Barrier(MPI_COMM_WORLD);
+    double cpu_start = cpu_seconds();
+    double stolen_start = stolen_cpu_seconds();
     double start = MPI_Wtime();
     check(FTI_Init(cfg.c_str(), MPI_COMM_WORLD), FTI_SCES, "FTI_Init");
     // FTI_Init's share: the fixed costs (configuration, topology, catalog,
@@ -288,6 +327,8 @@ Json recover_phase(const Options& o) {
     check(FTI_Protect(0, data.data(), static_cast<int64_t>(data.size()), FTI_ULNG), FTI_SCES, "FTI_Protect");
     check(FTI_Recover(), FTI_SCES, "FTI_Recover");
     double seconds = max_over_ranks(MPI_Wtime() - start);
+    double stolen = stolen_cpu_seconds() - stolen_start;
+    double cpu = sum_over_ranks(cpu_seconds() - cpu_start);
     const std::uint64_t rss_extra = peak_resident_bytes() - std::min(peak_resident_bytes(), rss_before);
     // The data must be the last checkpoint's, bit for bit.
     std::vector<std::uint64_t> expected(data.size());
@@ -306,6 +347,8 @@ Json recover_phase(const Options& o) {
         .field("files_evicted", evicted)
         .field("recover_s", seconds)
         .field("init_s", init_seconds)
+        .field("recover_cpu_s", cpu)
+        .field("recover_stolen_s", stolen)
         .field("raw_read_s", raw_read)
         .field("rss_extra_bytes", max_over_ranks(static_cast<double>(rss_extra)));
     return j;  // no FTI_Finalize: the next recovery launch restarts again

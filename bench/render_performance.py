@@ -29,19 +29,32 @@ def gbs(nbytes, seconds):
     return nbytes / 1e9 / seconds if seconds > 0 else 0.0
 
 
-def table(results):
+def cores_busy(r, what, seconds_key, cores):
+    """The share of the cores' time a checkpoint or recovery used, and the
+    share the host took (steal); "—" in results from before the bench
+    measured them."""
+    cpu, stolen = f"{what}_cpu_s", f"{what}_stolen_s"
+    if cpu not in r or stolen not in r or not cores:
+        return "—"
+    wall = r[seconds_key] * cores
+    return f"{r[cpu] / wall:.2f} + {r[stolen] / wall:.2f}"
+
+
+def table(results, cores):
     rows = ["| case | ranks | MiB/rank | files | checkpoint [s] | GB/s | raw write+fsync [s] | ratio | "
             "recovery cold [s] | raw read+CRC cold [s] | ratio | recovery warm [s] | written / protected | "
-            "peak RSS beyond data [MiB] |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            "peak RSS beyond data [MiB] | cores used + taken by the host: checkpoint; recovery cold |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         p = r["protected_bytes"]
+        busy = (f"{cores_busy(r, 'checkpoint', 'checkpoint_s', cores)}; "
+                f"{cores_busy(r, 'recover_cold', 'recover_cold_s', cores)}")
         rows.append(
             f"| {case_name(r)} | {r['ranks']} | {r['mib']} | {int(r['files'])} | {r['checkpoint_s']:.3f} | "
             f"{gbs(p, r['checkpoint_s']):.2f} | {r['raw_write_s']:.3f} | {r['raw_write_s'] / r['checkpoint_s']:.2f} | "
             f"{r['recover_cold_s']:.3f} | {r['raw_read_cold_s']:.3f} | "
             f"{r['raw_read_cold_s'] / r['recover_cold_s']:.2f} | {r['recover_warm_s']:.3f} | "
-            f"{r['bytes_written'] / p:.2f} | {r['rss_extra_bytes'] / 2**20:.1f} |")
+            f"{r['bytes_written'] / p:.2f} | {r['rss_extra_bytes'] / 2**20:.1f} | {busy} |")
     return "\n".join(rows)
 
 
@@ -147,7 +160,7 @@ def main():
                f"medians of {report['runs']} runs")
     with open(os.path.join(HERE, "performance.md.in")) as f:
         text = f.read()
-    for key, value in (("MACHINE", machine), ("TABLE", table(results)), ("LIMITS", limits(results)),
+    for key, value in (("MACHINE", machine), ("TABLE", table(results, m.get("cores"))), ("LIMITS", limits(results)),
                        ("TARGETS", targets(report)), ("PLOTS", plots(results, args.docs))):
         text = text.replace("{{" + key + "}}", value)
     with open(os.path.join(args.docs, "performance.md"), "w") as f:

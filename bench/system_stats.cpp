@@ -32,6 +32,25 @@ std::uint64_t peak_resident_bytes() {
     return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
 }
 
+double cpu_seconds() {
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+double stolen_cpu_seconds() {
+    // cpu  user nice system idle iowait irq softirq steal ...
+    std::ifstream in("/proc/stat");
+    std::string cpu;
+    std::uint64_t field = 0;
+    std::uint64_t steal = 0;
+    in >> cpu;
+    for (int i = 0; i < 8 && in >> field; ++i) steal = field;
+    if (cpu != "cpu" || !in) return 0;
+    return static_cast<double>(steal) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 std::uint64_t bytes_written_by_syscalls() {
     return proc_value("/proc/self/io", "wchar:");
 }

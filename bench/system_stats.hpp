@@ -12,6 +12,13 @@ namespace fs = std::filesystem;
 // Resident set now, and its peak since the process started, in bytes.
 std::uint64_t resident_bytes();
 std::uint64_t peak_resident_bytes();
+// CPU time (user + system) of every thread of this process so far, in
+// seconds: with the wall time, how busy the cores were.
+double cpu_seconds();
+// CPU time the hypervisor took from this machine's cores so far (steal in
+// /proc/stat, all cores), in seconds; 0 on bare metal. On a virtual
+// machine the host's own work for the guest's disk I/O shows up here.
+double stolen_cpu_seconds();
 // Bytes this process has passed to write system calls (/proc/self/io
 // wchar): what a checkpoint writes, whatever the format. (write_bytes, the
 // bytes sent to storage, is counted in whole large folios by some file
