@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/parallel_ranges.hpp"
 #include "levels/reed_solomon.hpp"
 
 namespace mlckpt::bench {
@@ -65,13 +67,18 @@ double raw_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byt
     });
 }
 
-double raw_block_crcs(MPI_Comm comm, std::span<const std::byte> data, std::size_t block) {
+double raw_block_crcs(MPI_Comm comm, std::span<const std::byte> data, std::size_t block, std::size_t threads) {
+    const std::size_t blocks = (data.size() + block - 1) / block;
     return timed(comm, [&] {
-        std::uint32_t all = 0;
-        for (std::size_t pos = 0; pos < data.size(); pos += block) {
-            const std::size_t n = std::min(block, data.size() - pos);
-            all ^= crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(data.data() + pos), n);
-        }
+        std::atomic<std::uint32_t> all{0};
+        mlckpt::core::for_ranges(blocks, threads, [&](std::size_t begin, std::size_t end) {
+            std::uint32_t mine = 0;
+            for (std::size_t k = begin; k < end; ++k) {
+                const std::size_t n = std::min(block, data.size() - k * block);
+                mine ^= crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(data.data() + k * block), n);
+            }
+            all ^= mine;
+        });
         volatile std::uint32_t keep = all;
         (void)keep;
     });

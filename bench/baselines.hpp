@@ -19,8 +19,9 @@ double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const st
 // read() of that file into `buffer` with a CRC-32 (ISA-L) of what was read.
 double raw_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byte> buffer);
 // The pass over all the data with which an L4 differential checkpoint finds
-// its changed blocks: a CRC-32 (ISA-L) of every `block` bytes of `data`.
-double raw_block_crcs(MPI_Comm comm, std::span<const std::byte> data, std::size_t block);
+// its changed blocks: a CRC-32 (ISA-L) of every `block` bytes of `data`, by
+// `threads` threads per rank (the CPUs each rank has to itself).
+double raw_block_crcs(MPI_Comm comm, std::span<const std::byte> data, std::size_t block, std::size_t threads);
 // What a differential checkpoint must write: every `step`-th block of
 // `block` bytes of `data`, pwrite() in place into `file` (which holds
 // `data`'s size already), then fsync().

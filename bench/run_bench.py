@@ -45,7 +45,11 @@ def case_name(level, io):
 
 
 def launch(args, ranks, phase, level, io, mib, workdir, out, extra=()):
-    cmd = ["mpiexec", "--oversubscribe", "-n", str(ranks), os.path.join(args.build, "bench", "mlckpt_bench"),
+    # Unbound: Open MPI binds each of one or two ranks to a single core by
+    # default, where the library's worker threads (hashing beside the writes)
+    # would share it while the other core idles.
+    cmd = ["mpiexec", "--oversubscribe", "--bind-to", "none", "-n", str(ranks),
+           os.path.join(args.build, "bench", "mlckpt_bench"),
            "--phase", phase, "--level", str(level), "--io", str(io), "--mib", str(mib), "--runs", str(args.runs),
            "--dir", workdir, "--out", out, *extra]
     env = dict(os.environ, **MPI_ENV)
@@ -90,7 +94,7 @@ def run_case(args, ranks, mib, level, io):
         "all_checkpoint_s": ckpt["checkpoint_s"],
     }
     for key in ("isal_raw_s", "isal_library_s", "group_size", "full_l4_s", "changed_percent", "checkpoint_cpu_s",
-                "checkpoint_stolen_s", "raw_dcp_crc_s", "raw_dcp_write_s"):
+                "checkpoint_stolen_s", "raw_dcp_crc_s", "raw_dcp_write_s", "cpus_per_rank"):
         if key in ckpt:
             result[key] = med(ckpt[key]) if isinstance(ckpt[key], list) else ckpt[key]
     for key in ("cpu", "stolen"):

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "common/parallel_ranges.hpp"
 #include "hash/crc32.hpp"
 #include "hash/md5.hpp"
 
@@ -35,12 +36,20 @@ void write_zeros(File& file, std::uint64_t offset, std::uint64_t length) {
 
 }  // namespace
 
-std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size_t block_size) {
-    std::vector<std::uint32_t> out;
-    out.reserve((data.size() + block_size - 1) / block_size);
-    for (std::size_t pos = 0; pos < data.size(); pos += block_size) {
-        out.push_back(crc32_of(data.subspan(pos, std::min(block_size, data.size() - pos))));
-    }
+namespace {
+
+std::span<const std::byte> block_of(std::span<const std::byte> data, std::size_t block_size, std::size_t k) {
+    const std::size_t pos = k * block_size;
+    return data.subspan(pos, std::min(block_size, data.size() - pos));
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size_t block_size, std::size_t threads) {
+    std::vector<std::uint32_t> out((data.size() + block_size - 1) / block_size);
+    for_ranges(out.size(), threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) out[k] = crc32_of(block_of(data, block_size, k));
+    });
     return out;
 }
 
@@ -49,13 +58,12 @@ namespace {
 std::vector<ftiff::Md5> digests_from(std::span<const std::byte> data, const std::vector<std::uint32_t>& crcs,
                                      const DcpOptions& options) {
     std::vector<ftiff::Md5> out(crcs.size());
-    for (std::size_t k = 0; k < crcs.size(); ++k) {
-        if (options.mode == DcpMode::md5) {
-            const std::size_t pos = k * options.block_size;
-            out[k] = md5_of(data.subspan(pos, std::min(options.block_size, data.size() - pos)));
-        } else {
-            std::memcpy(out[k].data(), &crcs[k], sizeof crcs[k]);
-        }
+    if (options.mode == DcpMode::md5) {
+        for_ranges(out.size(), options.threads, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) out[k] = md5_of(block_of(data, options.block_size, k));
+        });
+    } else {
+        for (std::size_t k = 0; k < crcs.size(); ++k) std::memcpy(out[k].data(), &crcs[k], sizeof crcs[k]);
     }
     return out;
 }
@@ -79,7 +87,7 @@ std::vector<std::uint32_t> chunk_block_crcs(std::span<const std::byte> data, con
 }  // namespace
 
 std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const DcpOptions& options) {
-    return digests_from(data, block_crcs(data, options.block_size), options);
+    return digests_from(data, block_crcs(data, options.block_size, options.threads), options);
 }
 
 DcpWriter::DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_t seq, ftiff::Layout layout,
@@ -97,7 +105,7 @@ DcpWriter::DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_
 void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
     // One CRC pass finds the changed blocks (in CRC mode) and gives the
     // chunk hashes; MD5 mode hashes the blocks once more.
-    const std::vector<std::uint32_t> crcs = block_crcs(data, options_.block_size);
+    const std::vector<std::uint32_t> crcs = block_crcs(data, options_.block_size, options_.threads);
     std::vector<ftiff::Md5> digests = digests_from(data, crcs, options_);
     const std::vector<ftiff::Md5>* old = nullptr;
     if (baseline_) {

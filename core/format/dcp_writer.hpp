@@ -30,6 +30,7 @@ struct DcpBaseline {
 struct DcpOptions {
     DcpMode mode = DcpMode::md5;
     std::size_t block_size = 16384;
+    std::size_t threads = 1;  // for the pass over every block (CPUs the rank has to itself)
 };
 
 class DcpWriter final : public FileWriter {
@@ -68,8 +69,10 @@ class DcpWriter final : public FileWriter {
     std::uint64_t bytes_protected_ = 0;
 };
 
-// CRC-32 of each `block_size` block of `data` (the last may be short).
-std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size_t block_size);
+// CRC-32 of each `block_size` block of `data` (the last may be short),
+// computed by `threads` threads.
+std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size_t block_size,
+                                      std::size_t threads = 1);
 // Digests of `data` in blocks of `block_size` bytes (the last may be short).
 std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const DcpOptions& options);
 

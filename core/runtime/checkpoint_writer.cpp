@@ -49,6 +49,11 @@ WritePath posix_write_path(bool read_back) {
 
 }  // namespace
 
+DcpOptions dcp_options(const Context& ctx) {
+    return {ctx.config.dcp_mode, static_cast<std::size_t>(ctx.config.dcp_block_size),
+            static_cast<std::size_t>(ctx.cpus)};
+}
+
 CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,
                                    const FormatState& state, bool incremental)
     : ctx_(ctx), in_place_(level == kDcpLevel) {
@@ -87,9 +92,8 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
                 // The baseline counts only while the file still holds it.
                 const DcpBaseline* base =
                     state.dcp.seq != 0 && ctx.catalog.contains(state.dcp.seq, kDcpLevel) ? &state.dcp : nullptr;
-                DcpOptions options{ctx.config.dcp_mode, static_cast<std::size_t>(ctx.config.dcp_block_size)};
                 auto dcp = std::make_unique<DcpWriter>(final_path_, ctx.dcp_journal_path(), ref_.seq, *ftiff_layout_,
-                                                       base, options, sizes);
+                                                       base, dcp_options(ctx), sizes);
                 dcp_ = dcp.get();
                 entry_durable_ = base != nullptr;  // committed before, in this very file
                 writer_ = std::move(dcp);

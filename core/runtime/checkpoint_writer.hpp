@@ -26,6 +26,9 @@ struct FormatState {
     DcpBaseline dcp;       // what its L4 differential file holds
 };
 
+// How this rank's L4 differential checkpoints cut and hash its data.
+DcpOptions dcp_options(const Context& ctx);
+
 class CheckpointWriter {
   public:
     // Collective: all ranks open their file or all fail. The file format

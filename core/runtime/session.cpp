@@ -11,6 +11,7 @@
 #include "runtime/checkpoint_store.hpp"
 #include "runtime/head_service.hpp"
 #include "runtime/shared_l4.hpp"
+#include "topology/cpu_share.hpp"
 
 namespace mlckpt::core {
 
@@ -39,17 +40,23 @@ MPI_Comm dup_comm(MPI_Comm comm) {
     return out;
 }
 
+// The ranks of `world` that share this rank's memory (its host).
+Communicator host_of(MPI_Comm world) {
+    int rank = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm host = MPI_COMM_NULL;
+    check_mpi(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
+    return Communicator(host);
+}
+
 // Node of every world rank from the hardware: ranks sharing memory share a node.
-std::vector<int> discovered_node_map(MPI_Comm world) {
+std::vector<int> discovered_node_map(MPI_Comm world, MPI_Comm host) {
     int rank = 0;
     int size = 0;
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &size);
-    MPI_Comm node_comm = MPI_COMM_NULL;
-    check_mpi(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm), "MPI_Comm_split_type");
-    Communicator node(node_comm);
     int leader = rank;
-    check_mpi(MPI_Bcast(&leader, 1, MPI_INT, 0, node.get()), "MPI_Bcast");
+    check_mpi(MPI_Bcast(&leader, 1, MPI_INT, 0, host), "MPI_Bcast");
     std::vector<int> leaders(static_cast<std::size_t>(size));
     check_mpi(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, world), "MPI_Allgather");
     std::vector<int> sorted = leaders;
@@ -105,8 +112,9 @@ Context build_context(const std::string& path, MPI_Comm world) {
         config = load_config(path);
         check_supported(config);
     });
+    Communicator host = host_of(world);
     std::vector<int> node_map;
-    if (!config.local_test) node_map = discovered_node_map(world);
+    if (!config.local_test) node_map = discovered_node_map(world, host.get());
     Topology topo;
     run_collectively(world, [&] {
         if (config.local_test) node_map = simulated_node_map(size, config.node_size, path);
@@ -115,7 +123,9 @@ Context build_context(const std::string& path, MPI_Comm world) {
         check_container_files(config, topo);
     });
     Logger log(config.verbosity, topo.is_head ? rank : topo.app_rank, topo.app_rank == 0);
-    return Context{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, MPI_COMM_NULL, {}};
+    Context ctx{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, MPI_COMM_NULL, {}};
+    ctx.cpus = cpu_share(host.get());
+    return ctx;
 }
 
 // A new execution id in FTI's form (local time). Rank 0 claims it by creating
@@ -475,7 +485,7 @@ void Session::read_source() {
         reader.read_all(targets, ctx_.app, mpiio_piece_bytes(ctx_.config));
         if (source_->ref.level == kDcpLevel && reader.layout() != nullptr) {
             // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
-            DcpOptions options{ctx_.config.dcp_mode, static_cast<std::size_t>(ctx_.config.dcp_block_size)};
+            const DcpOptions options = dcp_options(ctx_);
             format_.dcp = DcpBaseline{source_->ref.seq, *reader.layout(), {}};
             for (const Variable& var : registry_.variables()) {
                 format_.dcp.digests[var.id] = block_digests(var.data(), options);

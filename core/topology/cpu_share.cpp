@@ -1,0 +1,34 @@
+#include "topology/cpu_share.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "mpi/collective.hpp"
+
+namespace mlckpt::core {
+
+int cpu_share_of(const cpu_set_t& mine, std::span<const cpu_set_t> host) {
+    double share = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (!CPU_ISSET(cpu, &mine)) continue;
+        const auto users = std::count_if(host.begin(), host.end(), [&](const cpu_set_t& s) { return CPU_ISSET(cpu, &s); });
+        share += 1.0 / static_cast<double>(std::max<std::ptrdiff_t>(users, 1));
+    }
+    return std::max(1, static_cast<int>(share + 1e-9));
+}
+
+int cpu_share(MPI_Comm host) {
+    int size = 0;
+    check_mpi(MPI_Comm_size(host, &size), "MPI_Comm_size");
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
+        CPU_ZERO(&mine);
+        CPU_SET(0, &mine);  // unknown: one CPU, the safe side
+    }
+    std::vector<cpu_set_t> all(static_cast<std::size_t>(size));
+    check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, host), "MPI_Allgather");
+    return cpu_share_of(mine, all);
+}
+
+}  // namespace mlckpt::core
