@@ -95,7 +95,7 @@ int group_size() { return std::min(4, g_ranks); }
 int cpus_per_rank() {
     MPI_Comm host = MPI_COMM_NULL;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g_rank, MPI_INFO_NULL, &host);
-    const int cpus = mlckpt::core::cpu_share(host);
+    const int cpus = mlckpt::core::cpu_share(host).cpus;
     MPI_Comm_free(&host);
     return cpus;
 }

@@ -51,7 +51,7 @@ WritePath posix_write_path(bool read_back) {
 
 DcpOptions dcp_options(const Context& ctx) {
     return {ctx.config.dcp_mode, static_cast<std::size_t>(ctx.config.dcp_block_size),
-            static_cast<std::size_t>(ctx.cpus)};
+            static_cast<std::size_t>(ctx.cpu_share.cpus)};
 }
 
 CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,

@@ -12,6 +12,7 @@
 #include "log/log.hpp"
 #include "runtime/catalog.hpp"
 #include "storage/layout.hpp"
+#include "topology/cpu_share.hpp"
 #include "topology/topology.hpp"
 
 namespace mlckpt::core {
@@ -29,9 +30,9 @@ struct Context {
     // Removes retired checkpoints while the application goes on; drained
     // before the next checkpoint writes anything and at FTI_Finalize.
     std::unique_ptr<BackgroundRemover> remover = std::make_unique<BackgroundRemover>();
-    // CPUs this rank may keep busy without taking one from another rank of
-    // its host (see cpu_share): threads for passes over the protected data.
-    int cpus = 1;
+    // The CPUs this rank may keep busy without taking one from another rank
+    // of its host: threads for passes over the protected data.
+    CpuShare cpu_share;
 
     int rank() const { return topo.app_rank; }
     std::size_t io_buffer_bytes() const { return static_cast<std::size_t>(config.block_size_kb) * 1024; }

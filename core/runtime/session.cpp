@@ -11,7 +11,6 @@
 #include "runtime/checkpoint_store.hpp"
 #include "runtime/head_service.hpp"
 #include "runtime/shared_l4.hpp"
-#include "topology/cpu_share.hpp"
 
 namespace mlckpt::core {
 
@@ -124,7 +123,7 @@ Context build_context(const std::string& path, MPI_Comm world) {
     });
     Logger log(config.verbosity, topo.is_head ? rank : topo.app_rank, topo.app_rank == 0);
     Context ctx{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, MPI_COMM_NULL, {}};
-    ctx.cpus = cpu_share(host.get());
+    ctx.cpu_share = cpu_share(host.get());
     return ctx;
 }
 
@@ -263,6 +262,13 @@ void Session::init_application_rank(MPI_Comm user) {
                   (status_ != 0    ? ", restarting"
                    : init_problem_ ? ", nothing to restart from"
                                    : ""));
+    if (ctx_.cpu_share.bound == 1 && ctx_.cpu_share.unused > 0) {
+        ctx_.log.info("rank 0 is bound to a single CPU while " + plural(ctx_.cpu_share.unused, "CPU") +
+                      " of its host " + (ctx_.cpu_share.unused == 1 ? "is" : "are") +
+                      " bound to no rank: the library's worker threads (checksums beside the writes) share the "
+                      "rank's CPU; give each rank more (mpiexec --map-by ppr:<ranks>:node:pe=<cores>, or "
+                      "--bind-to none)");
+    }
 }
 
 void Session::adopt(RecoverySource source) {

@@ -1,5 +1,7 @@
 #include "topology/cpu_share.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -17,7 +19,15 @@ int cpu_share_of(const cpu_set_t& mine, std::span<const cpu_set_t> host) {
     return std::max(1, static_cast<int>(share + 1e-9));
 }
 
-int cpu_share(MPI_Comm host) {
+int cpus_bound_to_none(std::span<const cpu_set_t> host, int online) {
+    int unused = 0;
+    for (int cpu = 0; cpu < std::min(online, CPU_SETSIZE); ++cpu) {
+        if (std::none_of(host.begin(), host.end(), [&](const cpu_set_t& s) { return CPU_ISSET(cpu, &s); })) ++unused;
+    }
+    return unused;
+}
+
+CpuShare cpu_share(MPI_Comm host) {
     int size = 0;
     check_mpi(MPI_Comm_size(host, &size), "MPI_Comm_size");
     cpu_set_t mine;
@@ -28,7 +38,8 @@ int cpu_share(MPI_Comm host) {
     }
     std::vector<cpu_set_t> all(static_cast<std::size_t>(size));
     check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, host), "MPI_Allgather");
-    return cpu_share_of(mine, all);
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return {cpu_share_of(mine, all), CPU_COUNT(&mine), online > 0 ? cpus_bound_to_none(all, static_cast<int>(online)) : 0};
 }
 
 }  // namespace mlckpt::core

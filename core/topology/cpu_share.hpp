@@ -14,8 +14,15 @@ namespace mlckpt::core {
 
 // `mine` among the CPU sets of every rank of the host (`mine` included).
 int cpu_share_of(const cpu_set_t& mine, std::span<const cpu_set_t> host);
+// CPUs among the host's first `online` that no rank is bound to.
+int cpus_bound_to_none(std::span<const cpu_set_t> host, int online);
 
+struct CpuShare {
+    int cpus = 1;    // cpu_share_of: what the rank's threads may keep busy
+    int bound = 1;   // CPUs of the rank's own binding
+    int unused = 0;  // CPUs of the host bound to no rank
+};
 // Collective over `host`, the ranks that share this rank's memory.
-int cpu_share(MPI_Comm host);
+CpuShare cpu_share(MPI_Comm host);
 
 }  // namespace mlckpt::core

@@ -77,5 +77,12 @@ TEST(CpuShare, CountsEachCpuAsTheShareItsRanksLeave) {
     EXPECT_EQ(cpu_share_of(four, std::vector{four, cpus({0, 1})}), 3);  // two CPUs to itself, two shared
 }
 
+TEST(CpuShare, CountsTheCpusBoundToNoRank) {
+    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({0})}, 2), 1);  // one rank bound to one of two cores
+    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({0}), cpus({1})}, 2), 0);
+    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({0, 1}), cpus({0, 1})}, 2), 0);  // unbound
+    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({1}), cpus({3})}, 8), 6);
+}
+
 }  // namespace
 }  // namespace mlckpt::core
