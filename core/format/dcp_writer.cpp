@@ -149,6 +149,12 @@ void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& 
         }
     }
     File& file = writer_.file();
+    if (journaled_for_finish_.empty()) {
+        // What finish() rewrites is journaled with the first variable's
+        // changes, so that the update costs one journal sync, not two.
+        journaled_for_finish_ = writer_.overwritten_by_finish();
+        for (const auto& r : journaled_for_finish_) journal_.save(file, r.offset, r.length);
+    }
     for (const Write& w : writes) journal_.save(file, w.offset, w.length);
     journal_.sync();
     for (const Write& w : writes) {
@@ -191,9 +197,18 @@ FileRecord DcpWriter::finish() {
         }
     }
     auto save_first = [&](const File& file, const std::vector<ftiff::Writer::Range>& ranges) {
-        for (const auto& r : ranges) journal_.save(file, r.offset, r.length);
-        for (const auto& r : emptied) journal_.save(file, r.offset, r.length);
-        journal_.sync();
+        bool saved = false;
+        auto save = [&](const ftiff::Writer::Range& r) {
+            journal_.save(file, r.offset, r.length);
+            saved = true;
+        };
+        for (const auto& r : ranges) {
+            const bool already = std::any_of(journaled_for_finish_.begin(), journaled_for_finish_.end(),
+                                             [&](const auto& j) { return j.offset == r.offset && j.length == r.length; });
+            if (!already) save(r);
+        }
+        for (const auto& r : emptied) save(r);
+        if (saved) journal_.sync();
         for (const auto& r : emptied) write_zeros(writer_.file(), r.offset, r.length);
     };
     ftiff::Writer::Result r = writer_.finish(sizes_.max_fs, sizes_.pt_fs, now, save_first);

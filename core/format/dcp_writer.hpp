@@ -64,6 +64,7 @@ class DcpWriter final : public FileWriter {
     DcpOptions options_;
     FtiffWriter::Sizes sizes_;
     DcpBaseline next_;
+    std::vector<ftiff::Writer::Range> journaled_for_finish_;  // saved with the first variable's changes
     FileRecord record_;
     std::uint64_t bytes_written_ = 0;
     std::uint64_t bytes_protected_ = 0;

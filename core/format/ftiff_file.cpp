@@ -104,6 +104,16 @@ void Writer::add_block_crcs(int id, std::size_t bytes, const BlockCrcs& block_cr
     added_.push_back(id);
 }
 
+std::vector<Writer::Range> Writer::overwritten_by_finish() const {
+    std::vector<Range> ranges = {{0, static_cast<std::uint64_t>(kFileBlockBytes)}};
+    for (const Block& block : layout_.blocks()) {
+        ranges.push_back({static_cast<std::uint64_t>(block.offset), static_cast<std::uint64_t>(block.metadata_bytes())});
+    }
+    const auto new_size = static_cast<std::uint64_t>(layout_.file_size());
+    if (file_.size() > new_size) ranges.push_back({new_size, file_.size() - new_size});
+    return ranges;
+}
+
 Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp,
                               const BeforeOverwrite& before_overwrite) {
     for (const Block& block : layout_.blocks()) {
@@ -113,16 +123,7 @@ Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int6
             }
         }
     }
-    if (before_overwrite) {
-        std::vector<Range> ranges = {{0, static_cast<std::uint64_t>(kFileBlockBytes)}};
-        for (const Block& block : layout_.blocks()) {
-            ranges.push_back(
-                {static_cast<std::uint64_t>(block.offset), static_cast<std::uint64_t>(block.metadata_bytes())});
-        }
-        const auto new_size = static_cast<std::uint64_t>(layout_.file_size());
-        if (file_.size() > new_size) ranges.push_back({new_size, file_.size() - new_size});
-        before_overwrite(file_, ranges);
-    }
+    if (before_overwrite) before_overwrite(file_, overwritten_by_finish());
     Md5Hasher metadata;
     std::uint32_t body_crc = crc32_of({});
     std::int64_t body_bytes = 0;

@@ -54,6 +54,9 @@ class Writer {
         std::uint64_t length = 0;
     };
     using BeforeOverwrite = std::function<void(const File&, const std::vector<Range>&)>;
+    // The ranges above, as finish() will announce them; the layout's places
+    // and sizes are final already, so they can be saved before any add().
+    std::vector<Range> overwritten_by_finish() const;
 
     // Syncs and closes. max_fs and pt_fs are the group's largest and the
     // partner's file sizes (0 when unknown). Throws a usage Error if a

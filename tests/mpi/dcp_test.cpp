@@ -128,11 +128,11 @@ TEST(Dcp, OnlyChangedBlocksAreWrittenCrc32) {
     only_changed_blocks("2");
 }
 
-// A rank is killed after writing part of checkpoint 2 into its dCP file: the
-// restart rolls the file back and recovers checkpoint 1 bit for bit.
-TEST(Dcp, CrashDuringUpdateRollsBack) {
+// Rank `victim` is killed at fault point `point` of checkpoint 3, after
+// checkpoint 2 changed 10 % of the blocks: the restart rolls every dCP file
+// back and recovers checkpoint 2 bit for bit.
+void crash_rolls_back(const char* point, int victim) {
     std::string cfg = dcp_config("2");
-    const int victim = app_ranks_expected() - 1;
     if (phase() == 1) {
         ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
         Data d(app_rank());
@@ -142,7 +142,7 @@ TEST(Dcp, CrashDuringUpdateRollsBack) {
         d.touch_every_tenth_block();
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
         mark("two-checkpoints-done");
-        std::string spec = "during_dcp_update:" + std::to_string(victim) + ":3";
+        std::string spec = std::string(point) + ":" + std::to_string(victim) + ":3";
         ::setenv("MLCKPT_FAULT_INJECT", spec.c_str(), 1);
         d.fill(3);
         FTI_Checkpoint(3, FTI_L4_DCP);
@@ -162,6 +162,20 @@ TEST(Dcp, CrashDuringUpdateRollsBack) {
     EXPECT_EQ(d.doubles, expected.doubles);
     EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti.undo").empty());
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// Killed after writing part of its changed blocks.
+TEST(Dcp, CrashDuringUpdateRollsBack) {
+    crash_rolls_back("during_dcp_update", app_ranks_expected() - 1);
+}
+// Killed once its file is rewritten and synced, block records and file block
+// included, before the ranks agree.
+TEST(Dcp, CrashAfterTheFileIsRewrittenRollsBack) {
+    crash_rolls_back("after_data_write", app_ranks_expected() - 1);
+}
+// Rank 0 killed after every file is rewritten, before the metadata commit.
+TEST(Dcp, CrashBeforeTheCommitRollsBack) {
+    crash_rolls_back("before_meta_commit", 0);
 }
 
 // The restarted run protects only variable 0: variable 1 keeps its
