@@ -17,12 +17,13 @@ import json
 import os
 import sys
 
+import run_bench
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-IO_NAMES = {1: "POSIX", 2: "MPI-IO", 3: "FTI-FF", 4: "container"}
 
 
 def case_name(r):
-    return ("L4 dCP" if r["level"] == 8 else f"L{r['level']}") + f" {IO_NAMES[r['io']]}"
+    return run_bench.case_name(r["level"], r["io"])
 
 
 def gbs(nbytes, seconds):
@@ -30,14 +31,10 @@ def gbs(nbytes, seconds):
 
 
 def cores_busy(r, what, seconds_key, cores):
-    """The share of the cores' time a checkpoint or recovery used, and the
-    share the host took (steal); "—" in results from before the bench
-    measured them."""
-    cpu, stolen = f"{what}_cpu_s", f"{what}_stolen_s"
-    if cpu not in r or stolen not in r or not cores:
-        return "—"
-    wall = r[seconds_key] * cores
-    return f"{r[cpu] / wall:.2f} + {r[stolen] / wall:.2f}"
+    """run_bench.cores_share as "used + taken"; "—" in results from before
+    the bench measured it."""
+    share = run_bench.cores_share(r, what, seconds_key, cores)
+    return "—" if share is None else f"{share[0]:.2f} + {share[1]:.2f}"
 
 
 def table(results, cores):
@@ -99,7 +96,7 @@ def plots(results, docs):
     lines = []
     for level in sorted({r["level"] for r in results}):
         cases = [r for r in results if r["level"] == level]
-        labels = [f"{IO_NAMES[r['io']]}\n{r['ranks']}x{r['mib']} MiB" for r in cases]
+        labels = [f"{run_bench.IO_NAMES[r['io']]}\n{r['ranks']}x{r['mib']} MiB" for r in cases]
         x = range(len(cases))
         fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(cases)), 4))
         width = 0.2

@@ -117,6 +117,17 @@ def machine(args):
     return info
 
 
+def cores_share(r, what, seconds_key, cores):
+    """The share of the cores' time a checkpoint or recovery (`what`:
+    "checkpoint" or "recover_cold") used, and the share the host took
+    (steal); None in results from before the bench measured them."""
+    cpu, stolen = f"{what}_cpu_s", f"{what}_stolen_s"
+    if cpu not in r or stolen not in r or not cores:
+        return None
+    wall = r[seconds_key] * cores
+    return r[cpu] / wall, r[stolen] / wall
+
+
 def targets(results, cores):
     """Every target of the performance issue with its ratio (>= 1.0 meets it),
     and beside some, for information, the measurement that explains them."""
@@ -132,10 +143,10 @@ def targets(results, cores):
             limit = max(r["raw_write_s"], r["md5_s"])  # the slower of writing and hashing the same bytes
             ratio = limit / r["checkpoint_s"]
             out.append((where, "checkpoint >= 0.8 x min(raw durable write, MD5)", ratio, ratio / 0.8))
-            if "checkpoint_cpu_s" in r:
-                busy = (r["checkpoint_cpu_s"] + r["checkpoint_stolen_s"]) / (r["checkpoint_s"] * cores)
+            busy = cores_share(r, "checkpoint", "checkpoint_s", cores)
+            if busy:
                 out.append((where, f"(for information) share of the {cores} cores' time the checkpoint used or "
-                            "the host took (steal)", busy, None))
+                            "the host took (steal)", sum(busy), None))
         if r["level"] in (2, 3):
             l1 = by.get((1, r["io"], r["ranks"], r["mib"]))
             if l1:
@@ -153,10 +164,10 @@ def targets(results, cores):
             out.append((where, "recovery (cold) >= 0.8 x max(raw read, MD5)", limit / r["recover_cold_s"],
                         limit / r["recover_cold_s"] / 0.8))
             out.append((where, "(for comparison, not the target) recovery vs raw read + CRC", ratio, None))
-            if "recover_cold_cpu_s" in r:
-                busy = (r["recover_cold_cpu_s"] + r["recover_cold_stolen_s"]) / (r["recover_cold_s"] * cores)
+            busy = cores_share(r, "recover_cold", "recover_cold_s", cores)
+            if busy:
                 out.append((where, f"(for information) share of the {cores} cores' time the recovery used or "
-                            "the host took (steal)", busy, None))
+                            "the host took (steal)", sum(busy), None))
         else:
             out.append((where, "recovery (cold) >= 0.8 x raw read + CRC", ratio, ratio / 0.8))
         if r["level"] == 8:

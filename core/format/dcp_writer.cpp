@@ -197,18 +197,13 @@ FileRecord DcpWriter::finish() {
         }
     }
     auto save_first = [&](const File& file, const std::vector<ftiff::Writer::Range>& ranges) {
-        bool saved = false;
-        auto save = [&](const ftiff::Writer::Range& r) {
-            journal_.save(file, r.offset, r.length);
-            saved = true;
-        };
-        for (const auto& r : ranges) {
-            const bool already = std::any_of(journaled_for_finish_.begin(), journaled_for_finish_.end(),
-                                             [&](const auto& j) { return j.offset == r.offset && j.length == r.length; });
-            if (!already) save(r);
+        // `ranges` were saved with the first variable's blocks, unless none was added.
+        const bool ranges_saved = ranges == journaled_for_finish_;
+        if (!ranges_saved) {
+            for (const auto& r : ranges) journal_.save(file, r.offset, r.length);
         }
-        for (const auto& r : emptied) save(r);
-        if (saved) journal_.sync();
+        for (const auto& r : emptied) journal_.save(file, r.offset, r.length);
+        if (!ranges_saved || !emptied.empty()) journal_.sync();
         for (const auto& r : emptied) write_zeros(writer_.file(), r.offset, r.length);
     };
     ftiff::Writer::Result r = writer_.finish(sizes_.max_fs, sizes_.pt_fs, now, save_first);

@@ -52,6 +52,7 @@ class Writer {
     struct Range {
         std::uint64_t offset = 0;
         std::uint64_t length = 0;
+        bool operator==(const Range&) const = default;
     };
     using BeforeOverwrite = std::function<void(const File&, const std::vector<Range>&)>;
     // The ranges above, as finish() will announce them; the layout's places

@@ -32,7 +32,7 @@ struct Context {
     std::unique_ptr<BackgroundRemover> remover = std::make_unique<BackgroundRemover>();
     // The CPUs this rank may keep busy without taking one from another rank
     // of its host: threads for passes over the protected data.
-    CpuShare cpu_share;
+    CpuShare cpu_share{};
 
     int rank() const { return topo.app_rank; }
     std::size_t io_buffer_bytes() const { return static_cast<std::size_t>(config.block_size_kb) * 1024; }
