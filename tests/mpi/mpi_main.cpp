@@ -1,6 +1,7 @@
 // main() of the MPI tests: MPI around gtest, launch arguments --phase and
 // --workdir, full output on rank 0 and failures only on the other ranks, and
-// a non-zero exit code on every rank when any rank failed.
+// a non-zero exit code on every rank when any rank failed (an abort when a
+// rank failed with its session still open).
 #include <mpi.h>
 
 #include <cstdio>
@@ -47,6 +48,13 @@ int main(int argc, char** argv) {
     // A head-mode test that failed before FTI_Finalize would leave the head
     // ranks waiting for it: release them.
     if (mlckpt::test::heads_mode() && FTI_COMM_WORLD != MPI_COMM_NULL) FTI_Finalize();
+    // A rank that failed with its session still open may have left the
+    // others waiting in a collective call (FTI_Finalize, a checkpoint): end
+    // the run now rather than at the test's timeout.
+    if (failed && FTI_COMM_WORLD != MPI_COMM_NULL) {
+        std::fprintf(stderr, "[rank %d] failed before FTI_Finalize: aborting the run\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     int any_failed = 0;
     MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Finalize();

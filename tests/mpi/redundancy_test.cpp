@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <regex>
 
 #include "scenario.hpp"
 
@@ -28,20 +27,6 @@ void delete_nodes(std::initializer_list<int> nodes) {
         }
     }
     world_barrier();
-}
-
-// Files below the workdir whose names match `pattern`.
-std::vector<fs::path> files_matching(const std::string& pattern) {
-    std::vector<fs::path> out;
-    std::regex re(pattern);
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(workdir(), ec); it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-        if (it->is_regular_file(ec) && std::regex_match(it->path().filename().string(), re)) {
-            out.push_back(it->path());
-        }
-    }
-    return out;
 }
 
 // Phase 1: checkpoint at `level`; phase 2: lose `nodes`, then recover.

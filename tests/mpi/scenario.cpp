@@ -8,7 +8,9 @@
 
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <memory>
+#include <regex>
 #include <thread>
 #include <gtest/gtest.h>
 
@@ -87,14 +89,33 @@ std::string config(const ConfigOptions& o) {
     return path.string();
 }
 
-std::vector<fs::path> find_files(const std::string& name) {
+// A walk by hand, one directory at a time: other ranks delete their old
+// checkpoints while this one searches, and a directory that vanishes under
+// the walk must cost only its own entries, not end the whole search (a
+// recursive_directory_iterator stops at the first such error).
+std::vector<fs::path> files_below(const fs::path& root, const std::function<bool(const fs::path&)>& wanted) {
     std::vector<fs::path> out;
     std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(workdir(), ec); it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-        if (it->path().filename() == name) out.push_back(it->path());
+    for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code type_ec;
+        if (it->is_symlink(type_ec)) continue;
+        if (it->is_directory(type_ec)) {
+            for (fs::path& p : files_below(it->path(), wanted)) out.push_back(std::move(p));
+        } else if (wanted(it->path())) {
+            out.push_back(it->path());
+        }
     }
     return out;
+}
+
+std::vector<fs::path> find_files(const std::string& name) {
+    return files_below(workdir(), [&](const fs::path& file) { return file.filename() == name; });
+}
+
+std::vector<fs::path> files_matching(const std::string& pattern) {
+    const std::regex re(pattern);
+    return files_below(workdir(),
+                       [&](const fs::path& file) { return std::regex_match(file.filename().string(), re); });
 }
 
 bool removed_in_background(const std::string& name) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,8 +41,13 @@ fs::path local_dir();   // ckpt_dir
 fs::path global_dir();  // glbl_dir
 fs::path meta_dir();    // meta_dir
 
-// All files below the workdir whose name is `name`.
+// The regular files below `root` that `wanted` selects; directories that
+// vanish during the walk (other ranks' old checkpoints) are skipped.
+std::vector<fs::path> files_below(const fs::path& root, const std::function<bool(const fs::path&)>& wanted);
+// All files below the workdir whose name is `name`, or matches the regular
+// expression `pattern`.
 std::vector<fs::path> find_files(const std::string& name);
+std::vector<fs::path> files_matching(const std::string& pattern);
 fs::path the_file(const std::string& name);  // exactly one, or the test fails
 // Whether no file named `name` is left within 30 s: the files of retired
 // checkpoints go in the background after FTI_Checkpoint returns.

@@ -52,12 +52,8 @@ struct RankData {
 };
 
 std::vector<fs::path> l4_files() {
-    std::vector<fs::path> out;
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(global_dir(), ec); it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-        if (it->is_regular_file(ec) && it->path().string().find("/l4/") != std::string::npos) out.push_back(it->path());
-    }
+    auto out = files_below(global_dir(),
+                           [](const fs::path& file) { return file.string().find("/l4/") != std::string::npos; });
     std::sort(out.begin(), out.end());
     return out;
 }
