@@ -19,12 +19,23 @@ int cpu_share_of(const cpu_set_t& mine, std::span<const cpu_set_t> host) {
     return std::max(1, static_cast<int>(share + 1e-9));
 }
 
-int cpus_bound_to_none(std::span<const cpu_set_t> host, int online) {
+int cpus_bound_to_none(std::span<const cpu_set_t> host, const cpu_set_t& usable) {
     int unused = 0;
-    for (int cpu = 0; cpu < std::min(online, CPU_SETSIZE); ++cpu) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (!CPU_ISSET(cpu, &usable)) continue;
         if (std::none_of(host.begin(), host.end(), [&](const cpu_set_t& s) { return CPU_ISSET(cpu, &s); })) ++unused;
     }
     return unused;
+}
+
+cpu_set_t job_cpus() {
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    if (sched_getaffinity(getppid(), sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 0) return cpus;
+    CPU_ZERO(&cpus);
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long cpu = 0; cpu < std::min<long>(online, CPU_SETSIZE); ++cpu) CPU_SET(static_cast<int>(cpu), &cpus);
+    return cpus;
 }
 
 CpuShare cpu_share(MPI_Comm host) {
@@ -38,8 +49,7 @@ CpuShare cpu_share(MPI_Comm host) {
     }
     std::vector<cpu_set_t> all(static_cast<std::size_t>(size));
     check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, host), "MPI_Allgather");
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return {cpu_share_of(mine, all), CPU_COUNT(&mine), online > 0 ? cpus_bound_to_none(all, static_cast<int>(online)) : 0};
+    return {cpu_share_of(mine, all), CPU_COUNT(&mine), cpus_bound_to_none(all, job_cpus())};
 }
 
 }  // namespace mlckpt::core

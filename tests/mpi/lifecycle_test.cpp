@@ -1,10 +1,13 @@
 // Named variables, incremental checkpoints, keep_last_ckpt / keep_l4_ckpt,
-// FTI_Snapshot's interval scheduling, and head ranks.
+// FTI_Snapshot's interval scheduling, head ranks, and FTI_Init's word on a
+// rank bound to a single CPU.
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <regex>
 
 #include "scenario.hpp"
 
@@ -206,6 +209,27 @@ TEST(Heads, FailedInitReleasesHeads) {
     EXPECT_FTI(FTI_NSCS, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
     EXPECT_NE(std::string(FTI_LastError()).find("[basic] ckpt_dir is not a writable directory"),
               std::string::npos) << FTI_LastError();
+}
+
+// Launched with Open MPI's binding policy forced to `core` or `none`
+// (MLCKPT_TEST_BINDING): one rank bound to a core of a machine with more
+// makes FTI_Init name the fix on rank 0; one unbound rank, nothing.
+TEST(Binding, InitSaysWhenARankIsBoundToOneCpu) {
+    const char* binding = std::getenv("MLCKPT_TEST_BINDING");
+    ASSERT_NE(binding, nullptr) << "MLCKPT_TEST_BINDING (core or none) is not set";
+    const bool bound = std::string(binding) == "core";
+    if (bound && sysconf(_SC_NPROCESSORS_ONLN) < 2) GTEST_SKIP() << "one CPU: none to spare";
+    std::string cfg = config();
+    if (world_rank() == 0) testing::internal::CaptureStdout();
+    const int rc = FTI_Init(cfg.c_str(), MPI_COMM_WORLD);
+    const std::string out = world_rank() == 0 ? testing::internal::GetCapturedStdout() : "";
+    ASSERT_EQ(rc, FTI_SCES) << FTI_LastError();
+    static const std::regex hint(R"(rank 0 is bound to a single CPU while \d+ CPUs? of its host (is|are) bound to no )"
+                                 R"(rank: .*mpiexec --map-by ppr:<ranks>:node:pe=<cores>, or --bind-to none)");
+    if (world_rank() == 0) {
+        EXPECT_EQ(std::regex_search(out, hint), bound) << out;
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
 }  // namespace

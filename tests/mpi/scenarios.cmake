@@ -129,6 +129,11 @@ foreach(test Dcp.OnlyChangedBlocksAreWrittenMd5 Dcp.OnlyChangedBlocksAreWrittenC
   mlckpt_add_mpi_scenario(${test} RANKS 1 PHASES ok ok PREFIX mpi.unbound ENV ${unbound_env})
 endforeach()
 mlckpt_add_mpi_scenario(Dcp.CrashDuringUpdateRollsBack RANKS 1 PHASES killed ok PREFIX mpi.unbound ENV ${unbound_env})
+# FTI_Init's word on a rank bound to a single CPU, said and not said.
+mlckpt_add_mpi_scenario(Binding.InitSaysWhenARankIsBoundToOneCpu RANKS 1 PHASES ok PREFIX mpi.bound
+                        ENV OMPI_MCA_hwloc_base_binding_policy=core MLCKPT_TEST_BINDING=core)
+mlckpt_add_mpi_scenario(Binding.InitSaysWhenARankIsBoundToOneCpu RANKS 1 PHASES ok PREFIX mpi.unbound
+                        ENV ${unbound_env} MLCKPT_TEST_BINDING=none)
 
 # Shared L4 files: ckpt_io = 2 (MPI-IO) and 4 (the block-aligned container).
 foreach(io 2 4)

@@ -77,11 +77,30 @@ TEST(CpuShare, CountsEachCpuAsTheShareItsRanksLeave) {
     EXPECT_EQ(cpu_share_of(four, std::vector{four, cpus({0, 1})}), 3);  // two CPUs to itself, two shared
 }
 
-TEST(CpuShare, CountsTheCpusBoundToNoRank) {
-    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({0})}, 2), 1);  // one rank bound to one of two cores
-    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({0}), cpus({1})}, 2), 0);
-    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({0, 1}), cpus({0, 1})}, 2), 0);  // unbound
-    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({1}), cpus({3})}, 8), 6);
+TEST(CpuShare, CountsTheCpusOfTheJobBoundToNoRank) {
+    const cpu_set_t two = cpus({0, 1});
+    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({0})}, two), 1);  // one rank bound to one of two cores
+    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({0}), cpus({1})}, two), 0);
+    EXPECT_EQ(cpus_bound_to_none(std::vector{two, two}, two), 0);  // unbound
+    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({1}), cpus({3})}, cpus({0, 1, 2, 3, 4, 5, 6, 7})), 6);
+    // A job given CPUs 4-7 of a shared node: the node's other CPUs are not its own.
+    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({4}), cpus({5})}, cpus({4, 5, 6, 7})), 2);
+    EXPECT_EQ(cpus_bound_to_none(std::vector{cpus({4}), cpus({5})}, cpus({4, 5})), 0);
+}
+
+// The job's CPUs are those of the process that launched this one: here the
+// test runner, which no launcher bound, so at least this process's own.
+TEST(CpuShare, TheJobsCpusIncludeThisProcesssOwn) {
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    ASSERT_EQ(sched_getaffinity(0, sizeof mine, &mine), 0);
+    const cpu_set_t job = job_cpus();
+    EXPECT_GE(CPU_COUNT(&job), 1);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (CPU_ISSET(cpu, &mine)) {
+            EXPECT_TRUE(CPU_ISSET(cpu, &job)) << "CPU " << cpu;
+        }
+    }
 }
 
 }  // namespace
