@@ -34,6 +34,14 @@ double timed(MPI_Comm comm, Work&& work) {
     throw std::runtime_error(what + " " + path.string() + ": " + std::strerror(errno));
 }
 
+void write_whole(int fd, std::span<const std::byte> data, off_t offset, const fs::path& file) {
+    for (std::size_t done = 0; done < data.size();) {
+        ssize_t n = ::pwrite(fd, data.data() + done, data.size() - done, offset + static_cast<off_t>(done));
+        if (n < 0) fail("cannot write", file);
+        done += static_cast<std::size_t>(n);
+    }
+}
+
 }  // namespace
 
 double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data) {
@@ -41,14 +49,26 @@ double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const st
     return timed(comm, [&] {
         int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd < 0) fail("cannot create", file);
-        for (std::size_t done = 0; done < data.size();) {
-            ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-            if (n < 0) fail("cannot write", file);
-            done += static_cast<std::size_t>(n);
-        }
+        write_whole(fd, data, 0, file);
         if (::fsync(fd) != 0) fail("cannot fsync", file);
         ::close(fd);
     });
+}
+
+double raw_shared_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) fs::create_directories(file.parent_path());
+    MPI_Barrier(comm);
+    double seconds = timed(comm, [&] {
+        int fd = ::open(file.c_str(), O_WRONLY | O_CREAT, 0644);
+        if (fd < 0) fail("cannot create", file);
+        write_whole(fd, data, static_cast<off_t>(rank) * static_cast<off_t>(data.size()), file);
+        if (::fsync(fd) != 0) fail("cannot fsync", file);
+        ::close(fd);
+    });
+    if (rank == 0) fs::remove(file);
+    return seconds;
 }
 
 double raw_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byte> buffer) {

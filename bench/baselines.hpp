@@ -14,8 +14,13 @@ namespace mlckpt::bench {
 
 namespace fs = std::filesystem;
 
-// write() of `data` to a new file per rank in `dir`, then fsync().
+// pwrite() of `data` to a new file per rank in `dir`, then fsync().
 double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data);
+// The same, every rank writing its `data` into one file shared by the
+// ranks of `comm`, at offset rank x data.size() (pwrite()), then fsync(): the
+// work of the shared-file modes (MPI-IO, container), where the file
+// system serializes what it serializes for one file. The file is removed.
+double raw_shared_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data);
 // read() of that file into `buffer` with a CRC-32 (ISA-L) of what was read.
 double raw_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byte> buffer);
 // The pass over all the data with which an L4 differential checkpoint finds

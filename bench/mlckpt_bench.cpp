@@ -223,7 +223,8 @@ Json checkpoint_phase(const Options& o) {
     auto bytes = std::as_bytes(std::span(data));
 
     const int cpus = cpus_per_rank();
-    std::vector<double> ckpt, raw_write, written, cpu, stolen, full_l4, dcp_crc_pass, dcp_in_place;
+    std::vector<double> ckpt, raw_write, raw_shared_write, written, cpu, stolen, full_l4, dcp_crc_pass, dcp_in_place;
+    const bool shared_file = o.level == 4 && (o.io == 2 || o.io == 4);
     auto timed_checkpoint = [&](int id, int level) {
         quiet_disk();
         std::uint64_t before = bytes_written_by_syscalls();
@@ -261,6 +262,12 @@ Json checkpoint_phase(const Options& o) {
         compute_between_checkpoints();
         quiet_disk();
         double raw = raw_durable_write(MPI_COMM_WORLD, raw_file(o), bytes);
+        double raw_shared = 0;
+        if (shared_file) {
+            quiet_disk();
+            raw_shared = raw_shared_durable_write(MPI_COMM_WORLD, o.dir / "global" / "raw-shared.bin", bytes);
+            compute_between_checkpoints();  // the removal of that file stays out of the checkpoint
+        }
         double crc_pass = 0;
         double in_place = 0;
         if (o.level == 8) {  // the least a differential checkpoint does: read everything, write the changes
@@ -276,6 +283,7 @@ Json checkpoint_phase(const Options& o) {
             continue;
         }
         raw_write.push_back(raw);
+        raw_shared_write.push_back(raw_shared);
         ckpt.push_back(seconds);
         dcp_crc_pass.push_back(crc_pass);
         dcp_in_place.push_back(in_place);
@@ -304,6 +312,7 @@ Json checkpoint_phase(const Options& o) {
         .field("memcpy_s", raw_memcpy(MPI_COMM_WORLD, bytes, scratch))
         .field("md5_s", raw_md5(MPI_COMM_WORLD, bytes))
         .field("mpi_ring_s", raw_mpi_ring(MPI_COMM_WORLD, bytes, 16u << 20));
+    if (shared_file) j.field("raw_shared_write_s", raw_shared_write);
     if (o.level == 3) {
         const int k = std::max(2, group_size());
         j.field("isal_raw_s", raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, false))

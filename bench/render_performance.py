@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def case_name(r):
-    return run_bench.case_name(r["level"], r["io"])
+    return run_bench.case_name(r["level"], r["io"], r.get("mpi_io"))
 
 
 def gbs(nbytes, seconds):
