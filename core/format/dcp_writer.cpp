@@ -25,15 +25,6 @@ std::int64_t old_chunk_size(const DcpBaseline* base, std::size_t block, std::siz
     return index < chunks.size() ? chunks[index].chunk_size : -1;
 }
 
-void write_zeros(File& file, std::uint64_t offset, std::uint64_t length) {
-    static const std::vector<std::byte> zeros(1 << 16);
-    for (std::uint64_t done = 0; done < length;) {
-        auto n = static_cast<std::size_t>(std::min<std::uint64_t>(zeros.size(), length - done));
-        file.write_all_at(std::span(zeros.data(), n), offset + done);
-        done += n;
-    }
-}
-
 }  // namespace
 
 namespace {
@@ -92,11 +83,15 @@ std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const Dcp
 
 DcpWriter::DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_t seq, ftiff::Layout layout,
                      const DcpBaseline* baseline, DcpOptions options, FtiffWriter::Sizes sizes)
-    : journal_path_(journal),
-      journal_(journal, seq, File::open_update(path).size()),
+    : path_(path),
+      journal_path_(journal),
       writer_(File::open_update(path), std::move(layout), static_cast<std::uint32_t>(options.block_size)),
+      direct_(writer_.file()),
       options_(options),
       sizes_(sizes) {
+    // A file with content may hold a committed checkpoint: it is changed
+    // only from the sealed journal, after the commit.
+    if (writer_.file().size() > 0) journal_.emplace(journal, seq);
     if (baseline != nullptr) baseline_ = *baseline;
     next_.seq = seq;
     record_.file = path.filename().string();
@@ -148,20 +143,12 @@ void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& 
             }
         }
     }
-    File& file = writer_.file();
-    if (journaled_for_finish_.empty()) {
-        // What finish() rewrites is journaled with the first variable's
-        // changes, so that the update costs one journal sync, not two.
-        journaled_for_finish_ = writer_.overwritten_by_finish();
-        for (const auto& r : journaled_for_finish_) journal_.save(file, r.offset, r.length);
-    }
-    for (const Write& w : writes) journal_.save(file, w.offset, w.length);
-    journal_.sync();
+    PlacedOutput& out = output();
     for (const Write& w : writes) {
         if (w.data != nullptr) {
-            file.write_all_at(std::span(w.data, static_cast<std::size_t>(w.length)), w.offset);
+            out.write_at(std::span(w.data, static_cast<std::size_t>(w.length)), w.offset);
         } else {
-            write_zeros(file, w.offset, w.length);
+            out.zeros_at(w.offset, w.length);
         }
         bytes_written_ += w.length;
     }
@@ -185,28 +172,18 @@ FileRecord DcpWriter::finish() {
     // old bytes go too, so the file holds exactly what its records say.
     const DcpBaseline* base = baseline_ ? &*baseline_ : nullptr;
     const auto& blocks = writer_.layout().blocks();
-    std::vector<ftiff::Writer::Range> emptied;
+    PlacedOutput& out = output();
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         for (std::size_t j = 0; j < blocks[b].chunks.size(); ++j) {
             const ftiff::Chunk& c = blocks[b].chunks[j];
             if (has(c.id)) continue;
             std::int64_t old_size = old_chunk_size(base, b, j);
             if (old_size < 0) old_size = c.container_size;
-            if (old_size > 0)
-                emptied.push_back({static_cast<std::uint64_t>(c.fptr), static_cast<std::uint64_t>(old_size)});
+            if (old_size > 0) out.zeros_at(static_cast<std::uint64_t>(c.fptr), static_cast<std::uint64_t>(old_size));
         }
     }
-    auto save_first = [&](const File& file, const std::vector<ftiff::Writer::Range>& ranges) {
-        // `ranges` were saved with the first variable's blocks, unless none was added.
-        const bool ranges_saved = ranges == journaled_for_finish_;
-        if (!ranges_saved) {
-            for (const auto& r : ranges) journal_.save(file, r.offset, r.length);
-        }
-        for (const auto& r : emptied) journal_.save(file, r.offset, r.length);
-        if (!ranges_saved || !emptied.empty()) journal_.sync();
-        for (const auto& r : emptied) write_zeros(writer_.file(), r.offset, r.length);
-    };
-    ftiff::Writer::Result r = writer_.finish(sizes_.max_fs, sizes_.pt_fs, now, save_first);
+    ftiff::Writer::Result r = writer_.finish_into(out, sizes_.max_fs, sizes_.pt_fs, now);
+    writer_.file().close();
     next_.layout = writer_.layout();
     record_.size = static_cast<std::uint64_t>(r.fb.fs);
     record_.crc32 = r.crc32;
@@ -214,16 +191,15 @@ FileRecord DcpWriter::finish() {
     return record_;
 }
 
-void DcpWriter::committed() {
-    remove_file(journal_path_);
-}
-
 void DcpWriter::abandon() noexcept {
+    if (journal_) {
+        remove_file(journal_path_);
+        return;
+    }
     try {
-        writer_.file().close();
-        roll_back(journal_path_, writer_.file().path());
+        File::open_update(path_).resize(0);  // a new file: it held nothing
     } catch (...) {
-        // The journal stays: the next restart rolls the file back.
+        // Content without a committed checkpoint: the next update rewrites it.
     }
 }
 

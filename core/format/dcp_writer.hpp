@@ -1,10 +1,11 @@
 // L4 differential checkpoints (FTI_L4_DCP): one FTI-FF file per rank that
 // successive dCP checkpoints update in place. Every variable is cut into
 // dcp_block_size blocks whose digests (MD5 or CRC-32) are kept from the last
-// dCP checkpoint; only blocks whose digest changed are rewritten. Every byte
-// about to be overwritten is first saved in an undo journal, so a crash or a
-// failure in the middle of an update rolls the file back to the checkpoint
-// its metadata describes. The file is FTI-FF version 2: its chunk hashes are
+// dCP checkpoint; only blocks whose digest changed are rewritten. An update
+// of an existing file goes whole into a redo journal first, applied to the
+// file only once the checkpoint is committed, so a crash or a failure before
+// the commit leaves the file as the checkpoint its metadata describes, and a
+// crash after it is completed from the journal. The file is FTI-FF version 2: its chunk hashes are
 // made from the CRC-32s of dcp_block_size blocks, so an update hashes at CRC
 // speed, in the same pass that finds the changed blocks.
 #pragma once
@@ -16,7 +17,7 @@
 #include "format/file_writer.hpp"
 #include "format/ftiff_file.hpp"
 #include "format/ftiff_writer.hpp"
-#include "format/undo_journal.hpp"
+#include "format/redo_journal.hpp"
 
 namespace mlckpt::core {
 
@@ -36,19 +37,26 @@ struct DcpOptions {
 class DcpWriter final : public FileWriter {
   public:
     // Opens (or creates) `path` for checkpoint `seq`. Without a `baseline`
-    // that describes the file, every block counts as changed.
+    // that describes the file, every block counts as changed. A file that
+    // holds nothing yet is written directly; an existing one through the
+    // journal at `journal`.
     DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_t seq, ftiff::Layout layout,
               const DcpBaseline* baseline, DcpOptions options, FtiffWriter::Sizes sizes);
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override;
     bool has(int id) const override { return writer_.has(id); }
+    // The update is durable when this returns: in the file, or in the sealed journal.
     FileRecord finish() override;
     const ftiff::Layout* ftiff_layout() const override { return &writer_.layout(); }
 
-    // After the metadata commit: the update is final, the journal goes.
-    void committed();
-    // The update failed: the file is rolled back from the journal (left for
-    // the next restart if even that fails).
+    // After the metadata commit: whether the sealed journal is left to apply
+    // to the file (roll_forward), which the caller does in the background.
+    bool journaled() const { return journal_.has_value(); }
+    const fs::path& journal_path() const { return journal_path_; }
+    const fs::path& path() const { return path_; }
+    // The update failed before its commit: the journal goes and the file,
+    // never touched, still holds the last committed checkpoint (a new file
+    // is emptied).
     void abandon() noexcept;
 
     // What the file holds once this update is committed.
@@ -57,14 +65,17 @@ class DcpWriter final : public FileWriter {
     std::uint64_t bytes_protected() const { return bytes_protected_; }  // data of every variable
 
   private:
+    PlacedOutput& output() { return journal_ ? static_cast<PlacedOutput&>(*journal_) : direct_; }
+
+    fs::path path_;
     fs::path journal_path_;
-    UndoJournal journal_;
     ftiff::Writer writer_;
+    std::optional<RedoJournal> journal_;  // an existing file's update
+    FileOutput direct_;                   // a new file's
     std::optional<DcpBaseline> baseline_;
     DcpOptions options_;
     FtiffWriter::Sizes sizes_;
     DcpBaseline next_;
-    std::vector<ftiff::Writer::Range> journaled_for_finish_;  // saved with the first variable's changes
     FileRecord record_;
     std::uint64_t bytes_written_ = 0;
     std::uint64_t bytes_protected_ = 0;

@@ -104,18 +104,15 @@ void Writer::add_block_crcs(int id, std::size_t bytes, const BlockCrcs& block_cr
     added_.push_back(id);
 }
 
-std::vector<Writer::Range> Writer::overwritten_by_finish() const {
-    std::vector<Range> ranges = {{0, static_cast<std::uint64_t>(kFileBlockBytes)}};
-    for (const Block& block : layout_.blocks()) {
-        ranges.push_back({static_cast<std::uint64_t>(block.offset), static_cast<std::uint64_t>(block.metadata_bytes())});
-    }
-    const auto new_size = static_cast<std::uint64_t>(layout_.file_size());
-    if (file_.size() > new_size) ranges.push_back({new_size, file_.size() - new_size});
-    return ranges;
+Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp) {
+    FileOutput out(file_);
+    Result r = finish_into(out, max_fs, pt_fs, timestamp);
+    file_.close();
+    return r;
 }
 
-Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp,
-                              const BeforeOverwrite& before_overwrite) {
+Writer::Result Writer::finish_into(PlacedOutput& out, std::int64_t max_fs, std::int64_t pt_fs,
+                                   std::int64_t timestamp) {
     for (const Block& block : layout_.blocks()) {
         for (const Chunk& c : block.chunks) {
             if (c.chunk_size > 0 && !has(c.id)) {
@@ -123,7 +120,6 @@ Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int6
             }
         }
     }
-    if (before_overwrite) before_overwrite(file_, overwritten_by_finish());
     Md5Hasher metadata;
     std::uint32_t body_crc = crc32_of({});
     std::int64_t body_bytes = 0;
@@ -139,7 +135,7 @@ Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int6
             records.insert(records.end(), cm.begin(), cm.end());
         }
         metadata.update(records);
-        file_.write_all_at(records, static_cast<std::uint64_t>(block.offset));
+        out.write_at(records, static_cast<std::uint64_t>(block.offset));
         body_crc = crc32_combine(body_crc, crc32_of(records), records.size());
         body_bytes += static_cast<std::int64_t>(records.size());
         for (std::size_t j = 0; j < block.chunks.size(); ++j) {
@@ -156,11 +152,10 @@ Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int6
     r.fb.pt_fs = pt_fs;
     r.fb.timestamp = timestamp;
     r.fb.hash_block = layout_.chunk_hash_block();
-    file_.resize(static_cast<std::uint64_t>(r.fb.fs));  // containers' unused tails read as zeros
+    out.resize(static_cast<std::uint64_t>(r.fb.fs));  // containers' unused tails read as zeros
     auto fbb = encode_file_block(r.fb);
-    file_.write_all_at(fbb, 0);
-    file_.sync();
-    file_.close();
+    out.write_at(fbb, 0);
+    out.sync();
     r.crc32 = crc32_combine(crc32_of(fbb), body_crc, static_cast<std::uint64_t>(body_bytes));
     return r;
 }

@@ -9,6 +9,7 @@
 
 #include "format/ftiff_codec.hpp"
 #include "io/file.hpp"
+#include "io/placed_output.hpp"
 
 namespace mlckpt::core::ftiff {
 
@@ -46,24 +47,13 @@ class Writer {
         FileBlock fb;
         std::uint32_t crc32 = 0;  // of the whole file
     };
-    // Byte ranges of the existing file that finish() overwrites or cuts
-    // (block records, file block, anything beyond the new size), announced
-    // before it touches them.
-    struct Range {
-        std::uint64_t offset = 0;
-        std::uint64_t length = 0;
-        bool operator==(const Range&) const = default;
-    };
-    using BeforeOverwrite = std::function<void(const File&, const std::vector<Range>&)>;
-    // The ranges above, as finish() will announce them; the layout's places
-    // and sizes are final already, so they can be saved before any add().
-    std::vector<Range> overwritten_by_finish() const;
-
     // Syncs and closes. max_fs and pt_fs are the group's largest and the
     // partner's file sizes (0 when unknown). Throws a usage Error if a
     // variable with content in the layout was never added.
-    Result finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp,
-                  const BeforeOverwrite& before_overwrite = nullptr);
+    Result finish(std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp);
+    // The same through `out` (an in-place updater's journal, say), which it
+    // syncs; the file is left open and untouched.
+    Result finish_into(PlacedOutput& out, std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp);
 
     File& file() { return file_; }
 

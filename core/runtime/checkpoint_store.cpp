@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "config/restart_state.hpp"
-#include "format/undo_journal.hpp"
+#include "format/redo_journal.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
@@ -53,25 +53,24 @@ void drop_superseded_dcp_metadata(const Context& ctx, Catalog& found) {
     }
 }
 
-// Every rank: an undo journal left by a crash is applied unless the update
-// it protected was committed.
+}  // namespace
+
 void settle_dcp_journal(const Context& ctx) {
-    fs::path journal = ctx.dcp_journal_path();
+    const fs::path journal = ctx.dcp_journal_path();
     std::error_code ec;
     if (!fs::exists(journal, ec)) return;
-    try {
-        std::optional<std::uint64_t> seq = undo_journal_seq(journal);
-        if (seq && ctx.catalog.contains(*seq, kDcpLevel)) {
-            remove_file(journal);
-            return;
-        }
-        ctx.log.warning("rolling back the L4 differential file '" +
-                        ctx.data_path_for({0, kDcpLevel, 0}, ctx.rank(), 0).string() + "' interrupted while updated");
-        roll_back(journal, ctx.data_path_for({0, kDcpLevel, 0}, ctx.rank(), 0));
-    } catch (const Error& e) {
-        ctx.log.warning(std::string("cannot roll back the L4 differential file: ") + e.what());
+    std::optional<std::uint64_t> seq = redo_journal_seq(journal);
+    if (!seq || !ctx.catalog.contains(*seq, kDcpLevel)) {
+        remove_file(journal);  // an update never committed: the file was never touched
+        return;
     }
+    const fs::path file = ctx.data_path_for({0, kDcpLevel, 0}, ctx.rank(), 0);
+    ctx.log.warning("completing the update of the L4 differential file '" + file.string() +
+                    "' from its journal (checkpoint " + std::to_string(*seq) + " was committed before it was applied)");
+    roll_forward(journal, file);
 }
+
+namespace {
 
 // Rank 0, right after the first commit: the configuration file now says that
 // relaunching restarts. Done before any rank returns from the checkpoint.
@@ -201,8 +200,8 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
     for (const CheckpointRef& r : refs) {
         if (!archived(r) && !dcp_file_lives_on(r)) {
             fs::path redundancy = ctx.redundancy_path(r, ctx.topo.node_id);
-            if (!redundancy.empty()) ctx.remover->remove_file_and_empty_dir(redundancy);
-            ctx.remover->remove_file_and_empty_dir(ctx.data_path(r, ctx.topo.node_id));
+            if (!redundancy.empty()) ctx.background->remove_file_and_empty_dir(redundancy);
+            ctx.background->remove_file_and_empty_dir(ctx.data_path(r, ctx.topo.node_id));
         }
         ctx.catalog.remove(r);
     }
@@ -213,7 +212,7 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
     check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
     if (ctx.rank() != 0) return;
     for (const CheckpointRef& r : refs) {
-        if (r.level == 4 && !archived(r)) ctx.remover->remove_tree(ctx.layout.ckpt_dir(4, r.seq, 0));
+        if (r.level == 4 && !archived(r)) ctx.background->remove_tree(ctx.layout.ckpt_dir(4, r.seq, 0));
     }
 }
 
@@ -306,7 +305,12 @@ void load_catalog_and_clean(Context& ctx) {
         }
     }
     if (ctx.rank() == 0 && !keep_all) remove_uncommitted(ctx, keep, ctx.layout.global_exec_dir() / "l4", 4);
-    settle_dcp_journal(ctx);
+    try {
+        settle_dcp_journal(ctx);
+    } catch (const Error& e) {
+        // The file then fails its recorded size and CRC, and the restart falls back to an older checkpoint.
+        ctx.log.warning(std::string("cannot complete the update of the L4 differential file: ") + e.what());
+    }
     check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
     bool any_dcp = std::any_of(keep.refs().begin(), keep.refs().end(),
                                [](const CheckpointRef& r) { return r.level == kDcpLevel; });

@@ -30,8 +30,14 @@ void copy_verified(const fs::path& source, const fs::path& dir, const FileRecord
 // Collective. Removes the given checkpoints (L4 ones are archived with
 // keep_l4_ckpt). Failures here are warnings: the newer checkpoint is safe.
 // Their metadata is gone when this returns, so they are never selected
-// again; their files go in the background (ctx.remover).
+// again; their files go in the background (ctx.background).
 void retire(Context& ctx, const std::vector<CheckpointRef>& refs);
+
+// The journal of this rank's L4 differential file, left by a crash or by a
+// background apply that failed: applied when its update was committed
+// (with a warning), removed otherwise. Throws a corrupt or io Error when a
+// committed update cannot be applied.
+void settle_dcp_journal(const Context& ctx);
 
 // Collective. Copies a node-local checkpoint to L4, verifying each file's
 // CRC on the way, and commits it with the same sequence number. POSIX files

@@ -60,7 +60,7 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
     // The files of retired checkpoints are gone before new ones are written:
     // the disk never holds more than before, and a file removed late (the
     // L4 differential file) never hits its successor.
-    ctx.remover->wait();
+    ctx.background->wait();
     ref_ = {ctx.catalog.next_seq(), level, ckpt_id};
     final_path_ = ctx.data_path(ref_, ctx.topo.node_id);
     tmp_path_ = final_path_;
@@ -90,6 +90,9 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
         run_collectively(ctx.app, [&] {
             if (in_place_) {
                 // The baseline counts only while the file still holds it.
+                // An update committed but not yet applied (its background
+                // apply failed) is applied first: the baseline describes it.
+                settle_dcp_journal(ctx);
                 const DcpBaseline* base =
                     state.dcp.seq != 0 && ctx.catalog.contains(state.dcp.seq, kDcpLevel) ? &state.dcp : nullptr;
                 auto dcp = std::make_unique<DcpWriter>(final_path_, ctx.dcp_journal_path(), ref_.seq, *ftiff_layout_,
@@ -233,9 +236,21 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
         throw;
     }
     committed_ = true;
-    if (dcp_ != nullptr) dcp_->committed();
+    if (dcp_ != nullptr && dcp_->journaled()) apply_dcp_journal();
     if (!options.deferred) retire(ctx_, ctx_.catalog.superseded_by(ref_.level, ref_.seq));
     return ref_;
+}
+
+void CheckpointWriter::apply_dcp_journal() {
+    // The update is durable in its sealed journal; the file takes it while
+    // the application goes on, and the next checkpoint waits for that.
+    ctx_.background->run([journal = dcp_->journal_path(), file = dcp_->path(), rank = ctx_.rank(), seq = ref_.seq] {
+        try {
+            roll_forward(journal, file, [&] { fault_point("during_dcp_apply", rank, seq); });
+        } catch (...) {
+            // The journal stays: the next checkpoint applies it, or the restart.
+        }
+    });
 }
 
 void CheckpointWriter::update_state(FormatState& state) const {
@@ -250,7 +265,7 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> CheckpointWriter::dcp_byt
 }
 
 void CheckpointWriter::discard() noexcept {
-    if (in_place_) {  // the file holds the previous dCP checkpoint: roll back, never remove
+    if (in_place_) {  // the file holds the previous dCP checkpoint: never removed
         if (dcp_ != nullptr) dcp_->abandon();
         return;
     }

@@ -78,6 +78,9 @@ class CheckpointWriter {
     // Collective: the file written by a worker while the L2 copy is sent,
     // or the L3 parity encoded, from memory; returns the records of both.
     std::vector<FileRecord> write_file_beside_redundancy(std::exception_ptr failure);
+    // After the commit: the L4 differential file takes its journaled update
+    // in the background (ctx.background).
+    void apply_dcp_journal();
 
     Context& ctx_;
     CheckpointRef ref_;

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "config/config.hpp"
-#include "io/background_remover.hpp"
+#include "io/background_work.hpp"
 #include "log/log.hpp"
 #include "runtime/catalog.hpp"
 #include "storage/layout.hpp"
@@ -27,9 +27,10 @@ struct Context {
     Catalog catalog;
     // Whether the configuration file already says "restart" (failure = 1).
     bool restart_recorded = false;
-    // Removes retired checkpoints while the application goes on; drained
-    // before the next checkpoint writes anything and at FTI_Finalize.
-    std::unique_ptr<BackgroundRemover> remover = std::make_unique<BackgroundRemover>();
+    // Removes retired checkpoints and applies L4 differential journals while
+    // the application goes on; drained before the next checkpoint writes
+    // anything and at FTI_Finalize.
+    std::unique_ptr<BackgroundWork> background = std::make_unique<BackgroundWork>();
     // The CPUs this rank may keep busy without taking one from another rank
     // of its host: threads for passes over the protected data.
     CpuShare cpu_share{};
@@ -42,8 +43,8 @@ struct Context {
         if (ref.level == kDcpLevel) return dir / StorageLayout::dcp_file_name(owner);
         return dir / StorageLayout::data_file_name(ref.ckpt_id, owner);
     }
-    // The undo journal of this rank's L4 differential file.
-    fs::path dcp_journal_path() const { return fs::path(data_path_for({0, kDcpLevel, 0}, rank(), 0)) += ".undo"; }
+    // The redo journal of this rank's L4 differential file.
+    fs::path dcp_journal_path() const { return fs::path(data_path_for({0, kDcpLevel, 0}, rank(), 0)) += ".journal"; }
     // Path of the redundancy file kept with application rank `owner` (the
     // partner copy of its left neighbour `left` at L2, its parity at L3);
     // empty for other levels.

@@ -12,7 +12,9 @@
 // the shared file, which is still incomplete under its .tmp name),
 // before_meta_commit (rank 0: all files written, metadata not yet renamed),
 // during_dcp_update (L4 differential: a variable's changed blocks were just
-// written into the file in place, the update is not complete).
+// journaled, the update is not complete), during_dcp_apply (L4
+// differential, after the commit: the first record of the sealed journal
+// was just applied to the file, on the rank's background thread).
 #pragma once
 
 #include <cstdint>

@@ -634,7 +634,7 @@ void Session::finish_finalize() {
             if (r.seq != kept.seq || r.level != kept.level) others.push_back(r);
         }
         retire(ctx_, others);
-        ctx_.remover->wait();
+        ctx_.background->wait();
         check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
         if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.node_exec_dir(ctx_.topo.node_id));
         ctx_.log.info("Checkpoint " + std::to_string(kept.ckpt_id) + " kept at L4; relaunching restarts from it.");
@@ -644,7 +644,7 @@ void Session::finish_finalize() {
     // between never leaves "restart" pointing at deleted checkpoints.
     if (ctx_.restart_recorded || c.failure != 0) set_restart_state(0);
     retire(ctx_, ctx_.catalog.refs());
-    ctx_.remover->wait();
+    ctx_.background->wait();
     check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
     if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.node_exec_dir(ctx_.topo.node_id));
     if (ctx_.rank() == 0) {

@@ -1,9 +1,12 @@
 // L4 differential checkpoints (FTI_L4_DCP): only changed blocks are written
 // (checked against the byte counts the library logs), recovery is bit-exact,
-// and a crash in the middle of an in-place update rolls the file back.
+// a crash before an update is committed leaves the file as it was, and a
+// crash while a committed update is applied is completed from its journal.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <regex>
+#include <thread>
 
 #include "file_checks.hpp"
 #include "format/ftiff_file.hpp"
@@ -47,6 +50,14 @@ struct Data {
     std::vector<char> bytes;
     std::vector<double> doubles;
 };
+
+// This rank's dCP file, once its last update is applied (after the commit,
+// on the rank's background thread, which then removes the journal).
+fs::path applied_dcp_file() {
+    EXPECT_TRUE(removed_in_background("dCP-Rank" + std::to_string(app_rank()) + ".fti.journal"))
+        << "the journal was never applied";
+    return the_file("dCP-Rank" + std::to_string(app_rank()) + ".fti");
+}
 
 // Checkpoints at FTI_L4_DCP and returns the data bytes written by all ranks,
 // read from the library's log line on rank 0 (-1 on other ranks).
@@ -95,7 +106,7 @@ void only_changed_blocks(const char* mode) {
         }
         MPI_Barrier(FTI_COMM_WORLD);
         // One file per rank, updated in place: still a sound FTI-FF file of one block.
-        fs::path file = the_file("dCP-Rank" + std::to_string(app_rank()) + ".fti");
+        fs::path file = applied_dcp_file();
         core::File f = core::File::open_read(file);
         core::ftiff::FileStructure s = core::ftiff::read_structure(f);
         EXPECT_EQ(s.layout.blocks().size(), 1u);
@@ -129,8 +140,8 @@ TEST(Dcp, OnlyChangedBlocksAreWrittenCrc32) {
 }
 
 // Rank `victim` is killed at fault point `point` of checkpoint 3, after
-// checkpoint 2 changed 10 % of the blocks: the restart rolls every dCP file
-// back and recovers checkpoint 2 bit for bit.
+// checkpoint 2 changed 10 % of the blocks: checkpoint 3 was never committed,
+// the restart discards its journals and recovers checkpoint 2 bit for bit.
 void crash_rolls_back(const char* point, int victim) {
     std::string cfg = dcp_config("2");
     if (phase() == 1) {
@@ -160,22 +171,64 @@ void crash_rolls_back(const char* point, int victim) {
     expected.touch_every_tenth_block();
     EXPECT_EQ(d.bytes, expected.bytes);
     EXPECT_EQ(d.doubles, expected.doubles);
-    EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti.undo").empty());
+    EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti.journal").empty());
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
-// Killed after writing part of its changed blocks.
+// Killed after journaling part of its changed blocks.
 TEST(Dcp, CrashDuringUpdateRollsBack) {
     crash_rolls_back("during_dcp_update", app_ranks_expected() - 1);
 }
-// Killed once its file is rewritten and synced, block records and file block
+// Killed once its journal is sealed and synced, block records and file block
 // included, before the ranks agree.
-TEST(Dcp, CrashAfterTheFileIsRewrittenRollsBack) {
+TEST(Dcp, CrashAfterTheJournalIsSealedRollsBack) {
     crash_rolls_back("after_data_write", app_ranks_expected() - 1);
 }
 // Rank 0 killed after every file is rewritten, before the metadata commit.
 TEST(Dcp, CrashBeforeTheCommitRollsBack) {
     crash_rolls_back("before_meta_commit", 0);
+}
+
+// The last rank is killed on its background thread once checkpoint 3 is
+// committed, after applying the first record of its journal to its file:
+// the restart completes the update from the journal and recovers
+// checkpoint 3 bit for bit.
+TEST(Dcp, CrashWhileTheJournalIsAppliedRollsForward) {
+    std::string cfg = dcp_config("2");
+    const int victim = app_ranks_expected() - 1;
+    if (phase() == 1) {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        Data d(app_rank());
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
+        d.touch_every_tenth_block();
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
+        std::string spec = "during_dcp_apply:" + std::to_string(victim) + ":3";
+        ::setenv("MLCKPT_FAULT_INJECT", spec.c_str(), 1);
+        d.fill(3);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4_DCP));
+        // No FTI_Finalize: it would mark the execution as ended cleanly.
+        if (app_rank() == victim) std::this_thread::sleep_for(std::chrono::seconds(60));  // killed meanwhile
+        MPI_Barrier(MPI_COMM_WORLD);  // the others wait here until the launcher ends the job
+        ADD_FAILURE() << "rank " << victim << " should have been killed";
+        return;
+    }
+    if (world_rank() == 0) {
+        EXPECT_FALSE(find_files("dCP-Rank" + std::to_string(victim) + ".fti.journal").empty())
+            << "the victim's journal was left to apply";
+    }
+    world_barrier();
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Data d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    Data expected(app_rank());
+    expected.fill(3);
+    EXPECT_EQ(d.bytes, expected.bytes);
+    EXPECT_EQ(d.doubles, expected.doubles);
+    EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti.journal").empty());
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
 // The restarted run protects only variable 0: variable 1 keeps its
@@ -195,7 +248,7 @@ TEST(Dcp, VariableNoLongerProtectedIsEmptied) {
     ASSERT_FTI(FTI_SCES, FTI_Recover());
     d.touch_every_tenth_block();
     ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
-    fs::path file = the_file("dCP-Rank" + std::to_string(app_rank()) + ".fti");
+    fs::path file = applied_dcp_file();
     core::File f = core::File::open_read(file);
     core::ftiff::Layout layout = core::ftiff::read_structure(f).layout;
     auto dropped = layout.chunks_of(1);
@@ -237,7 +290,7 @@ TEST(Dcp, GrownVariableHashesItsUnalignedChunk) {
             EXPECT_EQ(written, 4096LL * ranks);
         }
         MPI_Barrier(FTI_COMM_WORLD);
-        fs::path file = the_file("dCP-Rank" + std::to_string(app_rank()) + ".fti");
+        fs::path file = applied_dcp_file();
         core::File f = core::File::open_read(file);
         core::ftiff::FileStructure s = core::ftiff::read_structure(f);
         auto chunks = s.layout.chunks_of(0);

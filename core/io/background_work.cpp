@@ -1,10 +1,10 @@
-#include "io/background_remover.hpp"
+#include "io/background_work.hpp"
 
 #include "io/file.hpp"
 
 namespace mlckpt::core {
 
-BackgroundRemover::~BackgroundRemover() {
+BackgroundWork::~BackgroundWork() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
@@ -13,42 +13,38 @@ BackgroundRemover::~BackgroundRemover() {
     if (worker_.joinable()) worker_.join();
 }
 
-void BackgroundRemover::remove_file_and_empty_dir(fs::path file) {
-    enqueue({std::move(file), false});
+void BackgroundWork::remove_file_and_empty_dir(fs::path file) {
+    run([file = std::move(file)] { core::remove_file_and_empty_dir(file); });
 }
 
-void BackgroundRemover::remove_tree(fs::path dir) {
-    enqueue({std::move(dir), true});
+void BackgroundWork::remove_tree(fs::path dir) {
+    run([dir = std::move(dir)] { core::remove_tree(dir); });
 }
 
-void BackgroundRemover::enqueue(Job job) {
+void BackgroundWork::run(std::function<void()> job) {
     {
         std::lock_guard lock(mutex_);
         queue_.push_back(std::move(job));
-        if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
+        if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
     }
     changed_.notify_all();
 }
 
-void BackgroundRemover::wait() {
+void BackgroundWork::wait() {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [this] { return queue_.empty() && !busy_; });
 }
 
-void BackgroundRemover::run() {
+void BackgroundWork::work() {
     std::unique_lock lock(mutex_);
     for (;;) {
         changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
         if (queue_.empty()) return;  // stopping, and nothing is left
-        Job job = std::move(queue_.front());
+        std::function<void()> job = std::move(queue_.front());
         queue_.pop_front();
         busy_ = true;
         lock.unlock();
-        if (job.tree) {
-            core::remove_tree(job.path);
-        } else {
-            core::remove_file_and_empty_dir(job.path);
-        }
+        job();
         lock.lock();
         busy_ = false;
         changed_.notify_all();

@@ -1,0 +1,190 @@
+#include "format/redo_journal.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "common/error.hpp"
+#include "hash/crc32.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+constexpr char kMagic[4] = {'M', 'L', 'R', 'J'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::size_t kHeaderBytes = 4 + 4 + 8 + 4;
+constexpr std::size_t kRecordHeadBytes = 4 + 8 + 8;
+constexpr std::uint32_t kBytes = 1;
+constexpr std::uint32_t kZeros = 2;
+constexpr std::uint32_t kEnd = 3;
+constexpr std::size_t kPendingBytes = 1 << 20;  // small records are written together up to this
+
+void put(std::vector<std::byte>& out, std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::byte>((value >> (8 * i)) & 0xff));
+}
+
+std::uint64_t get(const std::byte* in, int bytes) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i) v |= static_cast<std::uint64_t>(in[i]) << (8 * i);
+    return v;
+}
+
+[[noreturn]] void damaged(const fs::path& journal, const std::string& why) {
+    fail(ErrorKind::corrupt, "the L4 differential journal '" + journal.string() + "' " + why);
+}
+
+std::optional<std::uint64_t> read_header(const File& journal) {
+    if (journal.size() < kHeaderBytes) return std::nullopt;
+    std::array<std::byte, kHeaderBytes> h;
+    journal.read_exact_at(h, 0);
+    if (std::memcmp(h.data(), kMagic, 4) != 0 || get(h.data() + 4, 4) != kVersion ||
+        get(h.data() + 16, 4) != crc32_of(std::span(h.data(), 16))) {
+        return std::nullopt;
+    }
+    return get(h.data() + 8, 8);
+}
+
+struct Record {
+    std::uint32_t kind = 0;
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
+    std::uint64_t payload_at = 0;  // kind 1: where its bytes are in the journal
+};
+
+// Every record of a sealed journal, each checked against its CRC.
+std::vector<Record> read_records(const File& journal, std::uint64_t& new_size) {
+    const fs::path& path = journal.path();
+    const std::uint64_t size = journal.size();
+    std::vector<Record> records;
+    std::vector<std::byte> payload;
+    for (std::uint64_t pos = kHeaderBytes;;) {
+        if (size - pos < kRecordHeadBytes + 4) damaged(path, "is not sealed: the update it holds was never complete");
+        std::array<std::byte, kRecordHeadBytes> head;
+        journal.read_exact_at(head, pos);
+        Record r{static_cast<std::uint32_t>(get(head.data(), 4)), get(head.data() + 4, 8), get(head.data() + 12, 8),
+                 pos + kRecordHeadBytes};
+        const std::uint64_t payload_bytes = r.kind == kBytes ? r.length : 0;
+        if (r.kind < kBytes || r.kind > kEnd) damaged(path, "has a damaged record at offset " + std::to_string(pos));
+        if (payload_bytes > size - pos - kRecordHeadBytes - 4) {
+            damaged(path, "is not sealed: its last record is cut, the update it holds was never complete");
+        }
+        Crc32 crc;
+        crc.update(head);
+        payload.resize(static_cast<std::size_t>(std::min<std::uint64_t>(payload_bytes, 1 << 20)));
+        for (std::uint64_t done = 0; done < payload_bytes;) {
+            auto n = static_cast<std::size_t>(std::min<std::uint64_t>(payload.size(), payload_bytes - done));
+            std::span<std::byte> piece(payload.data(), n);
+            journal.read_exact_at(piece, r.payload_at + done);
+            crc.update(piece);
+            done += n;
+        }
+        std::array<std::byte, 4> stored;
+        journal.read_exact_at(stored, r.payload_at + payload_bytes);
+        if (crc.value() != get(stored.data(), 4)) damaged(path, "has a record at offset " + std::to_string(pos) +
+                                                                     " that fails its CRC-32");
+        pos = r.payload_at + payload_bytes + 4;
+        if (r.kind == kEnd) {
+            if (r.length != records.size()) damaged(path, "ends after " + std::to_string(records.size()) +
+                                                              " records, its end record says " + std::to_string(r.length));
+            new_size = r.offset;
+            return records;
+        }
+        records.push_back(r);
+    }
+}
+
+}  // namespace
+
+RedoJournal::RedoJournal(const fs::path& path, std::uint64_t seq) : file_(File::create(path)) {
+    const auto* magic = reinterpret_cast<const std::byte*>(kMagic);
+    pending_.assign(magic, magic + 4);
+    put(pending_, kVersion, 4);
+    put(pending_, seq, 8);
+    put(pending_, crc32_of(pending_), 4);
+}
+
+void RedoJournal::record(std::uint32_t kind, std::uint64_t offset, std::uint64_t length,
+                         std::span<const std::byte> bytes) {
+    if (sealed_) fail(ErrorKind::usage, "the L4 differential journal '" + file_.path().string() + "' is sealed");
+    std::vector<std::byte> head;
+    put(head, kind, 4);
+    put(head, offset, 8);
+    put(head, length, 8);
+    Crc32 crc;
+    crc.update(head);
+    crc.update(bytes);
+    std::vector<std::byte> tail;
+    put(tail, crc.value(), 4);
+    pending_.insert(pending_.end(), head.begin(), head.end());
+    if (bytes.size() >= kPendingBytes) {  // large: straight from the caller's memory
+        flush();
+        file_.write_all(bytes);
+    } else {
+        pending_.insert(pending_.end(), bytes.begin(), bytes.end());
+    }
+    pending_.insert(pending_.end(), tail.begin(), tail.end());
+    if (pending_.size() >= kPendingBytes) flush();
+    if (kind != kEnd) ++records_;
+    bytes_ += bytes.size();
+}
+
+void RedoJournal::flush() {
+    if (pending_.empty()) return;
+    file_.write_all(pending_);
+    pending_.clear();
+}
+
+void RedoJournal::write_at(std::span<const std::byte> bytes, std::uint64_t offset) {
+    record(kBytes, offset, bytes.size(), bytes);
+}
+
+void RedoJournal::zeros_at(std::uint64_t offset, std::uint64_t length) {
+    record(kZeros, offset, length, {});
+}
+
+void RedoJournal::sync() {
+    record(kEnd, new_size_, records_, {});
+    sealed_ = true;
+    flush();
+    file_.sync();
+    sync_dir(file_.path().parent_path());
+}
+
+std::optional<std::uint64_t> redo_journal_seq(const fs::path& journal) {
+    return read_header(File::open_read(journal));
+}
+
+void roll_forward(const fs::path& journal_path, const fs::path& target_path,
+                  const std::function<void()>& between_records) {
+    File journal = File::open_read(journal_path);
+    if (!read_header(journal)) damaged(journal_path, "has no valid header");
+    std::uint64_t new_size = 0;
+    const std::vector<Record> records = read_records(journal, new_size);
+    File target = File::open_update(target_path);
+    FileOutput out(target);
+    std::vector<std::byte> buffer;
+    for (const Record& r : records) {
+        if (r.kind == kZeros) {
+            out.zeros_at(r.offset, r.length);
+        } else {
+            buffer.resize(static_cast<std::size_t>(std::min<std::uint64_t>(r.length, 1 << 20)));
+            for (std::uint64_t done = 0; done < r.length;) {
+                auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), r.length - done));
+                std::span<std::byte> piece(buffer.data(), n);
+                journal.read_exact_at(piece, r.payload_at + done);
+                out.write_at(piece, r.offset + done);
+                done += n;
+            }
+        }
+        if (between_records) between_records();
+    }
+    target.resize(new_size);
+    target.sync();
+    target.close();
+    journal.close();
+    remove_file(journal_path);
+    sync_dir(journal_path.parent_path());
+}
+
+}  // namespace mlckpt::core
