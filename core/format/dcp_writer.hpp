@@ -3,11 +3,11 @@
 // dcp_block_size blocks whose digests (MD5 or CRC-32) are kept from the last
 // dCP checkpoint; only blocks whose digest changed are rewritten. An update
 // of an existing file goes whole into a redo journal first, applied to the
-// file only once the checkpoint is committed, so a crash or a failure before
-// the commit leaves the file as the checkpoint its metadata describes, and a
-// crash after it is completed from the journal. The file is FTI-FF version 2: its chunk hashes are
-// made from the CRC-32s of dcp_block_size blocks, so an update hashes at CRC
-// speed, in the same pass that finds the changed blocks.
+// file only once the checkpoint is committed: a crash or a failure before
+// the commit leaves the file as the checkpoint its metadata describes, and
+// one after it is completed from the journal. The file is FTI-FF version 2:
+// its chunk hashes are made from the CRC-32s of dcp_block_size blocks, so an
+// update hashes at CRC speed, in the same pass that finds the changed blocks.
 #pragma once
 
 #include <map>

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <regex>
 #include <thread>
 
@@ -139,27 +141,26 @@ TEST(Dcp, OnlyChangedBlocksAreWrittenCrc32) {
     only_changed_blocks("2");
 }
 
-// Rank `victim` is killed at fault point `point` of checkpoint 3, after
-// checkpoint 2 changed 10 % of the blocks: checkpoint 3 was never committed,
-// the restart discards its journals and recovers checkpoint 2 bit for bit.
-void crash_rolls_back(const char* point, int victim) {
-    std::string cfg = dcp_config("2");
-    if (phase() == 1) {
-        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-        Data d(app_rank());
-        d.protect();
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
-        d.touch_every_tenth_block();
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
-        mark("two-checkpoints-done");
-        std::string spec = std::string(point) + ":" + std::to_string(victim) + ":3";
-        ::setenv("MLCKPT_FAULT_INJECT", spec.c_str(), 1);
-        d.fill(3);
-        FTI_Checkpoint(3, FTI_L4_DCP);
-        ADD_FAILURE() << "rank " << victim << " should have been killed";
-        return;
-    }
+// Phase 1 of the crash scenarios: dCP checkpoints 1 and 2 (the second
+// changes 10 % of the blocks), then rank `victim` armed to be killed at
+// fault point `point` of checkpoint 3, whose data (`d`) is version 3.
+void checkpoint_twice_then_arm(std::optional<Data>& data, const std::string& cfg, const char* point, int victim) {
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Data& d = data.emplace(app_rank());
+    d.protect();
+    d.fill(1);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
+    d.touch_every_tenth_block();
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
+    mark("two-checkpoints-done");
+    std::string spec = std::string(point) + ":" + std::to_string(victim) + ":3";
+    ::setenv("MLCKPT_FAULT_INJECT", spec.c_str(), 1);
+    d.fill(3);
+}
+
+// Phase 2: the restart recovers the data `make_expected` fills, bit for
+// bit, and leaves no journal.
+void restart_recovers(const std::string& cfg, const std::function<void(Data&)>& make_expected) {
     ASSERT_TRUE(marked("two-checkpoints-done"));
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
     EXPECT_EQ(FTI_Status(), 1);
@@ -167,12 +168,30 @@ void crash_rolls_back(const char* point, int victim) {
     d.protect();
     ASSERT_FTI(FTI_SCES, FTI_Recover());
     Data expected(app_rank());
-    expected.fill(1);
-    expected.touch_every_tenth_block();
+    make_expected(expected);
     EXPECT_EQ(d.bytes, expected.bytes);
     EXPECT_EQ(d.doubles, expected.doubles);
     EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti.journal").empty());
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// Rank `victim` is killed at fault point `point` of checkpoint 3: checkpoint
+// 3 was never committed, the restart discards its journals and recovers
+// checkpoint 2 bit for bit.
+void crash_rolls_back(const char* point, int victim) {
+    std::string cfg = dcp_config("2");
+    if (phase() == 1) {
+        std::optional<Data> d;
+        checkpoint_twice_then_arm(d, cfg, point, victim);
+        if (::testing::Test::HasFatalFailure()) return;
+        FTI_Checkpoint(3, FTI_L4_DCP);
+        ADD_FAILURE() << "rank " << victim << " should have been killed";
+        return;
+    }
+    restart_recovers(cfg, [](Data& expected) {
+        expected.fill(1);
+        expected.touch_every_tenth_block();
+    });
 }
 
 // Killed after journaling part of its changed blocks.
@@ -184,7 +203,7 @@ TEST(Dcp, CrashDuringUpdateRollsBack) {
 TEST(Dcp, CrashAfterTheJournalIsSealedRollsBack) {
     crash_rolls_back("after_data_write", app_ranks_expected() - 1);
 }
-// Rank 0 killed after every file is rewritten, before the metadata commit.
+// Rank 0 killed once every journal is sealed, before the metadata commit.
 TEST(Dcp, CrashBeforeTheCommitRollsBack) {
     crash_rolls_back("before_meta_commit", 0);
 }
@@ -197,16 +216,9 @@ TEST(Dcp, CrashWhileTheJournalIsAppliedRollsForward) {
     std::string cfg = dcp_config("2");
     const int victim = app_ranks_expected() - 1;
     if (phase() == 1) {
-        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-        Data d(app_rank());
-        d.protect();
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
-        d.touch_every_tenth_block();
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
-        std::string spec = "during_dcp_apply:" + std::to_string(victim) + ":3";
-        ::setenv("MLCKPT_FAULT_INJECT", spec.c_str(), 1);
-        d.fill(3);
+        std::optional<Data> d;
+        checkpoint_twice_then_arm(d, cfg, "during_dcp_apply", victim);
+        if (::testing::Test::HasFatalFailure()) return;
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4_DCP));
         // No FTI_Finalize: it would mark the execution as ended cleanly.
         if (app_rank() == victim) std::this_thread::sleep_for(std::chrono::seconds(60));  // killed meanwhile
@@ -219,16 +231,7 @@ TEST(Dcp, CrashWhileTheJournalIsAppliedRollsForward) {
             << "the victim's journal was left to apply";
     }
     world_barrier();
-    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-    Data d(app_rank());
-    d.protect();
-    ASSERT_FTI(FTI_SCES, FTI_Recover());
-    Data expected(app_rank());
-    expected.fill(3);
-    EXPECT_EQ(d.bytes, expected.bytes);
-    EXPECT_EQ(d.doubles, expected.doubles);
-    EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti.journal").empty());
-    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    restart_recovers(cfg, [](Data& expected) { expected.fill(3); });
 }
 
 // The restarted run protects only variable 0: variable 1 keeps its
