@@ -25,10 +25,6 @@ std::int64_t old_chunk_size(const DcpBaseline* base, std::size_t block, std::siz
     return index < chunks.size() ? chunks[index].chunk_size : -1;
 }
 
-}  // namespace
-
-namespace {
-
 std::span<const std::byte> block_of(std::span<const std::byte> data, std::size_t block_size, std::size_t k) {
     const std::size_t pos = k * block_size;
     return data.subspan(pos, std::min(block_size, data.size() - pos));

@@ -2,9 +2,12 @@
 // (checked against the byte counts the library logs), recovery is bit-exact,
 // a crash before an update is committed leaves the file as it was, and a
 // crash while a committed update is applied is completed from its journal.
+#include <sys/resource.h>
+
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <functional>
 #include <optional>
 #include <regex>
@@ -333,6 +336,52 @@ TEST(Dcp, FullL4CheckpointReplacesTheDcpFiles) {
     Data expected(app_rank());
     expected.fill(2);
     EXPECT_EQ(d.bytes, expected.bytes);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// The disk fills up under the last rank while checkpoint 2 rewrites every
+// block (its file-size limit makes every write past 512 KiB fail, with
+// EFBIG where a full disk gives ENOSPC): its journal cannot be written.
+// Checkpoint 2 fails on every rank with the reason, no journal is left, the
+// dCP files still hold checkpoint 1 as its metadata records them, and the
+// relaunch recovers checkpoint 1 bit for bit.
+TEST(Dcp, FullDiskKeepsThePreviousCheckpoint) {
+    std::string cfg = dcp_config("2");
+    const int victim = app_ranks_expected() - 1;
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Data d(app_rank());
+    d.protect();
+    if (phase() == 1) {
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
+        d.fill(2);
+        rlimit saved{};
+        if (app_rank() == victim) {
+            std::signal(SIGXFSZ, SIG_IGN);  // a failed write, not a killed process
+            ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+            rlimit full = saved;
+            full.rlim_cur = 1u << 19;
+            ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &full), 0);
+        }
+        EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L4_DCP));
+        std::string message = FTI_LastError();
+        if (app_rank() == victim) {
+            ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+            EXPECT_NE(message.find("File too large"), std::string::npos) << message;
+            EXPECT_NE(message.find("dCP-Rank" + std::to_string(victim) + ".fti.journal"), std::string::npos)
+                << message;
+        } else {
+            EXPECT_NE(message.find("rank " + std::to_string(victim)), std::string::npos) << message;
+        }
+        fs::path file = applied_dcp_file();
+        expect_recorded_size_and_crc(1, 8, file);
+        return;  // ends as a crash would
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    Data expected(app_rank());
+    expected.fill(1);
+    EXPECT_EQ(d.bytes, expected.bytes);
+    EXPECT_EQ(d.doubles, expected.doubles);
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 

@@ -118,6 +118,7 @@ mlckpt_add_mpi_scenario(Dcp.CrashAfterTheJournalIsSealedRollsBack RANKS 4 PHASES
 mlckpt_add_mpi_scenario(Dcp.CrashWhileTheJournalIsAppliedRollsForward RANKS 1 4 PHASES killed ok)
 mlckpt_add_mpi_scenario(Dcp.CrashBeforeTheCommitRollsBack RANKS 4 PHASES killed ok)
 mlckpt_add_mpi_scenario(Dcp.FullL4CheckpointReplacesTheDcpFiles RANKS 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(Dcp.FullDiskKeepsThePreviousCheckpoint RANKS 1 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Dcp.GrownVariableHashesItsUnalignedChunk RANKS 1 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(ConfigErrors.DcpNeedsFtiff RANKS 1 PHASES ok)
 mlckpt_add_mpi_scenario(Ftiff.RecoversWithoutMetadata RANKS 1 4 8 PHASES ok ok)
