@@ -2,12 +2,10 @@
 // (checked against the byte counts the library logs), recovery is bit-exact,
 // a crash before an update is committed leaves the file as it was, and a
 // crash while a committed update is applied is completed from its journal.
-#include <sys/resource.h>
 
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <csignal>
 #include <functional>
 #include <optional>
 #include <regex>
@@ -355,18 +353,9 @@ TEST(Dcp, FullDiskKeepsThePreviousCheckpoint) {
         d.fill(1);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
         d.fill(2);
-        rlimit saved{};
-        if (app_rank() == victim) {
-            std::signal(SIGXFSZ, SIG_IGN);  // a failed write, not a killed process
-            ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
-            rlimit full = saved;
-            full.rlim_cur = 1u << 19;
-            ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &full), 0);
-        }
-        EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L4_DCP));
+        with_file_size_limit(app_rank() == victim, 1u << 19, [&] { EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L4_DCP)); });
         std::string message = FTI_LastError();
         if (app_rank() == victim) {
-            ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
             EXPECT_NE(message.find("File too large"), std::string::npos) << message;
             EXPECT_NE(message.find("dCP-Rank" + std::to_string(victim) + ".fti.journal"), std::string::npos)
                 << message;

@@ -3,9 +3,7 @@
 // middle of a checkpoint, and restarts with another number of ranks. Every
 // recovery is compared bit for bit with what was written.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
-#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -181,18 +179,9 @@ void full_disk_scenario(int level) {
         data.fill(1);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
         data.fill(2);
-        rlimit saved{};
-        if (app_rank() == victim) {
-            std::signal(SIGXFSZ, SIG_IGN);  // a failed write, not a killed process
-            ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
-            rlimit full = saved;
-            full.rlim_cur = 1u << 20;
-            ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &full), 0);
-        }
-        EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, level));
+        with_file_size_limit(app_rank() == victim, 1u << 20, [&] { EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, level)); });
         std::string message = FTI_LastError();
         if (app_rank() == victim) {
-            ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
             EXPECT_NE(message.find("File too large"), std::string::npos) << message;
             EXPECT_NE(message.find(data_file(2, victim)), std::string::npos) << message;
         } else {

@@ -1,5 +1,6 @@
 #include "scenario.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -116,6 +117,21 @@ std::vector<fs::path> files_matching(const std::string& pattern) {
     const std::regex re(pattern);
     return files_below(workdir(),
                        [&](const fs::path& file) { return std::regex_match(file.filename().string(), re); });
+}
+
+void with_file_size_limit(bool limited, std::uint64_t bytes, const std::function<void()>& step) {
+    rlimit saved{};
+    if (limited) {
+        std::signal(SIGXFSZ, SIG_IGN);  // a failed write, not a killed process
+        ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+        rlimit lowered = saved;
+        lowered.rlim_cur = bytes;
+        ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &lowered), 0);
+    }
+    step();
+    if (limited) {
+        EXPECT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    }
 }
 
 bool removed_in_background(const std::string& name) {

@@ -52,6 +52,10 @@ fs::path the_file(const std::string& name);  // exactly one, or the test fails
 // Whether no file named `name` is left within 30 s: the files of retired
 // checkpoints go in the background after FTI_Checkpoint returns.
 bool removed_in_background(const std::string& name);
+// Runs `step`, with this process's files limited to `bytes` when `limited`:
+// every write past that fails (EFBIG, where a full disk gives ENOSPC)
+// instead of killing the process. The limit is lifted afterwards.
+void with_file_size_limit(bool limited, std::uint64_t bytes, const std::function<void()>& step);
 std::string data_file(int ckpt_id, int rank);  // "Ckpt<id>-Rank<r>.fti"
 // The file that holds `rank`'s data of an L4 checkpoint: data_file(), or
 // with ckpt_io 2 and 4 the shared file (file 0 of a container).
