@@ -90,7 +90,8 @@ void CheckpointReader::read(const VarRecord& var, std::span<std::byte> out) cons
     }
 }
 
-void CheckpointReader::read_all(const std::vector<Target>& targets, MPI_Comm comm, std::size_t piece_bytes) const {
+void CheckpointReader::read_all(const std::vector<Target>& targets, MPI_Comm comm, std::size_t piece_bytes,
+                                bool collective) const {
     if (io_ != IoMode::mpiio) {
         for (const Target& t : targets) read(*t.var, t.out);
         return;
@@ -116,20 +117,35 @@ void CheckpointReader::read_all(const std::vector<Target>& targets, MPI_Comm com
         throw;
     }
     std::size_t next = 0;
-    in_rounds(comm, [&] {
-        bool mine = !failure && next < pieces.size();
+    auto read_next = [&](bool all) {
         try {
-            if (mine) {
+            if (all) {
                 mpi->read_at_all(pieces[next].offset, pieces[next].out);
-                ++next;
             } else {
-                mpi->read_at_all(0, {});
+                mpi->read_at(pieces[next].offset, pieces[next].out);
             }
+            ++next;
         } catch (...) {
             failure = std::current_exception();
         }
-        return mine;
-    });
+    };
+    if (collective) {
+        in_rounds(comm, [&] {
+            const bool mine = !failure && next < pieces.size();
+            if (mine) {
+                read_next(true);
+            } else {
+                try {
+                    mpi->read_at_all(0, {});  // keeps the rounds in step
+                } catch (...) {
+                    if (!failure) failure = std::current_exception();
+                }
+            }
+            return mine;
+        });
+    } else {
+        while (!failure && next < pieces.size()) read_next(false);
+    }
     try {
         mpi->close();
     } catch (...) {

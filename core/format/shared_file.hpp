@@ -34,7 +34,8 @@ struct SharedFileSpec {
     fs::path dir;               // the checkpoint's directory (it exists)
     int ckpt_id = 0;
     int ranks = 0;                          // tasks of the checkpoint: application ranks 0..ranks-1
-    std::size_t piece_bytes = 16u << 20;    // MPI-IO: most bytes per rank and collective call
+    std::size_t piece_bytes = 16u << 20;    // MPI-IO: most bytes per rank and call
+    bool collective = false;                // MPI-IO: collective calls, in rounds
     std::int32_t block_size = 4096;         // container: chunk alignment
     int files = 1;                          // container: physical files
     // Called by commit() once this process's data is durable, before the
@@ -78,8 +79,11 @@ class SharedFile {
     // Independent: writes `data` at byte `pos` of task `t`'s data (`t`
     // indexes `mine`). A failure is remembered for commit().
     void write(std::size_t t, std::uint64_t pos, std::span<const std::byte> data);
-    // Collective: writes each task's stream (one per task of `mine`) from
-    // the start of its data. A failure is remembered for commit().
+    // Writes each task's stream (one per task of `mine`) from the start of
+    // its data, `piece_bytes` at most per call: independent calls, or
+    // collective ones in rounds (MPI-IO with `collective`, where every
+    // process of the communicator must call it). A failure is remembered
+    // for commit().
     void write_streams(const std::vector<ByteStream*>& streams);
     // Collective: checks that every task wrote all its bytes, makes the data
     // durable, completes the files and gives them their final names. Throws

@@ -25,10 +25,11 @@ int count_of(std::size_t bytes, const fs::path& path) {
 }  // namespace
 
 MpiFile::MpiFile(MPI_Comm comm, const fs::path& path, int amode) : path_(path) {
-    // Every rank's slice is one large contiguous range, so collective
-    // buffering would only copy it through aggregators: ask for direct I/O
-    // by each rank (reserved hints; an implementation ignores what it does
-    // not know).
+    // For collective calls (`mpiio_collective = 1`): every rank's slice is
+    // one large contiguous range, so collective buffering would only copy it
+    // through aggregators; ask for direct I/O by each rank (reserved hints;
+    // an implementation ignores what it does not know, and OMPIO's choice
+    // of aggregation does not follow them).
     int ranks = 1;
     MPI_Comm_size(comm, &ranks);
     MPI_Info info = MPI_INFO_NULL;
@@ -91,6 +92,14 @@ void MpiFile::read_at_all(std::uint64_t offset, std::span<std::byte> data) {
                                MPI_BYTE, &status),
           "MPI_File_read_at_all", offset);
     check_count(status, data.size(), "MPI_File_read_at_all", offset);
+}
+
+void MpiFile::read_at(std::uint64_t offset, std::span<std::byte> data) {
+    MPI_Status status;
+    check(MPI_File_read_at(fh_, static_cast<MPI_Offset>(offset), data.data(), count_of(data.size(), path_), MPI_BYTE,
+                           &status),
+          "MPI_File_read_at", offset);
+    check_count(status, data.size(), "MPI_File_read_at", offset);
 }
 
 void MpiFile::sync() {

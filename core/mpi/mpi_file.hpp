@@ -27,6 +27,7 @@ class MpiFile {
     void write_at(std::uint64_t offset, std::span<const std::byte> data);      // independent
     void write_at_all(std::uint64_t offset, std::span<const std::byte> data);  // collective
     void read_at_all(std::uint64_t offset, std::span<std::byte> data);         // collective
+    void read_at(std::uint64_t offset, std::span<std::byte> data);             // independent
     void sync();   // collective: MPI_File_sync
     void close();  // collective
     // Forgets the handle without closing it, for when some rank could not

@@ -199,11 +199,13 @@ TEST(Shared, MultiFileContainer) {
     roundtrip(o, 3, 65536);
 }
 
-// Ranks with different numbers of collective rounds (transfer_size = 1 MiB,
-// 0 to 6 MiB per rank), written and read back.
-TEST(Shared, UnevenCollectiveRounds) {
+// Ranks with different numbers of pieces (transfer_size = 1 MiB, 0 to
+// 6 MiB per rank), written and read back with independent MPI-IO calls or
+// in collective rounds.
+void uneven_pieces(const char* collective) {
     ConfigOptions o;
     o.advanced["transfer_size"] = "1";
+    o.advanced["mpiio_collective"] = collective;
     std::string cfg = config(o);
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
     const int rank = app_rank();
@@ -224,6 +226,10 @@ TEST(Shared, UnevenCollectiveRounds) {
     EXPECT_TRUE(expected == big) << "rank " << rank;
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
+
+TEST(Shared, UnevenIndependentPieces) { uneven_pieces("0"); }
+
+TEST(Shared, UnevenCollectiveRounds) { uneven_pieces("1"); }
 
 // The format is recorded with the checkpoint: a run configured with
 // ckpt_io = 1 restarts from a shared file.
