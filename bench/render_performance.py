@@ -153,7 +153,9 @@ def main():
     results = report["results"]
     m = report["machine"]
     machine = (f"{m.get('cpu', 'unknown CPU')}, {m.get('cores', '?')} cores, {m.get('memory_gib', '?')} GiB, "
-               f"Linux {m.get('kernel', '?')}, checkpoints on {m.get('file_system', '?')}; "
+               f"Linux {m.get('kernel', '?')}, checkpoints on {m.get('file_system', '?')}"
+               + ("; free memory reported to the host (virtio balloon)" if m.get("free_page_reporting") == "yes" else "")
+               + "; "
                f"medians of {report['runs']} runs")
     with open(os.path.join(HERE, "performance.md.in")) as f:
         text = f.read()
