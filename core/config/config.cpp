@@ -169,7 +169,6 @@ const std::vector<KeySpec>& key_specs() {
                      }});
         s.push_back(int_key("advanced", "block_size", &Config::block_size_kb, 1, 1048576));
         s.push_back(int_key("advanced", "transfer_size", &Config::transfer_size_mb, 1, 65536));
-        s.push_back(flag_key("advanced", "mpiio_collective", &Config::mpiio_collective));
         s.push_back(flag_key("advanced", "local_test", &Config::local_test));
         s.push_back({"advanced", "container_block_size", false, [](Config& c, const Where& w) {
                          long v = parse_integer(w, 0, 1L << 30);

@@ -39,8 +39,7 @@ struct Config {
 
     // [advanced]
     int block_size_kb = 1024;
-    int transfer_size_mb = 16;      // MPI-IO: the most bytes a rank moves per call
-    bool mpiio_collective = false;  // MPI-IO: collective calls in rounds instead of independent ones
+    int transfer_size_mb = 16;  // MPI-IO: the most bytes a rank moves per call
     // ckpt_io = 4: chunk alignment in bytes (0 until FTI_Init resolves "the
     // file system's": see Session) and the number of physical files.
     int container_block_size = 0;

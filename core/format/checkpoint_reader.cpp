@@ -90,8 +90,7 @@ void CheckpointReader::read(const VarRecord& var, std::span<std::byte> out) cons
     }
 }
 
-void CheckpointReader::read_all(const std::vector<Target>& targets, MPI_Comm comm, std::size_t piece_bytes,
-                                bool collective) const {
+void CheckpointReader::read_all(const std::vector<Target>& targets, MPI_Comm comm, std::size_t piece_bytes) const {
     if (io_ != IoMode::mpiio) {
         for (const Target& t : targets) read(*t.var, t.out);
         return;
@@ -116,35 +115,12 @@ void CheckpointReader::read_all(const std::vector<Target>& targets, MPI_Comm com
         if (mpi) mpi->abandon();  // a collective close would never complete
         throw;
     }
-    std::size_t next = 0;
-    auto read_next = [&](bool all) {
-        try {
-            if (all) {
-                mpi->read_at_all(pieces[next].offset, pieces[next].out);
-            } else {
-                mpi->read_at(pieces[next].offset, pieces[next].out);
-            }
-            ++next;
-        } catch (...) {
-            failure = std::current_exception();
+    try {
+        if (!failure) {
+            for (const Piece& p : pieces) mpi->read_at(p.offset, p.out);
         }
-    };
-    if (collective) {
-        in_rounds(comm, [&] {
-            const bool mine = !failure && next < pieces.size();
-            if (mine) {
-                read_next(true);
-            } else {
-                try {
-                    mpi->read_at_all(0, {});  // keeps the rounds in step
-                } catch (...) {
-                    if (!failure) failure = std::current_exception();
-                }
-            }
-            return mine;
-        });
-    } else {
-        while (!failure && next < pieces.size()) read_next(false);
+    } catch (...) {
+        failure = std::current_exception();
     }
     try {
         mpi->close();

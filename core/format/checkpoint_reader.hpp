@@ -31,12 +31,11 @@ class CheckpointReader {
         const VarRecord* var;
         std::span<std::byte> out;
     };
-    // Reads every target. From an MPI-IO file this is collective over `comm`
-    // (open and close), with independent reads of at most `piece_bytes`, or
-    // with `collective` rounds of MPI_File_read_at_all of at most that much
-    // per rank; otherwise it reads them one by one. Throws after the last
-    // collective step if anything failed.
-    void read_all(const std::vector<Target>& targets, MPI_Comm comm, std::size_t piece_bytes, bool collective) const;
+    // Reads every target. From an MPI-IO file, the file is opened and closed
+    // collectively over `comm` and read with independent calls of at most
+    // `piece_bytes`; otherwise the targets are read one by one. Throws after
+    // the collective close if anything failed.
+    void read_all(const std::vector<Target>& targets, MPI_Comm comm, std::size_t piece_bytes) const;
 
     // FTI-FF: the file's container layout; nullptr for other formats.
     const ftiff::Layout* layout() const { return layout_ ? &*layout_ : nullptr; }

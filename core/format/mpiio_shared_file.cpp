@@ -45,21 +45,28 @@ void MpiioSharedFile::write_at(std::size_t t, std::uint64_t pos, std::span<const
     file_->write_at(offsets_[t] + pos, data);
 }
 
-void MpiioSharedFile::write_collectively(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) {
-    file_->write_at_all(data.empty() ? 0 : offsets_[t] + pos, data);
-}
-
 std::string MpiioSharedFile::file_name(std::size_t) const {
     return final_path_.filename().string();
 }
 
 void MpiioSharedFile::commit() {
-    std::exception_ptr failure = outcome();
-    // Sync and close are collective: every rank takes part, failed or not.
+    // The ranks agree on their writes before the collective sync, so that
+    // a failed checkpoint is not synced. Close is collective and made by
+    // every rank, failed or not.
+    try {
+        agree(comm_, outcome());
+    } catch (...) {
+        try {
+            file_->close();
+        } catch (...) {
+        }  // the agreed failure is the one to report
+        throw;
+    }
+    std::exception_ptr failure;
     try {
         file_->sync();
     } catch (...) {
-        if (!failure) failure = std::current_exception();
+        failure = std::current_exception();
     }
     try {
         file_->close();

@@ -1,6 +1,5 @@
 // ckpt_io = 2: one file, each rank's data at the exclusive prefix sum of
-// the ranks' sizes, written with independent MPI-IO calls, or collective
-// ones when the spec asks for them (docs/formats.md).
+// the ranks' sizes, written with independent MPI-IO calls (docs/formats.md).
 #pragma once
 
 #include <optional>
@@ -24,8 +23,6 @@ class MpiioSharedFile final : public SharedFile {
 
   private:
     void write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) override;
-    bool collective_writes() const override { return spec_.collective; }
-    void write_collectively(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) override;
 
     fs::path final_path_;
     fs::path tmp_path_;

@@ -6,7 +6,6 @@
 #include "format/container_shared_file.hpp"
 #include "format/mpiio_shared_file.hpp"
 #include "mpi/collective.hpp"
-#include "mpi/mpi_file.hpp"
 
 namespace mlckpt::core {
 
@@ -48,47 +47,19 @@ void SharedFile::write(std::size_t t, std::uint64_t pos, std::span<const std::by
     }
 }
 
-void SharedFile::write_collectively(std::size_t, std::uint64_t, std::span<const std::byte>) {}
-
 void SharedFile::write_streams(const std::vector<ByteStream*>& streams) {
-    std::size_t t = 0;
-    std::uint64_t pos = 0;
-    // The next piece of this process's tasks, in task order; empty when all
-    // are written or after a failure.
-    auto next = [&]() -> std::span<const std::byte> {
-        if (failure_) return {};
+    for (std::size_t t = 0; t < streams.size() && !failure_; ++t) {
+        std::uint64_t pos = 0;
         try {
-            for (; t < streams.size(); ++t, pos = 0) {
-                std::span<const std::byte> piece = streams[t]->next(spec_.piece_bytes);
-                if (!piece.empty()) return piece;
+            for (auto piece = streams[t]->next(spec_.piece_bytes); !piece.empty() && !failure_;
+                 piece = streams[t]->next(spec_.piece_bytes)) {
+                write(t, pos, piece);
+                pos += piece.size();
             }
         } catch (...) {
-            remember(std::current_exception());
+            remember(std::current_exception());  // the stream's own failure: a source it cannot read
         }
-        return {};
-    };
-    if (!collective_writes()) {
-        for (auto piece = next(); !piece.empty(); piece = next()) {
-            write(t, pos, piece);
-            pos += piece.size();
-        }
-        return;
     }
-    in_rounds(comm_, [&] {
-        std::span<const std::byte> piece = next();
-        try {
-            if (!piece.empty() && pos + piece.size() > mine_[t].size) {
-                fail(ErrorKind::usage, "rank " + std::to_string(mine_[t].rank) + " has more than the " +
-                                           std::to_string(mine_[t].size) + " bytes it declared");
-            }
-            write_collectively(t, pos, piece);
-            if (!piece.empty()) written_[t] += piece.size();
-        } catch (...) {
-            remember(std::current_exception());
-        }
-        pos += piece.size();
-        return !piece.empty();
-    });
 }
 
 void SharedFile::remember(std::exception_ptr failure) {

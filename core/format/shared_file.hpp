@@ -34,8 +34,7 @@ struct SharedFileSpec {
     fs::path dir;               // the checkpoint's directory (it exists)
     int ckpt_id = 0;
     int ranks = 0;                          // tasks of the checkpoint: application ranks 0..ranks-1
-    std::size_t piece_bytes = 16u << 20;    // MPI-IO: most bytes per rank and call
-    bool collective = false;                // MPI-IO: collective calls, in rounds
+    std::size_t piece_bytes = 16u << 20;    // MPI-IO: most bytes per call
     std::int32_t block_size = 4096;         // container: chunk alignment
     int files = 1;                          // container: physical files
     // Called by commit() once this process's data is durable, before the
@@ -79,11 +78,9 @@ class SharedFile {
     // Independent: writes `data` at byte `pos` of task `t`'s data (`t`
     // indexes `mine`). A failure is remembered for commit().
     void write(std::size_t t, std::uint64_t pos, std::span<const std::byte> data);
-    // Writes each task's stream (one per task of `mine`) from the start of
-    // its data, `piece_bytes` at most per call: independent calls, or
-    // collective ones in rounds (MPI-IO with `collective`, where every
-    // process of the communicator must call it). A failure is remembered
-    // for commit().
+    // Independent: writes each task's stream (one per task of `mine`) from
+    // the start of its data, `piece_bytes` at most per write. A failure is
+    // remembered for commit().
     void write_streams(const std::vector<ByteStream*>& streams);
     // Collective: checks that every task wrote all its bytes, makes the data
     // durable, completes the files and gives them their final names. Throws
@@ -103,10 +100,6 @@ class SharedFile {
     SharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine);
 
     virtual void write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) = 0;
-    // MPI-IO moves pieces with one collective call per round; an empty piece
-    // (t is then ignored) keeps a rank with nothing left in step.
-    virtual bool collective_writes() const { return false; }
-    virtual void write_collectively(std::size_t t, std::uint64_t pos, std::span<const std::byte> data);
 
     // The failure to agree on: the remembered one, or a task short of bytes.
     std::exception_ptr outcome() const;

@@ -25,22 +25,7 @@ int count_of(std::size_t bytes, const fs::path& path) {
 }  // namespace
 
 MpiFile::MpiFile(MPI_Comm comm, const fs::path& path, int amode) : path_(path) {
-    // For collective calls (`mpiio_collective = 1`): every rank's slice is
-    // one large contiguous range, so collective buffering would only copy it
-    // through aggregators; ask for direct I/O by each rank (reserved hints;
-    // an implementation ignores what it does not know, and OMPIO's choice
-    // of aggregation does not follow them).
-    int ranks = 1;
-    MPI_Comm_size(comm, &ranks);
-    MPI_Info info = MPI_INFO_NULL;
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "collective_buffering", "false");
-    MPI_Info_set(info, "cb_nodes", std::to_string(ranks).c_str());
-    MPI_Info_set(info, "romio_cb_read", "disable");
-    MPI_Info_set(info, "romio_cb_write", "disable");
-    int rc = MPI_File_open(comm, path.c_str(), amode, info, &fh_);
-    MPI_Info_free(&info);
-    check(rc, "MPI_File_open");
+    check(MPI_File_open(comm, path.c_str(), amode, MPI_INFO_NULL, &fh_), "MPI_File_open");
 }
 
 MpiFile::~MpiFile() {
@@ -78,22 +63,6 @@ void MpiFile::write_at(std::uint64_t offset, std::span<const std::byte> data) {
     check_count(status, data.size(), "MPI_File_write_at", offset);
 }
 
-void MpiFile::write_at_all(std::uint64_t offset, std::span<const std::byte> data) {
-    MPI_Status status;
-    check(MPI_File_write_at_all(fh_, static_cast<MPI_Offset>(offset), data.data(), count_of(data.size(), path_),
-                                MPI_BYTE, &status),
-          "MPI_File_write_at_all", offset);
-    check_count(status, data.size(), "MPI_File_write_at_all", offset);
-}
-
-void MpiFile::read_at_all(std::uint64_t offset, std::span<std::byte> data) {
-    MPI_Status status;
-    check(MPI_File_read_at_all(fh_, static_cast<MPI_Offset>(offset), data.data(), count_of(data.size(), path_),
-                               MPI_BYTE, &status),
-          "MPI_File_read_at_all", offset);
-    check_count(status, data.size(), "MPI_File_read_at_all", offset);
-}
-
 void MpiFile::read_at(std::uint64_t offset, std::span<std::byte> data) {
     MPI_Status status;
     check(MPI_File_read_at(fh_, static_cast<MPI_Offset>(offset), data.data(), count_of(data.size(), path_), MPI_BYTE,
@@ -111,15 +80,6 @@ void MpiFile::close() {
     int rc = MPI_File_close(&fh_);
     fh_ = MPI_FILE_NULL;  // never closed twice, even when closing failed
     check(rc, "MPI_File_close");
-}
-
-void in_rounds(MPI_Comm comm, const std::function<bool()>& round) {
-    for (;;) {
-        int more = round() ? 1 : 0;
-        int any = 0;
-        check_mpi(MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_LOR, comm), "MPI_Allreduce");
-        if (any == 0) return;
-    }
 }
 
 }  // namespace mlckpt::core

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <span>
 
 namespace mlckpt::core {
@@ -24,10 +23,11 @@ class MpiFile {
     MpiFile& operator=(const MpiFile&) = delete;
     ~MpiFile();  // collective close if still open (never after MPI_Finalize)
 
-    void write_at(std::uint64_t offset, std::span<const std::byte> data);      // independent
-    void write_at_all(std::uint64_t offset, std::span<const std::byte> data);  // collective
-    void read_at_all(std::uint64_t offset, std::span<std::byte> data);         // collective
-    void read_at(std::uint64_t offset, std::span<std::byte> data);             // independent
+    // Independent calls: every rank's slice is one large contiguous range,
+    // which collective calls would only synchronise and, under OMPIO, copy
+    // through aggregator ranks (see docs/formats.md).
+    void write_at(std::uint64_t offset, std::span<const std::byte> data);
+    void read_at(std::uint64_t offset, std::span<std::byte> data);
     void sync();   // collective: MPI_File_sync
     void close();  // collective
     // Forgets the handle without closing it, for when some rank could not
@@ -43,11 +43,5 @@ class MpiFile {
     MPI_File fh_ = MPI_FILE_NULL;
     fs::path path_;
 };
-
-// Collective over `comm`: runs `round` until it has returned false on every
-// rank. Each run of `round` makes exactly one collective call (with an empty
-// buffer once the rank has nothing left) and returns whether the rank has
-// more to move.
-void in_rounds(MPI_Comm comm, const std::function<bool()>& round);
 
 }  // namespace mlckpt::core

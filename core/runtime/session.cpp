@@ -488,7 +488,7 @@ void Session::read_source() {
         CheckpointReader reader(source_->path, source_->io, source_->record);
         std::vector<CheckpointReader::Target> targets;
         for (const Variable& var : registry_.variables()) targets.push_back({&stored_var(var.id), var.data()});
-        reader.read_all(targets, ctx_.app, mpiio_piece_bytes(ctx_.config), ctx_.config.mpiio_collective);
+        reader.read_all(targets, ctx_.app, mpiio_piece_bytes(ctx_.config));
         if (source_->ref.level == kDcpLevel && reader.layout() != nullptr) {
             // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
             const DcpOptions options = dcp_options(ctx_);

@@ -62,7 +62,6 @@ SharedFileSpec shared_file_spec(const Context& ctx, const CheckpointRef& ref) {
     spec.ckpt_id = ref.ckpt_id;
     spec.ranks = ctx.topo.app_size;
     spec.piece_bytes = mpiio_piece_bytes(ctx.config);
-    spec.collective = ctx.config.mpiio_collective;
     spec.block_size = ctx.config.container_block_size;
     spec.files = ctx.config.container_files;
     return spec;

@@ -47,7 +47,6 @@ TEST(Config, MinimalFileGetsDefaults) {
     EXPECT_EQ(c.failure, 0);
     EXPECT_EQ(c.block_size_kb, 1024);
     EXPECT_EQ(c.transfer_size_mb, 16);
-    EXPECT_FALSE(c.mpiio_collective);
     EXPECT_FALSE(c.local_test);
     for (int level = 1; level <= 4; ++level) EXPECT_EQ(c.interval_minutes(level), 0.0);
     EXPECT_TRUE(c.is_inline(2));
@@ -65,7 +64,7 @@ TEST(Config, EveryKeyIsRead) {
         "group_size = 8\nverbosity = 3\nckpt_io = 3\nenable_dcp = 1\ndcp_mode = 2\n"
         "dcp_block_size = 4096\nmax_var_id = 99\n"
         "[restart]\nfailure = 1\nexec_id = 2026-01-02_03-04-05\n"
-        "[advanced]\nblock_size = 64\ntransfer_size = 8\nmpiio_collective = 1\nlocal_test = 1\n"
+        "[advanced]\nblock_size = 64\ntransfer_size = 8\nlocal_test = 1\n"
         "general_tag = 1\nckpt_tag = 2\nstage_tag = 3\nfinal_tag = 4\n"
         "[injection]\nrank = 0\n"));
     EXPECT_TRUE(c.head);
@@ -89,7 +88,6 @@ TEST(Config, EveryKeyIsRead) {
     EXPECT_EQ(c.exec_id, "2026-01-02_03-04-05");
     EXPECT_EQ(c.block_size_kb, 64);
     EXPECT_EQ(c.transfer_size_mb, 8);
-    EXPECT_TRUE(c.mpiio_collective);
     EXPECT_TRUE(c.local_test);
     EXPECT_EQ(c.final_tag, 4);
 }
