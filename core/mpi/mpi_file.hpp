@@ -25,7 +25,7 @@ class MpiFile {
 
     // Independent calls: every rank's slice is one large contiguous range,
     // which collective calls would only synchronise and, under OMPIO, copy
-    // through aggregator ranks (see docs/formats.md).
+    // through aggregator ranks (docs/configuration.md, ckpt_io, says why).
     void write_at(std::uint64_t offset, std::span<const std::byte> data);
     void read_at(std::uint64_t offset, std::span<std::byte> data);
     void sync();   // collective: MPI_File_sync
