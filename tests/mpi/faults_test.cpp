@@ -137,27 +137,6 @@ TEST(Faults, RankZeroKilledBeforeMetadataCommit) {
     killed_scenario("before_meta_commit", 0, FTI_L4);
 }
 
-// The Dataset and a 3 MiB variable (id 10), made after FTI_Init.
-struct LargeDataset {
-    Dataset d{app_rank()};
-    std::vector<std::uint64_t> large = std::vector<std::uint64_t>(3u << 17);
-
-    void protect() {
-        d.protect();
-        ASSERT_FTI(FTI_SCES, FTI_Protect(10, large.data(), static_cast<int64_t>(large.size()), FTI_ULNG));
-    }
-    void fill(int version) {
-        d.fill(version);
-        for (std::size_t i = 0; i < large.size(); ++i) large[i] = pattern(app_rank(), 10, version, i);
-    }
-    bool matches(int version) const {
-        for (std::size_t i = 0; i < large.size(); ++i) {
-            if (large[i] != pattern(app_rank(), 10, version, i)) return false;
-        }
-        return d.matches(version);
-    }
-};
-
 // The disk fills up under one rank while checkpoint 2 is written (its
 // file-size limit makes every write past 1 MiB fail, with EFBIG where a full
 // disk gives ENOSPC). Checkpoint 2 fails on every rank with the reason, the

@@ -119,6 +119,23 @@ std::vector<fs::path> files_matching(const std::string& pattern) {
                        [&](const fs::path& file) { return std::regex_match(file.filename().string(), re); });
 }
 
+void LargeDataset::protect() {
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Protect(10, large.data(), static_cast<int64_t>(large.size()), FTI_ULNG));
+}
+
+void LargeDataset::fill(int version) {
+    d.fill(version);
+    for (std::size_t i = 0; i < large.size(); ++i) large[i] = pattern(app_rank(), 10, version, i);
+}
+
+bool LargeDataset::matches(int version) const {
+    for (std::size_t i = 0; i < large.size(); ++i) {
+        if (large[i] != pattern(app_rank(), 10, version, i)) return false;
+    }
+    return d.matches(version);
+}
+
 void with_file_size_limit(bool limited, std::uint64_t bytes, const std::function<void()>& step) {
     rlimit saved{};
     if (limited) {

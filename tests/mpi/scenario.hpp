@@ -102,6 +102,18 @@ private:
 
 std::uint64_t pattern(int rank, int var, int version, std::size_t index);
 
+// The Dataset and a 3 MiB variable (id 10), enough to take writes past a
+// lowered file-size limit and through the direct I/O paths. Made after
+// FTI_Init.
+struct LargeDataset {
+    Dataset d{app_rank()};
+    std::vector<std::uint64_t> large = std::vector<std::uint64_t>(3u << 17);
+
+    void protect();
+    void fill(int version);
+    bool matches(int version) const;
+};
+
 // The ckpt_io of the harness's configurations: environment MLCKPT_TEST_IO
 // (set by the FTI-FF variants of the scenarios), else "1" (POSIX).
 std::string io_mode();
