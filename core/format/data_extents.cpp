@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "hash/crc32.hpp"
+#include "io/buffer_pool.hpp"
 
 namespace mlckpt::core {
 
@@ -59,7 +60,7 @@ void read_checked_var(const File& file, const Extents& extents, const VarRecord&
 
 void for_each_piece(const File& file, const Extents& extents, std::size_t buffer_bytes,
                     const std::function<void(std::span<const std::byte>)>& use) {
-    std::vector<std::byte> buffer(std::max<std::size_t>(buffer_bytes, 4096));
+    PooledBuffer buffer = take_buffer(std::max<std::size_t>(buffer_bytes, 4096));
     for (const Extent& e : extents) {
         for (std::uint64_t pos = 0; pos < e.length;) {
             auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), e.length - pos));

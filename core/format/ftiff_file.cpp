@@ -6,6 +6,7 @@
 #include "format/ftiff_chunk_hash.hpp"
 #include "hash/crc32.hpp"
 #include "hash/md5.hpp"
+#include "io/buffer_pool.hpp"
 
 namespace mlckpt::core::ftiff {
 
@@ -285,7 +286,7 @@ void read_variable(const File& file, const Layout& layout, int id, std::span<std
 }
 
 std::size_t verify_chunks(const File& file, const Layout& layout, std::size_t buffer_bytes) {
-    std::vector<std::byte> buffer(std::max<std::size_t>(buffer_bytes, 4096));
+    PooledBuffer buffer = take_buffer(std::max<std::size_t>(buffer_bytes, 4096));
     std::size_t checked = 0;
     for (const Block& block : layout.blocks()) {
         for (const Chunk& c : block.chunks) {

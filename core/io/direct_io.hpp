@@ -8,7 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
+
+#include "io/buffer_pool.hpp"
 
 namespace mlckpt::core {
 
@@ -17,11 +18,6 @@ namespace mlckpt::core {
 inline constexpr std::size_t kDirectAlign = 4096;
 
 bool is_direct_aligned(const void* p);
-
-// Memory aligned for direct I/O, freed with std::free.
-using AlignedBytes = std::unique_ptr<std::byte, void (*)(void*)>;
-// Throws std::bad_alloc when memory is short.
-AlignedBytes allocate_aligned(std::size_t bytes);
 
 // Cuts the file range [offset, offset + size) at aligned file offsets:
 // cached(pos, n) gets the unaligned head, direct(pos, n) the whole aligned
@@ -51,13 +47,12 @@ public:
     bool open() const { return fd_ >= 0; }
     int fd() const { return fd_; }
     void close();  // from now on, the page cache
-    std::byte* staging() const { return staging_.get(); }
-    std::size_t staging_bytes() const { return staging_bytes_; }
+    std::byte* staging() const { return staging_.data(); }
+    std::size_t staging_bytes() const { return staging_.size(); }
 
 private:
     int fd_ = -1;
-    std::size_t staging_bytes_;
-    AlignedBytes staging_;
+    PooledBuffer staging_;
 };
 
 }  // namespace mlckpt::core

@@ -22,7 +22,7 @@ std::size_t checked_batch(std::size_t bytes) {
 
 SequentialWriter::SequentialWriter(const std::filesystem::path& path, std::size_t batch_bytes)
     : batch_bytes_(checked_batch(batch_bytes)),
-      batches_{allocate_aligned(batch_bytes_), allocate_aligned(batch_bytes_)},
+      batches_{take_buffer(batch_bytes_), take_buffer(batch_bytes_)},
       file_(File::create(path)),
       direct_(file_, kDirectAlign) {}  // the batches are aligned: no staging copy
 
@@ -36,7 +36,7 @@ void SequentialWriter::wait_for_batch() {
 
 void SequentialWriter::submit() {
     wait_for_batch();
-    std::span<const std::byte> batch(batches_[current_].get(), filled_);
+    std::span<const std::byte> batch(batches_[current_].data(), filled_);
     const std::uint64_t offset = written_;
     in_flight_ = std::async(std::launch::async, [this, batch, offset] {
         direct_.write_at(batch, offset);
@@ -52,7 +52,7 @@ void SequentialWriter::submit() {
 void SequentialWriter::append(std::span<const std::byte> piece) {
     while (!piece.empty()) {
         const std::size_t n = std::min(piece.size(), batch_bytes_ - filled_);
-        std::memcpy(batches_[current_].get() + filled_, piece.data(), n);
+        std::memcpy(batches_[current_].data() + filled_, piece.data(), n);
         filled_ += n;
         piece = piece.subspan(n);
         if (filled_ == batch_bytes_) submit();

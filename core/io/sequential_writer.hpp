@@ -44,7 +44,7 @@ private:
     void wait_for_batch();
 
     std::size_t batch_bytes_;
-    AlignedBytes batches_[2];
+    PooledBuffer batches_[2];
     File file_;
     DirectWriter direct_;  // on file_
     int current_ = 0;

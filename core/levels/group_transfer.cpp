@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <exception>
 #include <optional>
-#include <vector>
 
 #include "common/error.hpp"
 #include "hash/crc32.hpp"
+#include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "io/sequential_writer.hpp"
 #include "mpi/collective.hpp"
@@ -49,8 +49,8 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
     std::uint64_t rounds = 0;
     check_mpi(MPI_Allreduce(&mine, &rounds, 1, MPI_UINT64_T, MPI_MAX, group), "MPI_Allreduce");
 
-    std::vector<std::byte> send_buf(t.send_to != MPI_PROC_NULL ? block : 0);
-    std::vector<std::byte> recv_buf(t.recv_from != MPI_PROC_NULL ? block : 0);
+    PooledBuffer send_buf = t.send_to != MPI_PROC_NULL ? take_buffer(block) : PooledBuffer{};
+    PooledBuffer recv_buf = t.recv_from != MPI_PROC_NULL ? take_buffer(block) : PooledBuffer{};
     Crc32 crc;
     for (std::uint64_t r = 0; r < rounds; ++r) {
         std::uint64_t offset = r * block;

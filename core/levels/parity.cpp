@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hash/crc32.hpp"
+#include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "io/sequential_writer.hpp"
 #include "levels/redundancy.hpp"
@@ -82,8 +83,9 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
     }
 
     const std::size_t block = stripe_bytes(ctx, k);
-    std::vector<std::byte> recv(block * static_cast<std::size_t>(k));  // exactly k source stripes
-    std::vector<std::vector<unsigned char>> rebuilt(targets.size(), std::vector<unsigned char>(block));
+    PooledBuffer recv = take_buffer(block * static_cast<std::size_t>(k));  // exactly k source stripes
+    std::vector<PooledBuffer> rebuilt;
+    for (std::size_t t = 0; t < targets.size(); ++t) rebuilt.push_back(take_buffer(block));
     std::vector<int> counts(static_cast<std::size_t>(k));
     std::vector<int> displs(static_cast<std::size_t>(k));
     Crc32 data_crc, parity_crc;
@@ -133,11 +135,11 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
             in.push_back(reinterpret_cast<const unsigned char*>(recv.data() + at));
         }
         std::vector<unsigned char*> out;
-        for (auto& b : rebuilt) out.push_back(b.data());
+        for (auto& b : rebuilt) out.push_back(reinterpret_cast<unsigned char*>(b.data()));
         ReedSolomon::apply(plan, len, in, out);
         try {
             for (std::size_t t = 0; t < targets.size(); ++t) {
-                auto bytes = std::as_bytes(std::span(rebuilt[t].data(), len));
+                std::span<const std::byte> bytes(rebuilt[t].data(), len);
                 if (targets[t] == me) {  // own data: without the padding
                     if (off >= own_size) continue;
                     bytes = bytes.first(static_cast<std::size_t>(std::min<std::uint64_t>(len, own_size - off)));

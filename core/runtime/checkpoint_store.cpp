@@ -6,6 +6,7 @@
 #include "config/restart_state.hpp"
 #include "format/redo_journal.hpp"
 #include "hash/crc32.hpp"
+#include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/fault_injection.hpp"
@@ -141,7 +142,7 @@ void copy_verified(const fs::path& source, const fs::path& dir, const FileRecord
             fail(ErrorKind::corrupt, "cannot copy '" + source.string() + "': it has " + std::to_string(size) +
                                          " bytes, its metadata says " + std::to_string(record.size));
         }
-        std::vector<std::byte> buffer(buffer_bytes);
+        PooledBuffer buffer = take_buffer(buffer_bytes);
         Crc32 crc;
         for (std::uint64_t pos = 0; pos < size;) {
             auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - pos));

@@ -11,6 +11,7 @@
 
 #include "format/checkpoint_reader.hpp"
 #include "format/ftiff_layout.hpp"
+#include "io/buffer_pool.hpp"
 #include "mpi/collective.hpp"
 #include "recovery/selector.hpp"
 #include "registry/registry.hpp"
@@ -77,6 +78,12 @@ class Session {
     void finish_finalize();
     void set_restart_state(int failure);  // collective; rank 0 rewrites the file
 
+    // Declared first, so destroyed last: once nothing of the session can
+    // hold a pooled buffer any more, the kept ones are freed and the
+    // application has that memory back after FTI_Finalize.
+    struct ReleaseIdleBuffers {
+        ~ReleaseIdleBuffers() { release_idle_buffers(); }
+    } release_idle_buffers_;
     Communicator world_;      // library traffic over all ranks, heads included
     Communicator user_comm_;  // FTI_COMM_WORLD
     Communicator app_;        // library traffic over the application ranks

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "hash/crc32.hpp"
+#include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/fault_injection.hpp"
@@ -18,7 +19,7 @@ namespace {
 class VerifiedFileStream final : public ByteStream {
   public:
     VerifiedFileStream(const fs::path& path, const FileRecord& record, std::size_t buffer_bytes)
-        : file_(File::open_read(path)), record_(record), buffer_(buffer_bytes) {
+        : file_(File::open_read(path)), record_(record), buffer_(take_buffer(buffer_bytes)) {
         std::uint64_t size = file_.size();
         if (size != record.size) {
             fail(ErrorKind::corrupt, "cannot copy '" + path.string() + "' to L4: it has " + std::to_string(size) +
@@ -44,7 +45,7 @@ class VerifiedFileStream final : public ByteStream {
   private:
     File file_;
     const FileRecord& record_;
-    std::vector<std::byte> buffer_;
+    PooledBuffer buffer_;
     Crc32 crc_;
     std::uint64_t pos_ = 0;
 };
