@@ -223,7 +223,7 @@ Json checkpoint_phase(const Options& o) {
     auto bytes = std::as_bytes(std::span(data));
 
     const int cpus = cpus_per_rank();
-    std::vector<double> ckpt, raw_write, raw_shared_write, written, cpu, stolen, full_l4, dcp_crc_pass, dcp_in_place;
+    std::vector<double> ckpt, raw_write, raw_shared_write, written, cpu, stolen, faults, full_l4, dcp_crc_pass, dcp_in_place;
     const bool shared_file = o.level == 4 && (o.io == 2 || o.io == 4);
     auto timed_checkpoint = [&](int id, int level) {
         quiet_disk();
@@ -231,11 +231,13 @@ Json checkpoint_phase(const Options& o) {
         MPI_Barrier(FTI_COMM_WORLD);
         double cpu_start = cpu_seconds();
         double stolen_start = stolen_cpu_seconds();
+        std::uint64_t faults_start = minor_page_faults();
         double start = MPI_Wtime();
         check(FTI_Checkpoint(id, level), FTI_DONE, "FTI_Checkpoint");
         double seconds = max_over_ranks(MPI_Wtime() - start);
         stolen.push_back(stolen_cpu_seconds() - stolen_start);  // the machine's: rank 0's figure is reported
         cpu.push_back(sum_over_ranks(cpu_seconds() - cpu_start));
+        faults.push_back(sum_over_ranks(static_cast<double>(minor_page_faults() - faults_start)));
         written.push_back(static_cast<double>(sum_over_ranks(bytes_written_by_syscalls() - before)));
         return seconds;
     };
@@ -249,6 +251,7 @@ Json checkpoint_phase(const Options& o) {
         timed_checkpoint(++id, 8);  // the first differential checkpoint writes everything
         written.clear();
         cpu.clear();
+        faults.clear();
         stolen.clear();
     }
     // The first runs only warm up: the file system's first allocations of
@@ -306,6 +309,7 @@ Json checkpoint_phase(const Options& o) {
         .field("bytes_written", written)
         .field("checkpoint_cpu_s", cpu)
         .field("checkpoint_stolen_s", stolen)
+        .field("checkpoint_minor_faults", faults)
         .field("cpus_per_rank", cpus)
         .field("files", files)
         .field("rss_extra_bytes", rss_extra_max)
@@ -341,6 +345,7 @@ Json recover_phase(const Options& o) {
     MPI_Barrier(MPI_COMM_WORLD);
     double cpu_start = cpu_seconds();
     double stolen_start = stolen_cpu_seconds();
+    std::uint64_t faults_start = minor_page_faults();
     double start = MPI_Wtime();
     check(FTI_Init(cfg.c_str(), MPI_COMM_WORLD), FTI_SCES, "FTI_Init");
     // FTI_Init's share: the fixed costs (configuration, topology, catalog,
@@ -351,6 +356,7 @@ Json recover_phase(const Options& o) {
     double seconds = max_over_ranks(MPI_Wtime() - start);
     double stolen = stolen_cpu_seconds() - stolen_start;
     double cpu = sum_over_ranks(cpu_seconds() - cpu_start);
+    double faults = sum_over_ranks(static_cast<double>(minor_page_faults() - faults_start));
     const std::uint64_t rss_extra = peak_resident_bytes() - std::min(peak_resident_bytes(), rss_before);
     // The data must be the last checkpoint's, bit for bit.
     std::vector<std::uint64_t> expected(data.size());
@@ -371,6 +377,7 @@ Json recover_phase(const Options& o) {
         .field("init_s", init_seconds)
         .field("recover_cpu_s", cpu)
         .field("recover_stolen_s", stolen)
+        .field("recover_minor_faults", faults)
         .field("raw_read_s", raw_read)
         .field("rss_extra_bytes", max_over_ranks(static_cast<double>(rss_extra)));
     return j;  // no FTI_Finalize: the next recovery launch restarts again

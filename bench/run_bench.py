@@ -103,13 +103,13 @@ def run_case(args, ranks, mib, level, io):
     if io == 2:
         result["mpi_io"] = mpi_io_component()
     for key in ("isal_raw_s", "isal_library_s", "group_size", "full_l4_s", "changed_percent", "checkpoint_cpu_s",
-                "checkpoint_stolen_s", "raw_dcp_crc_s", "raw_dcp_write_s", "cpus_per_rank",
+                "checkpoint_stolen_s", "checkpoint_minor_faults", "raw_dcp_crc_s", "raw_dcp_write_s", "cpus_per_rank",
                 "raw_shared_write_s"):
         if key in ckpt:
             result[key] = med(ckpt[key]) if isinstance(ckpt[key], list) else ckpt[key]
-    for key in ("cpu", "stolen"):
-        if all(f"recover_{key}_s" in l for l in cold):
-            result[f"recover_cold_{key}_s"] = med(l[f"recover_{key}_s"] for l in cold)
+    for key in ("cpu_s", "stolen_s", "minor_faults"):
+        if all(f"recover_{key}" in l for l in cold):
+            result[f"recover_cold_{key}"] = med(l[f"recover_{key}"] for l in cold)
     return result
 
 

@@ -39,6 +39,12 @@ double cpu_seconds() {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
+std::uint64_t minor_page_faults() {
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<std::uint64_t>(usage.ru_minflt);
+}
+
 double stolen_cpu_seconds() {
     // cpu  user nice system idle iowait irq softirq steal ...
     std::ifstream in("/proc/stat");

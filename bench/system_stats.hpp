@@ -15,6 +15,10 @@ std::uint64_t peak_resident_bytes();
 // CPU time (user + system) of every thread of this process so far, in
 // seconds: with the wall time, how busy the cores were.
 double cpu_seconds();
+// Page faults this process has taken so far that needed no disk (minor):
+// mostly first touches of memory, which on a VM whose balloon reports free
+// memory cost the host a fault too.
+std::uint64_t minor_page_faults();
 // CPU time the hypervisor took from this machine's cores so far (steal in
 // /proc/stat, all cores), in seconds; 0 on bare metal. On a virtual
 // machine the host's own work for the guest's disk I/O shows up here.
