@@ -7,16 +7,19 @@
 //   checkpoints at the level, after two that warm up (level 8: `runs` full
 //   L4 FTI-FF checkpoints,
 //   then one full differential checkpoint and `runs` with PERCENT of the
-//   blocks changed). Beside each checkpoint, a raw write() + fsync() of the
-//   same bytes by the same ranks to the same directory (level 8 also: a
-//   CRC-32 of every block, and the changed blocks written in place into that
-//   file + fsync()), and the CPU time of the ranks and the time the host
-//   took from the machine's cores (steal); afterwards memcpy,
-//   MD5, ISA-L encode (raw and through mlckpt's encoder) and an MPI ring
-//   of the same bytes. The launch ends without FTI_Finalize, as a crash.
+//   blocks changed). Beside each checkpoint, measured back to back with it
+//   so that each pair sees the same machine: a raw write() + fsync() of the
+//   same bytes by the same ranks to the same directory; FTI-FF: MD5 of the
+//   same bytes; L2 and L3: an L1 checkpoint of the same data; L3: ISA-L
+//   encode, raw and through mlckpt's encoder; level 8: a CRC-32 of every
+//   block, and the changed blocks written in place into the raw file +
+//   fsync(). Also the CPU time of the ranks and the time the host took from
+//   the machine's cores (steal); afterwards memcpy, MD5 and an MPI ring of
+//   the same bytes. The launch ends without FTI_Finalize, as a crash.
 // recover: a relaunch of that execution, timed from FTI_Init to the end of
-//   FTI_Recover, beside a raw read + CRC-32 of the same bytes; with --cold
-//   every file is first dropped from the page cache.
+//   FTI_Recover, beside a raw read + CRC-32 of the same bytes (FTI-FF: and
+//   an MD5 of them); with --cold every file is first dropped from the page
+//   cache.
 // Rank 0 appends one JSON object per launch to FILE.
 #include <mpi.h>
 #include <unistd.h>
@@ -173,6 +176,14 @@ double sum_over_ranks(double v) {
     return out;
 }
 
+// Forgets the counters of the last checkpoint (a warm-up, or the L1
+// checkpoint beside an L2 or L3 one): only the level's measured
+// checkpoints are reported.
+void drop_counters(std::vector<double>& written, std::vector<double>& cpu, std::vector<double>& stolen,
+                   std::vector<double>& faults) {
+    for (auto* v : {&written, &cpu, &stolen, &faults}) v->pop_back();
+}
+
 class Json {
   public:
     Json& field(const std::string& k, double v) {
@@ -223,8 +234,11 @@ Json checkpoint_phase(const Options& o) {
     auto bytes = std::as_bytes(std::span(data));
 
     const int cpus = cpus_per_rank();
-    std::vector<double> ckpt, raw_write, raw_shared_write, written, cpu, stolen, faults, full_l4, dcp_crc_pass, dcp_in_place;
+    std::vector<double> ckpt, raw_write, raw_shared_write, written, cpu, stolen, faults, full_l4, dcp_crc_pass,
+        dcp_in_place, md5, l1, isal_raw, isal_library;
     const bool shared_file = o.level == 4 && (o.io == 2 || o.io == 4);
+    const bool ftiff = o.io == 3 && o.level != 8;
+    const int k = std::max(2, group_size());
     auto timed_checkpoint = [&](int id, int level) {
         quiet_disk();
         std::uint64_t before = bytes_written_by_syscalls();
@@ -278,11 +292,32 @@ Json checkpoint_phase(const Options& o) {
             in_place = raw_in_place_update(MPI_COMM_WORLD, raw_file(o), bytes, kDcpBlock,
                                            changed_block_step(o.changed_percent));
         }
+        // The yardsticks that need no disk, right before the checkpoint too.
+        if (ftiff) md5.push_back(raw_md5(MPI_COMM_WORLD, bytes));
+        if (o.level == 3) {
+            isal_raw.push_back(raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, false));
+            isal_library.push_back(raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, true));
+        }
+        if (o.level == 2 || o.level == 3) {
+            // L2 and L3 are bounded by a multiple of L1's time: an L1
+            // checkpoint of the same data, taken just before, is that time on
+            // the same machine at the same moment. The level's own checkpoint
+            // comes last, so that recovery launches restart from it.
+            quiet_disk();
+            l1.push_back(timed_checkpoint(++id, 1));
+            drop_counters(written, cpu, stolen, faults);
+            compute_between_checkpoints();
+            quiet_disk();
+        }
         double seconds = timed_checkpoint(++id, o.level);
         if (run < 1) {
-            written.pop_back();
-            cpu.pop_back();
-            stolen.pop_back();
+            drop_counters(written, cpu, stolen, faults);
+            if (ftiff) md5.pop_back();
+            if (o.level == 3) {
+                isal_raw.pop_back();
+                isal_library.pop_back();
+            }
+            if (!l1.empty()) l1.pop_back();
             continue;
         }
         raw_write.push_back(raw);
@@ -317,12 +352,9 @@ Json checkpoint_phase(const Options& o) {
         .field("md5_s", raw_md5(MPI_COMM_WORLD, bytes))
         .field("mpi_ring_s", raw_mpi_ring(MPI_COMM_WORLD, bytes, 16u << 20));
     if (shared_file) j.field("raw_shared_write_s", raw_shared_write);
-    if (o.level == 3) {
-        const int k = std::max(2, group_size());
-        j.field("isal_raw_s", raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, false))
-            .field("isal_library_s", raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, true))
-            .field("group_size", k);
-    }
+    if (ftiff) j.field("md5_runs_s", md5);
+    if (!l1.empty()) j.field("l1_checkpoint_s", l1);
+    if (o.level == 3) j.field("isal_raw_s", isal_raw).field("isal_library_s", isal_library).field("group_size", k);
     if (o.level == 8) {
         j.field("full_l4_s", full_l4)
             .field("changed_percent", o.changed_percent)
@@ -370,6 +402,10 @@ Json recover_phase(const Options& o) {
     int any_wrong = 0;
     MPI_Allreduce(&wrong, &any_wrong, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     if (any_wrong != 0) throw std::runtime_error("recovered data differs from the checkpointed data");
+    // FTI-FF's checksum is MD5: the machine's limit for verifying the same
+    // bytes, in this launch (dCP files are verified with CRC-32s).
+    const bool ftiff = o.io == 3 && o.level != 8;
+    const double md5 = ftiff ? raw_md5(MPI_COMM_WORLD, std::as_bytes(std::span(data))) : 0.0;
     Json j = common(o);
     j.field("cold", o.cold ? "yes" : "no")
         .field("files_evicted", evicted)
@@ -380,6 +416,7 @@ Json recover_phase(const Options& o) {
         .field("recover_minor_faults", faults)
         .field("raw_read_s", raw_read)
         .field("rss_extra_bytes", max_over_ranks(static_cast<double>(rss_extra)));
+    if (ftiff) j.field("md5_s", md5);
     return j;  // no FTI_Finalize: the next recovery launch restarts again
 }
 

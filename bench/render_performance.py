@@ -48,9 +48,9 @@ def table(results, cores):
                 f"{cores_busy(r, 'recover_cold', 'recover_cold_s', cores)}")
         rows.append(
             f"| {case_name(r)} | {r['ranks']} | {r['mib']} | {int(r['files'])} | {r['checkpoint_s']:.3f} | "
-            f"{gbs(p, r['checkpoint_s']):.2f} | {r['raw_write_s']:.3f} | {r['raw_write_s'] / r['checkpoint_s']:.2f} | "
+            f"{gbs(p, r['checkpoint_s']):.2f} | {r['raw_write_s']:.3f} | {run_bench.checkpoint_ratio(r):.2f} | "
             f"{r['recover_cold_s']:.3f} | {r['raw_read_cold_s']:.3f} | "
-            f"{r['raw_read_cold_s'] / r['recover_cold_s']:.2f} | {r['recover_warm_s']:.3f} | "
+            f"{run_bench.recover_ratio(r):.2f} | {r['recover_warm_s']:.3f} | "
             f"{r['bytes_written'] / p:.2f} | {r['rss_extra_bytes'] / 2**20:.1f} | {busy} |")
     return "\n".join(rows)
 
