@@ -1,6 +1,10 @@
 #include "mpi/collective.hpp"
 
+#include <sched.h>
+
+#include <chrono>
 #include <climits>
+#include <thread>
 
 namespace mlckpt::core {
 
@@ -39,6 +43,43 @@ int Communicator::size() const {
     return s;
 }
 
+void wait_quietly(MPI_Request& request, const char* what) {
+    // A collective whose ranks are all there completes within the poll,
+    // which yields the core between tests (to this rank's worker threads
+    // among others); waiting longer, for a rank still at work, sleeps a
+    // nap between tests.
+    constexpr auto kPoll = std::chrono::milliseconds(1);
+    constexpr auto kNap = std::chrono::microseconds(100);
+    const auto start = std::chrono::steady_clock::now();
+    for (int done = 0;;) {
+        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), what);
+        if (done != 0) return;
+        if (std::chrono::steady_clock::now() - start < kPoll) {
+            sched_yield();
+        } else {
+            std::this_thread::sleep_for(kNap);
+        }
+    }
+}
+
+void barrier(MPI_Comm comm) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");
+    wait_quietly(request, "MPI_Ibarrier");
+}
+
+void allreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Iallreduce(in, out, count, type, op, comm, &request), "MPI_Iallreduce");
+    wait_quietly(request, "MPI_Iallreduce");
+}
+
+void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm comm) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Iallgather(in, count, type, out, count, type, comm, &request), "MPI_Iallgather");
+    wait_quietly(request, "MPI_Iallgather");
+}
+
 void agree(MPI_Comm comm, std::exception_ptr failure) {
     int rank = 0;
     int size = 0;
@@ -60,7 +101,7 @@ void agree(MPI_Comm comm, std::exception_ptr failure) {
     }
     int mine = failure ? rank : INT_MAX;
     int first = INT_MAX;
-    check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+    allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
     if (first == INT_MAX) return;
     check_mpi(MPI_Bcast(&kind, 1, MPI_INT, first, comm), "MPI_Bcast");
     message = bcast_string(comm, message, first);
@@ -101,7 +142,9 @@ std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& value,
     MPI_Comm_size(comm, &size);
     int len = static_cast<int>(value.size());
     std::vector<int> lens(rank == root ? static_cast<std::size_t>(size) : 0);
-    check_mpi(MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, comm), "MPI_Gather");
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Igather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, comm, &request), "MPI_Igather");
+    wait_quietly(request, "MPI_Igather");
     std::vector<int> displs(lens.size());
     long long total = 0;
     for (std::size_t i = 0; i < lens.size(); ++i) {
@@ -110,9 +153,10 @@ std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& value,
     }
     if (total > INT_MAX) fail(ErrorKind::mpi, "metadata of all ranks exceeds 2 GiB");
     std::string all(static_cast<std::size_t>(total), '\0');
-    check_mpi(MPI_Gatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(),
-                          MPI_CHAR, root, comm),
-              "MPI_Gatherv");
+    check_mpi(MPI_Igatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, root, comm,
+                           &request),
+              "MPI_Igatherv");
+    wait_quietly(request, "MPI_Igatherv");
     std::vector<std::string> out;
     for (std::size_t i = 0; i < lens.size(); ++i) {
         out.push_back(all.substr(static_cast<std::size_t>(displs[i]), static_cast<std::size_t>(lens[i])));

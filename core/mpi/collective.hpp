@@ -36,6 +36,17 @@ private:
     MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
+// Waits for a nonblocking MPI operation. A blocking MPI call waits by
+// polling, on a core: while some ranks still hash or write their
+// checkpoint, the ranks done with theirs would take the cores those ranks
+// and the library's worker threads need, wherever a node has more busy
+// threads than cores. After a short poll, this sleeps between tests.
+void wait_quietly(MPI_Request& request, const char* what);
+// The collectives a checkpoint waits in, waiting as wait_quietly does.
+void barrier(MPI_Comm comm);
+void allreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm comm);
+
 // Runs `step` on every rank of `comm`, then agrees on the outcome (see above).
 void run_collectively(MPI_Comm comm, const std::function<void()>& step);
 // Agreement on an outcome already known: `failure` is null on success.

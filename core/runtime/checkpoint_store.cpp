@@ -185,7 +185,7 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
         }
     }
     // Metadata is gone before any data file goes.
-    check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
+    barrier(ctx.app);
     // Successive L4 differential checkpoints share one file per rank: it
     // goes only with the last of them.
     auto dcp_file_lives_on = [&](const CheckpointRef& r) {
@@ -210,7 +210,7 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
     // is left of the directories once every rank removed its own files.
     bool any_l4 = std::any_of(refs.begin(), refs.end(), [&](const CheckpointRef& r) { return r.level == 4 && !archived(r); });
     if (!any_l4) return;
-    check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
+    barrier(ctx.app);
     if (ctx.rank() != 0) return;
     for (const CheckpointRef& r : refs) {
         if (r.level == 4 && !archived(r)) ctx.background->remove_tree(ctx.layout.ckpt_dir(4, r.seq, 0));
@@ -312,11 +312,11 @@ void load_catalog_and_clean(Context& ctx) {
         // The file then fails its recorded size and CRC, and the restart falls back to an older checkpoint.
         ctx.log.warning(std::string("cannot complete the update of the L4 differential file: ") + e.what());
     }
-    check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
+    barrier(ctx.app);
     bool any_dcp = std::any_of(keep.refs().begin(), keep.refs().end(),
                                [](const CheckpointRef& r) { return r.level == kDcpLevel; });
     if (ctx.rank() == 0 && !any_dcp && !keep_all) remove_tree(ctx.layout.ckpt_dir(kDcpLevel, 0, 0));
-    check_mpi(MPI_Barrier(ctx.app), "MPI_Barrier");
+    barrier(ctx.app);
 }
 
 }  // namespace mlckpt::core

@@ -26,7 +26,7 @@ namespace {
 // keeps at L2. Collective over the application ranks.
 FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
     std::vector<std::int64_t> all(static_cast<std::size_t>(ctx.topo.app_size));
-    check_mpi(MPI_Allgather(&mine, 1, MPI_INT64_T, all.data(), 1, MPI_INT64_T, ctx.app), "MPI_Allgather");
+    allgather(&mine, all.data(), 1, MPI_INT64_T, ctx.app);
     FtiffWriter::Sizes sizes;
     if (!ctx.topo.groups_valid) {
         sizes.max_fs = *std::max_element(all.begin(), all.end());

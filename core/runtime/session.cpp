@@ -298,7 +298,7 @@ void Session::check_level(int level) const {
         // Every rank must ask for the same level, or the collective steps would diverge.
         int bounds[2] = {-level, level};
         int agreed[2] = {0, 0};
-        check_mpi(MPI_Allreduce(bounds, agreed, 2, MPI_INT, MPI_MAX, ctx_.app), "MPI_Allreduce");
+        allreduce(bounds, agreed, 2, MPI_INT, MPI_MAX, ctx_.app);  // ranks arrive as their computing ends
         if (-agreed[0] != agreed[1]) {
             fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" + std::to_string(-agreed[0]) +
                                        " to " + std::to_string(agreed[1]) + "); every rank must pass the same level");
@@ -635,7 +635,7 @@ void Session::finish_finalize() {
         }
         retire(ctx_, others);
         ctx_.background->wait();
-        check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
+        barrier(ctx_.app);
         if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.node_exec_dir(ctx_.topo.node_id));
         ctx_.log.info("Checkpoint " + std::to_string(kept.ckpt_id) + " kept at L4; relaunching restarts from it.");
         return;
@@ -645,7 +645,7 @@ void Session::finish_finalize() {
     if (ctx_.restart_recorded || c.failure != 0) set_restart_state(0);
     retire(ctx_, ctx_.catalog.refs());
     ctx_.background->wait();
-    check_mpi(MPI_Barrier(ctx_.app), "MPI_Barrier");
+    barrier(ctx_.app);
     if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.node_exec_dir(ctx_.topo.node_id));
     if (ctx_.rank() == 0) {
         if (c.keep_l4_ckpt) {

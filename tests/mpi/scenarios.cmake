@@ -12,6 +12,7 @@ mlckpt_add_mpi_scenario(KeepL4.ArchivesEveryL4Checkpoint RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(Snapshot.ShortIntervals RANKS 1 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Heads.ApplicationCommunicatorExcludesHeads RANKS 4 8 PHASES ok)
 mlckpt_add_mpi_scenario(Heads.FailedInitReleasesHeads RANKS 4 PHASES ok)
+mlckpt_add_mpi_scenario(Waiting.RanksWaitingForALateRankLeaveTheirCore RANKS 2 4 PHASES ok)
 
 mlckpt_add_mpi_scenario(Faults.DeletedFileFallsBackToOlderCheckpoint RANKS 1 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Faults.DeletedNodeDirectoryFallsBack RANKS 4 8 PHASES ok ok)
