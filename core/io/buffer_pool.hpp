@@ -4,7 +4,8 @@
 // the host as well): for the 8 MiB staging buffer of a direct write, a few
 // milliseconds of every checkpoint, several percent of one at 64 MiB per
 // rank. Buffers handed back wait here for the next call of their size,
-// up to kIdleLimit bytes, until the session ends.
+// up to kIdleLimit bytes, until the session ends. A recovery is a new
+// process, whose buffers are all new: large ones are made of huge pages.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +38,11 @@ private:
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;  // what was allocated
 };
+
+// Buffers of this size and more are aligned to it and asked to be backed
+// by transparent huge pages (MADV_HUGEPAGE); their capacity is rounded up
+// to a multiple of it.
+inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 // What the pool keeps at most between uses: the buffers of an L3
 // checkpoint (two sequential writers of two 8 MiB batches) and the encoder's.

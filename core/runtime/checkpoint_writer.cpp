@@ -236,12 +236,12 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
         throw;
     }
     committed_ = true;
-    if (dcp_ != nullptr && dcp_->journaled()) apply_dcp_journal();
     if (!options.deferred) retire(ctx_, ctx_.catalog.superseded_by(ref_.level, ref_.seq));
     return ref_;
 }
 
-void CheckpointWriter::apply_dcp_journal() {
+void CheckpointWriter::leave_to_background() {
+    if (!committed_ || dcp_ == nullptr || !dcp_->journaled()) return;
     // The update is durable in its sealed journal; the file takes it while
     // the application goes on, and the next checkpoint waits for that.
     ctx_.background->run([journal = dcp_->journal_path(), file = dcp_->path(), rank = ctx_.rank(), seq = ref_.seq] {

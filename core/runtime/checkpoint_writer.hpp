@@ -66,6 +66,11 @@ class CheckpointWriter {
     void update_state(FormatState& state) const;
     // L4 differential: data bytes rewritten and protected by this rank.
     std::optional<std::pair<std::uint64_t, std::uint64_t>> dcp_bytes() const;
+    // Once committed and past the checkpoint's last collective step: the L4
+    // differential file takes its journaled update on the rank's background
+    // thread (ctx.background). Started any earlier, that work would take the
+    // cores from the ranks still waiting in those steps.
+    void leave_to_background();
 
   private:
     void open_shared(const std::vector<Variable>& vars, bool incremental);
@@ -78,9 +83,6 @@ class CheckpointWriter {
     // Collective: the file written by a worker while the L2 copy is sent,
     // or the L3 parity encoded, from memory; returns the records of both.
     std::vector<FileRecord> write_file_beside_redundancy(std::exception_ptr failure);
-    // After the commit: the L4 differential file takes its journaled update
-    // in the background (ctx.background).
-    void apply_dcp_journal();
 
     Context& ctx_;
     CheckpointRef ref_;

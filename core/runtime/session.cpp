@@ -353,6 +353,7 @@ CheckpointRef Session::commit(CheckpointWriter& writer, int level, const std::op
         send_text(world_.get(), post.str(), ctx_.topo.head_world_rank, ctx_.config.general_tag);
         handed_over_ = HandedOver{ref, level};
     }
+    writer.leave_to_background();
     return ref;
 }
 

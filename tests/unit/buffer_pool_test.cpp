@@ -30,6 +30,15 @@ TEST_F(BufferPool, AlignedAndWritableOverTheSizeAskedFor) {
     EXPECT_EQ(b.data()[b.size() - 1], std::byte{0xab});
 }
 
+TEST_F(BufferPool, LargeBuffersAreAlignedForHugePages) {
+    PooledBuffer large = take_buffer(8 * kMiB);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(large.data()) % kHugePage, 0u);
+    { PooledBuffer odd = take_buffer(3 * kMiB); }
+    EXPECT_EQ(idle_buffer_bytes(), 4 * kMiB) << "3 MiB rounded up to two huge pages";
+    PooledBuffer small = take_buffer(kMiB);
+    EXPECT_TRUE(is_direct_aligned(small.data()));
+}
+
 TEST_F(BufferPool, ABufferHandedBackServesTheNextCallOfItsSize) {
     std::byte* first = nullptr;
     {
