@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "hash/crc32.hpp"
+#include "io/buffer_pool.hpp"
 
 namespace mlckpt::core {
 
@@ -96,12 +97,21 @@ std::vector<Record> read_records(const File& journal, std::uint64_t& new_size) {
 
 }  // namespace
 
-RedoJournal::RedoJournal(const fs::path& path, std::uint64_t seq) : file_(File::create(path)) {
+RedoJournal::RedoJournal(const fs::path& path, std::uint64_t seq)
+    : file_(File::create(path)), pending_(take_buffer(2 * kPendingBytes)) {
     const auto* magic = reinterpret_cast<const std::byte*>(kMagic);
-    pending_.assign(magic, magic + 4);
-    put(pending_, kVersion, 4);
-    put(pending_, seq, 8);
-    put(pending_, crc32_of(pending_), 4);
+    std::vector<std::byte> header(magic, magic + 4);
+    put(header, kVersion, 4);
+    put(header, seq, 8);
+    put(header, crc32_of(header), 4);
+    append(header);
+}
+
+void RedoJournal::append(std::span<const std::byte> bytes) {
+    // Every piece is smaller than kPendingBytes, the buffer twice as large.
+    if (pending_bytes_ + bytes.size() > pending_.size()) flush();
+    std::memcpy(pending_.data() + pending_bytes_, bytes.data(), bytes.size());
+    pending_bytes_ += bytes.size();
 }
 
 void RedoJournal::record(std::uint32_t kind, std::uint64_t offset, std::uint64_t length,
@@ -116,23 +126,23 @@ void RedoJournal::record(std::uint32_t kind, std::uint64_t offset, std::uint64_t
     crc.update(bytes);
     std::vector<std::byte> tail;
     put(tail, crc.value(), 4);
-    pending_.insert(pending_.end(), head.begin(), head.end());
+    append(head);
     if (bytes.size() >= kPendingBytes) {  // large: straight from the caller's memory
         flush();
         file_.write_all(bytes);
     } else {
-        pending_.insert(pending_.end(), bytes.begin(), bytes.end());
+        append(bytes);
     }
-    pending_.insert(pending_.end(), tail.begin(), tail.end());
-    if (pending_.size() >= kPendingBytes) flush();
+    append(tail);
+    if (pending_bytes_ >= kPendingBytes) flush();
     if (kind != kEnd) ++records_;
     bytes_ += bytes.size();
 }
 
 void RedoJournal::flush() {
-    if (pending_.empty()) return;
-    file_.write_all(pending_);
-    pending_.clear();
+    if (pending_bytes_ == 0) return;
+    file_.write_all({pending_.data(), pending_bytes_});
+    pending_bytes_ = 0;
 }
 
 void RedoJournal::write_at(std::span<const std::byte> bytes, std::uint64_t offset) {

@@ -24,6 +24,7 @@
 #include <optional>
 #include <vector>
 
+#include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "io/placed_output.hpp"
 
@@ -46,10 +47,14 @@ class RedoJournal final : public PlacedOutput {
 
   private:
     void record(std::uint32_t kind, std::uint64_t offset, std::uint64_t length, std::span<const std::byte> bytes);
+    void append(std::span<const std::byte> bytes);
     void flush();
 
     File file_;
-    std::vector<std::byte> pending_;  // small records, written together
+    // Small records, written together; kept by the pool from one
+    // checkpoint's journal to the next.
+    PooledBuffer pending_;
+    std::size_t pending_bytes_ = 0;
     std::uint64_t records_ = 0;
     std::uint64_t new_size_ = 0;
     std::uint64_t bytes_ = 0;
