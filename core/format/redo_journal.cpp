@@ -109,6 +109,7 @@ RedoJournal::RedoJournal(const fs::path& path, std::uint64_t seq)
 
 void RedoJournal::append(std::span<const std::byte> bytes) {
     // Every piece is smaller than kPendingBytes, the buffer twice as large.
+    if (bytes.empty()) return;  // an empty span may have no address, which memcpy must not see
     if (pending_bytes_ + bytes.size() > pending_.size()) flush();
     std::memcpy(pending_.data() + pending_bytes_, bytes.data(), bytes.size());
     pending_bytes_ += bytes.size();
