@@ -13,25 +13,10 @@ namespace mlckpt::core {
 
 namespace {
 
-// (seq, level) of the ckpt<seq> directories this rank can see.
-std::set<std::pair<std::uint64_t, int>> visible_directories(const Context& ctx) {
-    std::set<std::pair<std::uint64_t, int>> out;
-    for (int level : {1, 4}) {
-        std::error_code ec;
-        fs::path root = ctx.layout.ckpt_dir(level, 0, ctx.topo.node_id).parent_path();
-        if (!fs::is_directory(root, ec)) continue;
-        for (const auto& entry : fs::directory_iterator(root, ec)) {
-            std::uint64_t seq = 0;
-            if (StorageLayout::parse_ckpt_dir_name(entry.path().filename().string(), seq)) out.insert({seq, level});
-        }
-    }
-    return out;
-}
-
 // Every rank's directories, newest first (lower level first for a tie).
 std::vector<std::pair<std::uint64_t, int>> all_directories(const Context& ctx) {
     std::ostringstream mine;
-    for (const auto& [seq, level] : visible_directories(ctx)) mine << seq << ' ' << level << '\n';
+    for (const auto& [seq, level] : visible_checkpoint_directories(ctx, {1, 4})) mine << seq << ' ' << level << '\n';
     std::vector<std::string> gathered = gather_strings(ctx.app, mine.str(), 0);
     std::set<std::pair<std::uint64_t, int>> all;
     for (const std::string& text : gathered) {

@@ -173,6 +173,9 @@ Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& af
             result.source = scan_self_describing_checkpoints(ctx, scanned);
             if (!scanned.empty()) result.report += ", and no recoverable FTI-FF files: " + scanned;
         }
+        if (!result.source && !ctx.catalog.unrecorded_data().empty()) {
+            result.report += "; " + ctx.catalog.unrecorded_data();
+        }
     } else {
         result.report = "no recoverable checkpoint of execution '" + ctx.layout.exec_id() + "': " + result.report;
     }

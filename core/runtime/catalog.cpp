@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 #include "storage/layout.hpp"
 
@@ -12,9 +13,14 @@ void Catalog::remove(const CheckpointRef& ref) {
 }
 
 std::uint64_t Catalog::next_seq() const {
-    std::uint64_t next = 1;
+    std::uint64_t next = reserved_through_ + 1;
     for (const CheckpointRef& r : refs_) next = std::max(next, r.seq + 1);
     return next;
+}
+
+void Catalog::keep_unrecorded(std::uint64_t highest_seq, std::string description) {
+    reserved_through_ = std::max(reserved_through_, highest_seq);
+    unrecorded_ = std::move(description);
 }
 
 const CheckpointRef* Catalog::newest() const {

@@ -21,7 +21,14 @@ class Catalog {
 
     void add(const CheckpointRef& ref) { refs_.push_back(ref); }
     void remove(const CheckpointRef& ref);
+    // Above the newest entry and above every sequence number reserved.
     std::uint64_t next_seq() const;
+    // Checkpoint data of this execution that has no metadata (lost with its
+    // metadata directory) is kept in place: new checkpoints are numbered
+    // after it, so that none is ever written into its directories.
+    void keep_unrecorded(std::uint64_t highest_seq, std::string description);
+    // Where that data is and what to do with it; empty when there is none.
+    const std::string& unrecorded_data() const { return unrecorded_; }
     int last_ckpt_id() const;  // of the newest checkpoint; 0 when empty
     const CheckpointRef* newest() const;
     bool contains(std::uint64_t seq, int level) const;
@@ -35,6 +42,8 @@ class Catalog {
 
   private:
     std::vector<CheckpointRef> refs_;
+    std::uint64_t reserved_through_ = 0;
+    std::string unrecorded_;
 };
 
 }  // namespace mlckpt::core

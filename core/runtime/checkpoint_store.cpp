@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <sstream>
 
 #include "config/restart_state.hpp"
 #include "format/redo_journal.hpp"
@@ -255,6 +257,84 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
     return target;
 }
 
+std::set<std::pair<std::uint64_t, int>> visible_checkpoint_directories(const Context& ctx,
+                                                                      std::initializer_list<int> levels) {
+    std::set<std::pair<std::uint64_t, int>> out;
+    for (int level : levels) {
+        std::error_code ec;
+        fs::path root = ctx.layout.ckpt_dir(level, 0, ctx.topo.node_id).parent_path();
+        if (!fs::is_directory(root, ec)) continue;
+        for (const auto& entry : fs::directory_iterator(root, ec)) {
+            std::uint64_t seq = 0;
+            if (StorageLayout::parse_ckpt_dir_name(entry.path().filename().string(), seq)) out.insert({seq, level});
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// Collective. With the restart requested but no metadata left (its
+// directory deleted by a script, a purge or a mistake), nothing proves that
+// any checkpoint data failed or was superseded: it is all kept, the catalog
+// numbers new checkpoints after it, and the report of a restart that finds
+// nothing says where it is and what to do with it.
+void keep_data_without_metadata(Context& ctx) {
+    std::ostringstream mine;
+    if (ctx.topo.node_index == 0) {
+        for (const auto& [seq, level] : visible_checkpoint_directories(ctx, {1, 2, 3})) {
+            mine << seq << ' ' << level << '\n';
+        }
+    }
+    if (ctx.rank() == 0) {
+        for (const auto& [seq, level] : visible_checkpoint_directories(ctx, {4})) mine << seq << ' ' << level << '\n';
+        std::error_code ec;
+        if (fs::exists(ctx.layout.ckpt_dir(kDcpLevel, 0, 0), ec)) mine << 0 << ' ' << kDcpLevel << '\n';
+    }
+    std::vector<std::string> gathered = gather_strings(ctx.app, mine.str(), 0);
+    std::string summary;
+    std::uint64_t highest = 0;
+    if (ctx.rank() == 0) {
+        std::map<std::pair<int, std::uint64_t>, int> nodes;  // (level, seq) -> nodes holding it
+        for (const std::string& text : gathered) {
+            std::istringstream in(text);
+            std::uint64_t seq = 0;
+            int level = 0;
+            while (in >> seq >> level) {
+                ++nodes[{level, seq}];
+                highest = std::max(highest, seq);
+            }
+        }
+        std::vector<std::string> parts;
+        for (const auto& [key, count] : nodes) {
+            const auto& [level, seq] = key;
+            if (level == kDcpLevel) {
+                parts.push_back("L4 differential files in '" + ctx.layout.ckpt_dir(kDcpLevel, 0, 0).string() + "'");
+            } else if (level == 4) {
+                parts.push_back("L4 '" + ctx.layout.ckpt_dir(4, seq, 0).string() + "'");
+            } else {
+                parts.push_back("L" + std::to_string(level) + " ckpt" + std::to_string(seq) + " on " +
+                                std::to_string(count) + (count == 1 ? " node" : " nodes") + " ('" +
+                                ctx.layout.ckpt_dir(level, seq, ctx.topo.node_id).string() + "' and the like)");
+            }
+        }
+        if (!parts.empty()) {
+            summary = "its metadata is missing, but checkpoint data of this execution was found and left in place: ";
+            for (std::size_t i = 0; i < parts.size(); ++i) summary += (i == 0 ? "" : ", ") + parts[i];
+            summary += ". To restart from it, restore '" + ctx.layout.meta_exec_dir().string() +
+                       "' and relaunch; to start afresh, remove those directories and set [restart] failure = 0 in " +
+                       ctx.config.path;
+        }
+    }
+    std::string text = bcast_string(ctx.app, std::to_string(highest) + '\n' + summary, 0);
+    std::size_t cut = text.find('\n');
+    highest = std::stoull(text.substr(0, cut));
+    summary = text.substr(cut + 1);
+    if (!summary.empty()) ctx.catalog.keep_unrecorded(highest, summary);
+}
+
+}  // namespace
+
 void load_catalog_and_clean(Context& ctx) {
     std::string text;
     std::string damaged_text;
@@ -295,19 +375,27 @@ void load_catalog_and_clean(Context& ctx) {
     Catalog keep = Catalog::parse(bcast_string(ctx.app, damaged_text, 0));
     for (const CheckpointRef& r : ctx.catalog.refs()) keep.add(r);
 
-    // Without any metadata, FTI-FF files may still be recoverable on their
-    // own (recovery/ftiff_scan.hpp): a restart then keeps everything.
-    const bool keep_all = keep.empty() && ctx.config.failure > 0 && ctx.config.ckpt_io == IoMode::ftiff;
-    // One rank per node cleans that node's storage; rank 0 the global one.
-    if (ctx.topo.node_index == 0 && !keep_all) {
-        for (int level = 1; level <= 3; ++level) {
-            remove_uncommitted(ctx, keep, ctx.layout.node_exec_dir(ctx.topo.node_id) / ("l" + std::to_string(level)),
-                               level);
+    // A restart whose metadata is all gone cannot tell failed checkpoints
+    // from committed ones: it deletes nothing. (FTI-FF files may still be
+    // recoverable on their own, recovery/ftiff_scan.hpp.) Otherwise data
+    // that no metadata names belongs to a checkpoint that never committed
+    // (metadata is written last) or was retired (metadata is removed first).
+    const bool keep_all = keep.empty() && ctx.config.failure > 0;
+    if (keep_all) {
+        keep_data_without_metadata(ctx);
+    } else {
+        // One rank per node cleans that node's storage; rank 0 the global one.
+        if (ctx.topo.node_index == 0) {
+            for (int level = 1; level <= 3; ++level) {
+                remove_uncommitted(ctx, keep,
+                                   ctx.layout.node_exec_dir(ctx.topo.node_id) / ("l" + std::to_string(level)), level);
+            }
         }
+        if (ctx.rank() == 0) remove_uncommitted(ctx, keep, ctx.layout.global_exec_dir() / "l4", 4);
     }
-    if (ctx.rank() == 0 && !keep_all) remove_uncommitted(ctx, keep, ctx.layout.global_exec_dir() / "l4", 4);
     try {
-        settle_dcp_journal(ctx);
+        // Without metadata a journal's update cannot be known to have committed: it stays as found.
+        if (!keep_all) settle_dcp_journal(ctx);
     } catch (const Error& e) {
         // The file then fails its recorded size and CRC, and the restart falls back to an older checkpoint.
         ctx.log.warning(std::string("cannot complete the update of the L4 differential file: ") + e.what());

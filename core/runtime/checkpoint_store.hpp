@@ -5,6 +5,9 @@
 // at any point leaves the previous good checkpoint recoverable.
 #pragma once
 
+#include <initializer_list>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "meta/checkpoint_meta.hpp"
@@ -47,9 +50,15 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref);
 // Reads the committed metadata of `ref` (each rank reads the file itself).
 CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref);
 
+// The (seq, level) of the ckpt<seq> directories of `levels` that this rank
+// sees: its node's for L1-L3, the global ones for L4.
+std::set<std::pair<std::uint64_t, int>> visible_checkpoint_directories(const Context& ctx,
+                                                                      std::initializer_list<int> levels);
+
 // Collective. Loads the catalog of committed checkpoints from the metadata
 // directory (rank 0 reads it, everybody gets it), then removes leftovers of
-// checkpoints that never committed.
+// checkpoints that never committed or were retired. A restart that finds no
+// metadata at all removes nothing (Catalog::keep_unrecorded).
 void load_catalog_and_clean(Context& ctx);
 
 }  // namespace mlckpt::core

@@ -16,6 +16,11 @@ namespace mlckpt::core {
 
 namespace {
 
+// "1 node", "4 nodes".
+std::string plural(std::size_t n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 const char* level_name(int level) {
     switch (level) {
         case 1:
@@ -195,12 +200,28 @@ Session::Session(const std::string& config_path, MPI_Comm global)
             failure = std::current_exception();
         }
     }
-    if (c.head) {
-        agree(world_.get(), failure);
-    } else if (failure) {
-        std::rethrow_exception(failure);
+    try {
+        if (c.head) {
+            agree(world_.get(), failure);
+        } else if (failure) {
+            std::rethrow_exception(failure);
+        }
+    } catch (...) {
+        if (c.failure == 0) remove_empty_exec_dirs();
+        throw;
     }
     resolve_container_block_size();
+}
+
+// A fresh run whose FTI_Init failed leaves none of the (still empty)
+// directories it made for its new execution id. Only empty ones go.
+void Session::remove_empty_exec_dirs() const {
+    std::error_code ec;
+    const fs::path node = ctx_.layout.node_exec_dir(ctx_.topo.node_id);
+    for (const fs::path& dir : {node / "l1", node / "l2", node / "l3", node, node.parent_path()}) fs::remove(dir, ec);
+    if (ctx_.topo.world_rank != 0) return;
+    fs::remove(ctx_.layout.global_exec_dir(), ec);
+    fs::remove(ctx_.layout.meta_exec_dir(), ec);
 }
 
 // Containers align chunks to the file system's block size unless the
@@ -256,7 +277,6 @@ void Session::init_application_rank(MPI_Comm user) {
             init_problem_ = selection.report;
         }
     }
-    auto plural = [](int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); };
     ctx_.log.info("mlckpt initialized: " + plural(ctx_.topo.app_size, "application rank") + " on " +
                   plural(ctx_.topo.nodes, "node") + ", execution '" + ctx_.layout.exec_id() + "'" +
                   (status_ != 0    ? ", restarting"
@@ -467,7 +487,7 @@ void Session::recover() {
         }
     }
     status_ = 0;
-    ctx_.log.info("Recovered " + std::to_string(registry_.variables().size()) + " variables from checkpoint " +
+    ctx_.log.info("Recovered " + plural(registry_.variables().size(), "variable") + " from checkpoint " +
                   std::to_string(source_->ref.ckpt_id) + " (" + level_name(source_->ref.level) + ").");
 }
 
@@ -617,13 +637,23 @@ void Session::set_restart_state(int failure) {
 void Session::finish_finalize() {
     const Config& c = ctx_.config;
     const CheckpointRef* newest = ctx_.catalog.newest();
-    if (init_problem_ && newest != nullptr && newest->seq < first_seq_of_run_) {
-        // Recovery failed and this run committed nothing newer: the old
-        // checkpoints may still be recoverable by hand (or once a missing
-        // disk is back), so they are neither deleted nor kept for a restart.
-        set_restart_state(0);
-        ctx_.log.info("Checkpoints that could not be recovered are left in place: " +
-                      ctx_.layout.meta_exec_dir().string());
+    const bool committed_since = newest != nullptr && newest->seq >= first_seq_of_run_;
+    const bool data_kept = newest != nullptr || !ctx_.catalog.unrecorded_data().empty();
+    if (init_problem_ && !committed_since && data_kept) {
+        // The restart failed and this run committed nothing newer: the old
+        // checkpoints may become recoverable once a file is repaired or a
+        // lost directory restored. Files and restart state stay as they are,
+        // so that relaunching tries again.
+        ctx_.background->wait();
+        barrier(ctx_.app);
+        if (ctx_.rank() != 0) return;
+        ctx_.log.warning("FTI_Finalize after a failed restart: the checkpoints of execution '" +
+                         ctx_.layout.exec_id() + "' and the restart state in " + c.path +
+                         " are kept, and relaunching tries to restart from them again (repair or restore what "
+                         "is named above first); to start afresh instead, set [restart] failure = 0 in " + c.path +
+                         " and remove '" + ctx_.layout.meta_exec_dir().string() + "', '" +
+                         ctx_.layout.global_exec_dir().string() + "' and the '" + ctx_.layout.exec_id() +
+                         "' directories under " + c.ckpt_dir);
         return;
     }
     if (c.keep_last_ckpt && newest != nullptr) {

@@ -62,6 +62,7 @@ class Session {
   private:
     void init_application_rank(MPI_Comm user);
     void resolve_container_block_size();  // collective over all ranks
+    void remove_empty_exec_dirs() const;
     void adopt(RecoverySource source);    // the checkpoint to restart from
     void read_source();                   // collective: FTI_Recover's reads
     void check_level(int level) const;

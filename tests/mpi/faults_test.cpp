@@ -73,11 +73,27 @@ TEST(Faults, DamagedMetadataFallsBack) {
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
+// The only checkpoint is damaged: the restart fails, naming the file. The
+// run finalizes without checkpointing; the file and the restart state stay
+// as they were, so that once the file is repaired, relaunching restarts.
 TEST(Faults, OnlyCheckpointCorruptIsNamed) {
     std::string cfg = config();
     int victim = last_rank();
+    const fs::path kept = workdir() / "as-damaged";
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L1, 1);
-    if (world_rank() == 0) overwrite_in_place(the_file(data_file(1, victim)), 100, 1);
+    if (phase() == 3) {
+        if (world_rank() == 0) {
+            auto damaged = files_below(local_dir(), [&](const fs::path& f) { return f.filename() == data_file(1, victim); });
+            ASSERT_EQ(damaged.size(), 1u);
+            overwrite_in_place(damaged[0], 100, 1);  // flipped back
+        }
+        world_barrier();
+        return recover_then_finalize(cfg, 1);
+    }
+    if (world_rank() == 0) {
+        overwrite_in_place(the_file(data_file(1, victim)), 100, 1);
+        copy_tree(local_dir(), kept);
+    }
     world_barrier();
     // The file looks whole: the damage shows when FTI_Recover reads it.
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
@@ -93,9 +109,56 @@ TEST(Faults, OnlyCheckpointCorruptIsNamed) {
     EXPECT_FTI(FTI_NREC, FTI_Recover());
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
     world_barrier();
-    // A failed restart deletes nothing: the files stay for inspection.
-    EXPECT_EQ(find_files(data_file(1, world_rank())).size(), 1u);
-    EXPECT_TRUE(config_says("failure = 0"));
+    // A failed restart deletes nothing and keeps the restart state.
+    if (world_rank() == 0) {
+        EXPECT_TRUE(same_files(local_dir(), kept));
+    }
+    EXPECT_TRUE(config_says("failure = 1"));
+}
+
+// After a crash, the metadata directory of the execution is lost (a cleanup
+// script, a purge, a mistake). Without it POSIX files cannot be verified, so
+// the relaunch restarts from nothing, but it deletes nothing either, however
+// often it is relaunched; once the metadata is restored, it restarts.
+void lost_metadata_scenario(int level) {
+    std::string cfg = config();
+    const fs::path pristine_local = workdir() / "pristine-local";
+    const fs::path pristine_global = workdir() / "pristine-global";
+    const fs::path meta_backup = workdir() / "meta-backup";
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
+    if (phase() == 2 && world_rank() == 0) {
+        copy_tree(local_dir(), pristine_local);
+        copy_tree(global_dir(), pristine_global);
+        copy_tree(meta_dir(), meta_backup);
+        for (const auto& entry : fs::directory_iterator(meta_dir())) fs::remove_all(entry.path());
+    }
+    if (phase() == 4) {
+        if (world_rank() == 0) copy_tree(meta_backup, meta_dir());
+        world_barrier();
+        return recover_then_finalize(cfg, 1);
+    }
+    world_barrier();
+    EXPECT_FTI(FTI_NREC, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    std::string message = FTI_LastError();
+    EXPECT_NE(message.find("its metadata is missing"), std::string::npos) << message;
+    EXPECT_NE(message.find("left in place"), std::string::npos) << message;
+    EXPECT_NE(message.find(level == FTI_L4 ? "L4 '" : "L1 ckpt1 on"), std::string::npos) << message;
+    EXPECT_EQ(FTI_Status(), 0);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    world_barrier();
+    if (world_rank() == 0) {
+        EXPECT_TRUE(same_files(local_dir(), pristine_local));
+        EXPECT_TRUE(same_files(global_dir(), pristine_global));
+    }
+    EXPECT_TRUE(config_says("failure = 1"));
+}
+
+TEST(Faults, LostMetadataKeepsTheL1Data) {
+    lost_metadata_scenario(FTI_L1);
+}
+
+TEST(Faults, LostMetadataKeepsTheL4Data) {
+    lost_metadata_scenario(FTI_L4);
 }
 
 // A rank is killed at a fault point while checkpoint 2 is being written; the

@@ -3,12 +3,14 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <functional>
 #include <memory>
 #include <regex>
@@ -201,6 +203,39 @@ void overwrite_in_place(const fs::path& path, std::uintmax_t offset, std::uintma
     f.write(original.data(), static_cast<std::streamsize>(bytes));
     f.close();
     ASSERT_EQ(fs::file_size(path), before);
+}
+
+void copy_tree(const fs::path& from, const fs::path& to) {
+    fs::remove_all(to);
+    fs::create_directories(to);
+    fs::copy(from, to, fs::copy_options::recursive);
+}
+
+bool same_files(const fs::path& a, const fs::path& b) {
+    auto relative_files = [](const fs::path& root) {
+        std::vector<fs::path> out;
+        for (const fs::path& f : files_below(root, [](const fs::path&) { return true; })) {
+            out.push_back(fs::relative(f, root));
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    std::vector<fs::path> files = relative_files(a);
+    if (files != relative_files(b)) {
+        ADD_FAILURE() << "'" << a.string() << "' and '" << b.string() << "' hold different files";
+        return false;
+    }
+    auto bytes = [](const fs::path& f) {
+        std::ifstream in(f, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    for (const fs::path& f : files) {
+        if (bytes(a / f) != bytes(b / f)) {
+            ADD_FAILURE() << "'" << (a / f).string() << "' changed";
+            return false;
+        }
+    }
+    return true;
 }
 
 void mark(const std::string& name) {

@@ -66,6 +66,11 @@ bool config_says(const std::string& line);     // the config file has this line
 void truncate_file(const fs::path& path, std::uintmax_t size);
 void overwrite_in_place(const fs::path& path, std::uintmax_t offset, std::uintmax_t bytes);
 
+// A copy of every file below `from` at the same place below `to` (which is
+// replaced), and whether two trees hold the same files byte for byte.
+void copy_tree(const fs::path& from, const fs::path& to);
+bool same_files(const fs::path& a, const fs::path& b);
+
 // Marker files let a later phase check how far an earlier one got.
 void mark(const std::string& name);
 bool marked(const std::string& name);
