@@ -132,6 +132,12 @@ TEST(ConfigErrors, UnwritableCheckpointDirectory) {
     ConfigOptions o;
     o.basic["ckpt_dir"] = (blocker / "sub").string();
     expect_refused(o, "[basic] ckpt_dir is not a writable directory");
+    // The failed FTI_Init leaves no directory of the execution it began.
+    if (world_rank() == 0) {
+        for (const fs::path& dir : {meta_dir(), global_dir()}) {
+            EXPECT_TRUE(!fs::exists(dir) || fs::is_empty(dir)) << dir << " holds what the failed FTI_Init made";
+        }
+    }
 }
 
 TEST(ConfigErrors, DcpNeedsFtiff) {
