@@ -1,27 +1,90 @@
 #!/usr/bin/env bash
 # The README's test command. Installs missing Debian packages, builds the
 # project twice (optimised, and with AddressSanitizer + UndefinedBehavior-
-# Sanitizer) and runs the whole suite on both builds. The last lines printed
-# are CTest's summary of the sanitizer run.
+# Sanitizer) and runs the whole suite on both builds, whatever the first one
+# gives. Both are reported at the end; the last lines printed are CTest's
+# summary of the sanitizer run, and the exit code is non-zero when either
+# suite failed.
+#
+#   bash tests/run_all.sh               both builds, both suites
+#   bash tests/run_all.sh --stress N [REGEX]
+#                                       optimised build only: every MPI
+#                                       scenario (label mpi; those whose name
+#                                       matches REGEX) run up to N times while
+#                                       a CPU hog keeps every core busy,
+#                                       stopping a scenario at its first
+#                                       failure. Run it before resolving an
+#                                       issue that touches the MPI paths:
+#                                       flakiness shows there, not to users.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+stress=0
+only=()
+case ${1:-} in
+    "") ;;
+    --stress)
+        stress=${2:-}
+        [[ $stress =~ ^[1-9][0-9]*$ ]] ||
+            { echo "usage: $0 [--stress N [REGEX]] (N: repetitions, at least 1)" >&2; exit 2; }
+        [[ -z ${3:-} ]] || only=(-R "$3")
+        ;;
+    *) echo "usage: $0 [--stress N [REGEX]]" >&2; exit 2 ;;
+esac
+
 bash "$repo/tools/install-deps.sh"
 
 build() {  # build DIR [CMAKE OPTIONS...]
     local dir=$1
     shift
+    mkdir -p "$dir"
     cmake -S "$repo" -B "$dir" -G Ninja "$@" > "$dir.configure.log" 2>&1 ||
         { cat "$dir.configure.log"; exit 1; }
     cmake --build "$dir" -j 2
 }
 
-mkdir -p "$repo/build" "$repo/build-asan"
+if [[ $stress -gt 0 ]]; then
+    echo "== building (RelWithDebInfo) in build/"
+    build "$repo/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    hogs=()
+    stop_hogs() { [[ ${#hogs[@]} -eq 0 ]] || kill "${hogs[@]}" 2>/dev/null || true; }
+    trap stop_hogs EXIT
+    for _ in $(seq "$(nproc)"); do
+        ( while :; do :; done ) &
+        hogs+=($!)
+    done
+    echo "== stress: every MPI scenario up to $stress times, with ${#hogs[@]} busy loops on $(nproc) cores"
+    ctest --test-dir "$repo/build" -L '^mpi$' ${only[@]+"${only[@]}"} -j 2 --repeat "until-fail:$stress" \
+        --output-on-failure
+    exit
+fi
+
 echo "== building (RelWithDebInfo) in build/"
 build "$repo/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 echo "== building with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/"
 build "$repo/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMLCKPT_SANITIZE=ON
 
-echo "== test suite, optimised build"
-ctest --test-dir "$repo/build" -j 2 --output-on-failure
-echo "== test suite, sanitizer build"
-ctest --test-dir "$repo/build-asan" -j 2 --output-on-failure
+suite() {  # suite NAME DIR: runs one suite, its output also kept in DIR.ctest.log
+    local name=$1 dir=$2
+    echo "== test suite, $name"
+    set +e
+    ctest --test-dir "$dir" -j 2 --output-on-failure 2>&1 | tee "$dir.ctest.log"
+    local rc=${PIPESTATUS[0]}
+    set -e
+    return "$rc"
+}
+summary() {  # CTest's closing lines of a suite's log: from its "tests passed" line on
+    sed -n '/tests passed, /,$p' "$1.ctest.log"
+}
+
+optimised=0
+sanitized=0
+suite "optimised build" "$repo/build" || optimised=$?
+suite "sanitizer build" "$repo/build-asan" || sanitized=$?
+
+echo
+echo "== summary of the optimised build"
+summary "$repo/build"
+echo "== summary of the sanitizer build"
+summary "$repo/build-asan"
+[[ $optimised -eq 0 && $sanitized -eq 0 ]]

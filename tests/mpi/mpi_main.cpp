@@ -45,6 +45,12 @@ int main(int argc, char** argv) {
         listeners.Append(new FailurePrinter(rank));
     }
     int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+    // A scenario registered under a name that matches no test must fail,
+    // not pass having checked nothing.
+    if (testing::UnitTest::GetInstance()->test_to_run_count() == 0) {
+        if (rank == 0) std::fprintf(stderr, "no test matches --gtest_filter: the scenario checks nothing\n");
+        failed = 1;
+    }
     // A head-mode test that failed before FTI_Finalize would leave the head
     // ranks waiting for it: release them.
     if (mlckpt::test::heads_mode() && FTI_COMM_WORLD != MPI_COMM_NULL) FTI_Finalize();

@@ -1,30 +1,64 @@
 #!/usr/bin/env bash
 # Runs one MPI test scenario as a sequence of launches sharing a work dir:
 #   run_phases.sh BINARY TEST WORKDIR NP:EXPECT [NP:EXPECT ...]
-# EXPECT is "ok" (the launch must succeed) or "killed" (a rank is killed on
-# purpose, so the launch must fail). Each launch gets --phase=N.
+# EXPECT is "ok" (the launch must succeed) or "killed" (a rank kills itself
+# on purpose). Each launch gets --phase=N.
+#
+# A launch counts as killed only when it ends the way the injected fault
+# ends it: a rank announced the kill ("fault injection: killed" from the
+# library, "killed on purpose" from the test harness) and mpiexec reported
+# SIGKILL (exit code 128 + 9). A failed assertion, a timeout or any other
+# crash fails the scenario.
+#
+# MLCKPT_PHASE_TIMEOUT (seconds, default 300) bounds each launch against
+# hangs; it is not a speed check: a launch that reaches it fails.
 set -u
 binary=$1 test=$2 workdir=$3
 shift 3
 mpiexec=$(cd "$(dirname "$0")/../support" && pwd)/mpiexec.sh
+limit=${MLCKPT_PHASE_TIMEOUT:-300}
+sigkill_exit=137
 rm -rf "$workdir"
 mkdir -p "$workdir"
 phase=1
 for spec in "$@"; do
     np=${spec%%:*}
     expect=${spec#*:}
+    log="$workdir/phase$phase.log"
     echo "=== $test phase $phase: $np ranks, expected outcome: $expect"
-    timeout --kill-after=10 120 "$mpiexec" --oversubscribe -n "$np" "$binary" \
-        --gtest_filter="$test" --phase="$phase" --workdir="$workdir"
-    rc=$?
-    if [ "$expect" = ok ] && [ "$rc" -ne 0 ]; then
-        echo "=== phase $phase failed (exit code $rc)"
+    start=$SECONDS
+    # The launch's output goes to the terminal and to the log; the exit code
+    # is the launch's (timeout's 124 when the bound was reached).
+    timeout --kill-after=10 "$limit" "$mpiexec" --oversubscribe -n "$np" "$binary" \
+        --gtest_filter="$test" --phase="$phase" --workdir="$workdir" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    elapsed=$((SECONDS - start))
+    if [ "$elapsed" -ge "$limit" ]; then
+        echo "=== phase $phase did not end within $limit s (exit code $rc): a hang"
         exit 1
     fi
-    if [ "$expect" = killed ] && [ "$rc" -eq 0 ]; then
-        echo "=== phase $phase should have been killed but exited cleanly"
-        exit 1
-    fi
+    case $expect in
+        ok)
+            if [ "$rc" -ne 0 ]; then
+                echo "=== phase $phase failed (exit code $rc)"
+                exit 1
+            fi
+            ;;
+        killed)
+            announced=0
+            grep -qE "fault injection: killed|killed on purpose" "$log" && announced=1
+            if [ "$rc" -ne "$sigkill_exit" ] || [ "$announced" -ne 1 ]; then
+                echo "=== phase $phase should have ended by the injected kill (SIGKILL, exit code $sigkill_exit," \
+                    "announced by the killed rank), but it ended with exit code $rc" \
+                    "$([ "$announced" -eq 1 ] && echo "after the kill was announced" || echo "and no kill was announced")"
+                exit 1
+            fi
+            ;;
+        *)
+            echo "=== unknown expected outcome '$expect' (allowed: ok, killed)"
+            exit 2
+            ;;
+    esac
     phase=$((phase + 1))
 done
 rm -rf "$workdir"

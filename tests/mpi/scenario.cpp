@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 
 #include <cstring>
@@ -344,6 +345,8 @@ void crash() {
     EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(0, 5));
     mark("heads-done");
     world_barrier_app();
+    std::fprintf(stderr, "[rank %d] killed on purpose: the launch ends as a crash\n", world_rank());
+    std::fflush(stderr);
     std::raise(SIGKILL);
 }
 
