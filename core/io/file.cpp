@@ -304,20 +304,20 @@ void rename_path(const fs::path& from, const fs::path& to) {
     }
 }
 
-void atomic_write_file(const fs::path& path, std::string_view content) {
+void atomic_write_file(const fs::path& path, std::string_view content, bool durable) {
     fs::path tmp = path;
     tmp += ".tmp." + std::to_string(::getpid());
     try {
         File f = File::create(tmp);
         f.write_all(std::as_bytes(std::span(content.data(), content.size())));
-        f.sync();
+        if (durable) f.sync();
         f.close();
         rename_path(tmp, path);
     } catch (...) {
         remove_file(tmp);
         throw;
     }
-    sync_dir(path.has_parent_path() ? path.parent_path() : fs::path("."));
+    if (durable) sync_dir(path.has_parent_path() ? path.parent_path() : fs::path("."));
 }
 
 std::string read_text_file(const fs::path& path) {

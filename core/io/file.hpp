@@ -87,8 +87,9 @@ void sync_dir(const fs::path& dir);
 // rename(2) with a clear error.
 void rename_path(const fs::path& from, const fs::path& to);
 // Writes `content` to a temporary file next to `path`, syncs it and renames
-// it over `path`: readers see either the old or the new content.
-void atomic_write_file(const fs::path& path, std::string_view content);
+// it over `path`: readers see either the old or the new content. Without
+// `durable`, nothing is synced: a crash may lose the file, never tear it.
+void atomic_write_file(const fs::path& path, std::string_view content, bool durable = true);
 std::string read_text_file(const fs::path& path);
 // Best-effort removal; returns false (and leaves the tree) on failure.
 bool remove_tree(const fs::path& path) noexcept;

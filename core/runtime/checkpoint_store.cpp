@@ -37,6 +37,12 @@ void remove_uncommitted(const Context& ctx, const Catalog& keep, const fs::path&
     }
 }
 
+// Rank 0: removes the metadata of `ref` and the copy beside its data.
+bool remove_metadata(const Context& ctx, const CheckpointRef& ref) {
+    remove_file(ctx.layout.meta_copy(ref.level, ref.seq, ctx.topo.node_id));
+    return remove_file(ctx.layout.meta_file(ref.level, ref.seq));
+}
+
 // Rank 0: only the newest L4 differential checkpoint describes the shared
 // files (older ones were overwritten in place; their metadata outlives them
 // only if a crash came between the commit and the retirement).
@@ -51,7 +57,7 @@ void drop_superseded_dcp_metadata(const Context& ctx, Catalog& found) {
         if (r.level == kDcpLevel && r.seq < newest->seq) stale.push_back(r);
     }
     for (const CheckpointRef& r : stale) {
-        remove_file(ctx.layout.meta_file(r.level, r.seq));
+        remove_metadata(ctx, r);
         found.remove(r);
     }
 }
@@ -74,6 +80,21 @@ void settle_dcp_journal(const Context& ctx) {
 }
 
 namespace {
+
+// Rank 0, after the commit: a copy of the metadata beside the data, in its
+// own checkpoint directory, from which a restart that finds the metadata
+// directory lost restores it (restore_lost_metadata). It is not synced: it
+// is insurance, and its checksum shows a copy a crash left torn.
+void write_meta_copy(const Context& ctx, const CheckpointRef& ref, const std::string& text) {
+    const fs::path copy = ctx.layout.meta_copy(ref.level, ref.seq, ctx.topo.node_id);
+    try {
+        atomic_write_file(copy, text, false);
+    } catch (const Error& e) {
+        ctx.log.warning(std::string("no copy of the metadata beside the data (a restart that loses meta_dir "
+                                    "cannot restore it): ") +
+                        e.what());
+    }
+}
 
 // Rank 0, right after the first commit: the configuration file now says that
 // relaunching restarts. Done before any rank returns from the checkpoint.
@@ -121,7 +142,9 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
                   [](const FileRecord& a, const FileRecord& b) { return a.holder < b.holder; });
         fault_point("before_meta_commit", 0, ref.seq);
         make_dirs(ctx.layout.meta_exec_dir());
-        atomic_write_file(ctx.layout.meta_file(ref.level, ref.seq), serialize_meta(meta));
+        const std::string serialized = serialize_meta(meta);
+        atomic_write_file(ctx.layout.meta_file(ref.level, ref.seq), serialized);
+        write_meta_copy(ctx, ref, serialized);
         record_restart(ctx);
     });
 }
@@ -178,7 +201,7 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
                     make_dirs(ctx.layout.archive_dir(r.seq).parent_path());
                     rename_path(ctx.layout.ckpt_dir(4, r.seq, 0), ctx.layout.archive_dir(r.seq));
                     rename_path(ctx.layout.meta_file(4, r.seq), ctx.layout.archive_meta_file(r.seq));
-                } else if (!remove_file(ctx.layout.meta_file(r.level, r.seq))) {
+                } else if (!remove_metadata(ctx, r)) {
                     ctx.log.warning("cannot remove " + ctx.layout.meta_file(r.level, r.seq).string());
                 }
             } catch (const Error& e) {
@@ -333,11 +356,49 @@ void keep_data_without_metadata(Context& ctx) {
     if (!summary.empty()) ctx.catalog.keep_unrecorded(highest, summary);
 }
 
+// Rank 0, when a restart finds no metadata of its execution: restores it
+// from the copies beside the data (write_meta_copy) that verify and belong
+// to this execution, and adds them to `found`.
+void restore_lost_metadata(const Context& ctx, Catalog& found) {
+    std::vector<std::pair<std::uint64_t, int>> candidates;
+    for (const auto& dir : visible_checkpoint_directories(ctx, {1, 2, 3, 4})) candidates.push_back(dir);
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(ctx.layout.ckpt_dir(kDcpLevel, 0, 0), ec)) {
+        std::uint64_t seq = 0;
+        int level = 0;
+        if (StorageLayout::parse_meta_file_name(entry.path().filename().string(), seq, level) && level == kDcpLevel) {
+            candidates.emplace_back(seq, level);
+        }
+    }
+    for (const auto& [seq, level] : candidates) {
+        const fs::path copy = ctx.layout.meta_copy(level, seq, ctx.topo.node_id);
+        if (!fs::exists(copy, ec)) continue;
+        try {
+            const std::string text = read_text_file(copy);
+            CheckpointMeta meta = parse_meta(text, copy.string());
+            if (!meta.complete || meta.seq != seq || meta.level != level || meta.exec_id != ctx.layout.exec_id()) {
+                ctx.log.warning("not restoring metadata from '" + copy.string() +
+                                "': incomplete, or not that of this checkpoint and execution");
+                continue;
+            }
+            make_dirs(ctx.layout.meta_exec_dir());
+            atomic_write_file(ctx.layout.meta_file(level, seq), text);
+            found.add({seq, level, meta.ckpt_id});
+            ctx.log.warning("the metadata of checkpoint " + std::to_string(meta.ckpt_id) + " (seq " +
+                            std::to_string(seq) + ") was missing from '" + ctx.layout.meta_exec_dir().string() +
+                            "': restored from its copy '" + copy.string() + "'");
+        } catch (const Error& e) {
+            ctx.log.warning(std::string("not restoring metadata from its copy: ") + e.what());
+        }
+    }
+}
+
 }  // namespace
 
 void load_catalog_and_clean(Context& ctx) {
     std::string text;
     std::string damaged_text;
+    int lost = 0;  // a restart whose metadata directory holds nothing
     if (ctx.rank() == 0) {
         Catalog found;
         Catalog damaged;  // metadata present but unreadable: its data is kept, not trusted
@@ -367,20 +428,26 @@ void load_catalog_and_clean(Context& ctx) {
                 }
             }
         }
+        if (found.empty() && damaged.empty() && ctx.config.failure > 0) {
+            lost = 1;
+            restore_lost_metadata(ctx, found);
+        }
         drop_superseded_dcp_metadata(ctx, found);
         text = found.serialize();
         damaged_text = damaged.serialize();
     }
     ctx.catalog = Catalog::parse(bcast_string(ctx.app, text, 0));
+    check_mpi(MPI_Bcast(&lost, 1, MPI_INT, 0, ctx.app), "MPI_Bcast");
     Catalog keep = Catalog::parse(bcast_string(ctx.app, damaged_text, 0));
     for (const CheckpointRef& r : ctx.catalog.refs()) keep.add(r);
 
     // A restart whose metadata is all gone cannot tell failed checkpoints
-    // from committed ones: it deletes nothing. (FTI-FF files may still be
-    // recoverable on their own, recovery/ftiff_scan.hpp.) Otherwise data
-    // that no metadata names belongs to a checkpoint that never committed
-    // (metadata is written last) or was retired (metadata is removed first).
-    const bool keep_all = keep.empty() && ctx.config.failure > 0;
+    // from committed ones, even when copies restored some of it: it deletes
+    // nothing. (FTI-FF files may still be recoverable on their own,
+    // recovery/ftiff_scan.hpp.) Otherwise data that no metadata names
+    // belongs to a checkpoint that never committed (metadata is written
+    // last) or was retired (metadata is removed first).
+    const bool keep_all = lost != 0;
     if (keep_all) {
         keep_data_without_metadata(ctx);
     } else {

@@ -53,6 +53,10 @@ fs::path StorageLayout::meta_file(int level, std::uint64_t seq) const {
     return meta_exec_dir() / ("ckpt" + std::to_string(seq) + ".l" + std::to_string(level) + ".meta");
 }
 
+fs::path StorageLayout::meta_copy(int level, std::uint64_t seq, int node) const {
+    return ckpt_dir(level, seq, node) / meta_file(level, seq).filename();
+}
+
 fs::path StorageLayout::archive_meta_file(std::uint64_t seq) const {
     return meta_exec_dir() / "archive" / ("ckpt" + std::to_string(seq) + ".l4.meta");
 }

@@ -8,6 +8,8 @@
 //   <glbl_dir>/<exec_id>/dcp/dCP-Rank<r>.fti                          L4 differential (level 8),
 //                                                                     updated in place
 //   <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta                          metadata (commit point)
+//   <checkpoint directory of rank 0>/ckpt<seq>.l<L>.meta              its copy, for a restart
+//                                                                     that lost meta_dir
 //   <meta_dir>/<exec_id>/archive/ckpt<seq>.l4.meta
 //
 // Directories are numbered by the commit sequence number, so an application
@@ -44,6 +46,9 @@ class StorageLayout {
     fs::path ckpt_dir(int level, std::uint64_t seq, int node) const;
     fs::path archive_dir(std::uint64_t seq) const;
     fs::path meta_file(int level, std::uint64_t seq) const;
+    // The copy of meta_file() kept beside the data, in the checkpoint
+    // directory of `node` (the node of the rank that commits).
+    fs::path meta_copy(int level, std::uint64_t seq, int node) const;
     fs::path archive_meta_file(std::uint64_t seq) const;
 
     static std::string data_file_name(int ckpt_id, int rank);

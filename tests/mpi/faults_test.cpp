@@ -58,7 +58,7 @@ TEST(Faults, DamagedMetadataFallsBack) {
     std::string cfg = config();
     if (phase() == 1) return write_l4_then_l1(cfg);
     if (world_rank() == 0) {
-        auto metas = find_files("ckpt2.l1.meta");
+        auto metas = files_below(meta_dir(), [](const fs::path& f) { return f.filename() == "ckpt2.l1.meta"; });
         ASSERT_EQ(metas.size(), 1u);
         overwrite_in_place(metas[0], 40, 4);
     }
@@ -117,9 +117,31 @@ TEST(Faults, OnlyCheckpointCorruptIsNamed) {
 }
 
 // After a crash, the metadata directory of the execution is lost (a cleanup
-// script, a purge, a mistake). Without it POSIX files cannot be verified, so
-// the relaunch restarts from nothing, but it deletes nothing either, however
-// often it is relaunched; once the metadata is restored, it restarts.
+// script, a purge, a mistake). The relaunch restores it from the copy kept
+// beside the data and restarts.
+void restored_metadata_scenario(int level) {
+    std::string cfg = config();
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
+    if (world_rank() == 0) {
+        ASSERT_EQ(files_matching("ckpt1\\.l[14]\\.meta").size(), 2u) << "the metadata and its copy";
+        for (const auto& entry : fs::directory_iterator(meta_dir())) fs::remove_all(entry.path());
+    }
+    world_barrier();
+    recover_then_finalize(cfg, 1);
+}
+
+TEST(Faults, LostMetadataIsRestoredForL1) {
+    restored_metadata_scenario(FTI_L1);
+}
+
+TEST(Faults, LostMetadataIsRestoredForL4) {
+    restored_metadata_scenario(FTI_L4);
+}
+
+// The same, with the copy lost too. Without metadata POSIX files cannot be
+// verified, so the relaunch restarts from nothing, but it deletes nothing
+// either, however often it is relaunched; once the metadata is restored by
+// hand, it restarts.
 void lost_metadata_scenario(int level) {
     std::string cfg = config();
     const fs::path pristine_local = workdir() / "pristine-local";
@@ -127,10 +149,13 @@ void lost_metadata_scenario(int level) {
     const fs::path meta_backup = workdir() / "meta-backup";
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
     if (phase() == 2 && world_rank() == 0) {
-        copy_tree(local_dir(), pristine_local);
-        copy_tree(global_dir(), pristine_global);
         copy_tree(meta_dir(), meta_backup);
         for (const auto& entry : fs::directory_iterator(meta_dir())) fs::remove_all(entry.path());
+        for (const fs::path& copy : files_matching("ckpt1\\.l[14]\\.meta")) {
+            if (copy.string().find(meta_backup.string()) != 0) fs::remove(copy);
+        }
+        copy_tree(local_dir(), pristine_local);
+        copy_tree(global_dir(), pristine_global);
     }
     if (phase() == 4) {
         if (world_rank() == 0) copy_tree(meta_backup, meta_dir());

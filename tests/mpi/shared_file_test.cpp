@@ -52,8 +52,10 @@ struct RankData {
 };
 
 std::vector<fs::path> l4_files() {
-    auto out = files_below(global_dir(),
-                           [](const fs::path& file) { return file.string().find("/l4/") != std::string::npos; });
+    // The data files, not the copy of the metadata kept beside them.
+    auto out = files_below(global_dir(), [](const fs::path& file) {
+        return file.string().find("/l4/") != std::string::npos && file.extension() != ".meta";
+    });
     std::sort(out.begin(), out.end());
     return out;
 }
