@@ -59,9 +59,21 @@ TEST(BackgroundWork, DestructorFinishesTheQueue) {
     EXPECT_FALSE(fs::exists(dir.path() / "d"));
 }
 
+// The threads of this process.
+std::size_t thread_count() {
+    std::size_t n = 0;
+    for ([[maybe_unused]] const auto& task : fs::directory_iterator("/proc/self/task")) ++n;
+    return n;
+}
+
 TEST(BackgroundWork, NothingQueuedNeedsNoThread) {
-    BackgroundWork work;
-    work.wait();
+    const std::size_t before = thread_count();
+    {
+        BackgroundWork work;
+        work.wait();
+        EXPECT_EQ(thread_count(), before) << "a thread was started with nothing to do";
+    }
+    EXPECT_EQ(thread_count(), before);
 }
 
 }  // namespace
