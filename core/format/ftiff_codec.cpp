@@ -43,9 +43,13 @@ FileBlockBytes encode_file_block(const FileBlock& fb) {
     return out;
 }
 
+bool has_file_block_magic(std::span<const std::byte, kFileBlockBytes> b) {
+    return std::memcmp(b.data() + 49, kMagic, 4) == 0;
+}
+
 FileBlock decode_file_block(std::span<const std::byte, kFileBlockBytes> b, const std::string& source) {
     auto bad = [&](const std::string& what) { fail(ErrorKind::corrupt, "FTI-FF file '" + source + "': " + what); };
-    if (std::memcmp(b.data() + 49, kMagic, 4) != 0) bad("no FTI-FF file block (magic 'MLFF' missing)");
+    if (!has_file_block_magic(b)) bad("no FTI-FF file block (magic 'MLFF' missing)");
     const auto version = static_cast<std::uint8_t>(b[53]);
     if (version != kFormatVersion && version != kBlockHashedVersion) {
         bad("format version " + std::to_string(static_cast<int>(version)) + ", this library reads versions " +

@@ -50,6 +50,8 @@ FileBlockBytes encode_file_block(const FileBlock& fb);
 // Decodes and verifies magic, version (1 or 2) and myHash; throws a corrupt Error
 // naming `source` otherwise.
 FileBlock decode_file_block(std::span<const std::byte, kFileBlockBytes> bytes, const std::string& source);
+// True when `bytes` carry the FTI-FF magic (whatever the rest holds).
+bool has_file_block_magic(std::span<const std::byte, kFileBlockBytes> bytes);
 
 BlockMetaBytes encode_block_meta(const Block& block);
 void decode_block_meta(std::span<const std::byte, kBlockMetaBytes> bytes, int& numvars, std::int64_t& dbsize);

@@ -172,6 +172,13 @@ FileBlock write_file(const fs::path& path, Layout& layout, const std::vector<Var
     return r.fb;
 }
 
+bool is_ftiff(const File& file) {
+    if (file.size() < static_cast<std::uint64_t>(kFileBlockBytes)) return false;
+    FileBlockBytes fbb;
+    file.read_exact_at(fbb, 0);
+    return has_file_block_magic(fbb);
+}
+
 FileStructure read_structure(const File& file) {
     std::uint64_t size = file.size();
     if (size < static_cast<std::uint64_t>(kFileBlockBytes)) {

@@ -79,6 +79,9 @@ struct FileStructure {
     Layout layout;
 };
 
+// True when the file starts with a file block carrying the FTI-FF magic.
+bool is_ftiff(const File& file);
+
 // Reads FB and every block record, checking the FB hash, the metadata
 // checksum, the file size and that every container lies inside its block.
 // Throws a corrupt Error naming the file and the defect.

@@ -80,6 +80,16 @@ void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm
     wait_quietly(request, "MPI_Iallgather");
 }
 
+std::string agreed_message(int rank, int first, const std::string& message, const std::string& own) {
+    if (rank == first) return message;
+    // A nested step agreed before: the first failing rank may hand back this
+    // rank's own message with this rank's prefix, which would blame itself.
+    const std::string own_prefix = "on rank " + std::to_string(rank) + ": ";
+    if (!own.empty() && message == own_prefix + own) return own;
+    if (message.rfind("on rank ", 0) == 0) return message;
+    return "on rank " + std::to_string(first) + ": " + message;
+}
+
 void agree(MPI_Comm comm, std::exception_ptr failure) {
     int rank = 0;
     int size = 0;
@@ -104,11 +114,9 @@ void agree(MPI_Comm comm, std::exception_ptr failure) {
     allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
     if (first == INT_MAX) return;
     check_mpi(MPI_Bcast(&kind, 1, MPI_INT, first, comm), "MPI_Bcast");
+    const std::string own = message;
     message = bcast_string(comm, message, first);
-    if (rank != first && message.rfind("on rank ", 0) != 0) {
-        message = "on rank " + std::to_string(first) + ": " + message;
-    }
-    throw Error(static_cast<ErrorKind>(kind), message, rank != first);
+    throw Error(static_cast<ErrorKind>(kind), agreed_message(rank, first, message, own), rank != first);
 }
 
 void run_collectively(MPI_Comm comm, const std::function<void()>& step) {

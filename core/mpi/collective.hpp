@@ -19,7 +19,7 @@ void check_mpi(int rc, const char* what);
 
 // Owns a communicator; frees it on destruction.
 class Communicator {
-public:
+  public:
     Communicator() = default;
     explicit Communicator(MPI_Comm comm) : comm_(comm) {}
     Communicator(Communicator&& o) noexcept : comm_(o.comm_) { o.comm_ = MPI_COMM_NULL; }
@@ -32,7 +32,7 @@ public:
     int rank() const;
     int size() const;
 
-private:
+  private:
     MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
@@ -51,6 +51,11 @@ void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm
 void run_collectively(MPI_Comm comm, const std::function<void()>& step);
 // Agreement on an outcome already known: `failure` is null on success.
 void agree(MPI_Comm comm, std::exception_ptr failure);
+// The message rank `rank` throws when rank `first` failed first with
+// `message`; `own` is this rank's own message ("" when it did not fail).
+// Other ranks get "on rank <first>: " in front, unless the message already
+// names a rank; a rank never gets its own message back under its own number.
+std::string agreed_message(int rank, int first, const std::string& message, const std::string& own);
 
 std::string bcast_string(MPI_Comm comm, const std::string& value, int root);
 // Gathers one string per rank at `root` (empty vector elsewhere).

@@ -90,6 +90,31 @@ TEST(Inspect, DamagedFileExitsOneNamingTheChunk) {
     EXPECT_NE(err2.str().find("cannot open"), std::string::npos);
 }
 
+// A POSIX checkpoint file has no header: inspect says what it is and names
+// the metadata file that describes it.
+TEST(Inspect, PosixFileNamesItsMetadata) {
+    mlckpt::test::TempDir dir;
+    const auto ckpt = dir.path() / "ckpt" / "node0" / "exec-1" / "l1" / "ckpt3";
+    std::filesystem::create_directories(ckpt);
+    const std::string path = (ckpt / "Ckpt2-Rank1.fti").string();
+    std::ofstream(path) << std::string(200, 'x');
+    std::ostringstream out, err;
+    EXPECT_EQ(inspect({path}, out, err), 1);
+    EXPECT_EQ(out.str(), "");
+    for (const char* expected : {"neither an FTI-FF file (no 'MLFF' magic in a 96-byte file block) nor a container",
+                                 "the data file of rank 1 in checkpoint 2", "POSIX (ckpt_io = 1) checkpoint file",
+                                 "no description of its own", "<meta_dir>/exec-1/ckpt3.l1.meta"}) {
+        EXPECT_NE(err.str().find(expected), std::string::npos) << expected << "\n" << err.str();
+    }
+    // Elsewhere and under another name, only what it is not.
+    const std::string other = (dir.path() / "data.bin").string();
+    std::ofstream(other) << "short";
+    std::ostringstream out2, err2;
+    EXPECT_EQ(inspect({other}, out2, err2), 1);
+    EXPECT_NE(err2.str().find("is neither an FTI-FF file"), std::string::npos) << err2.str();
+    EXPECT_EQ(err2.str().find("POSIX"), std::string::npos) << err2.str();
+}
+
 TEST(Inspect, Usage) {
     std::ostringstream out, err;
     EXPECT_EQ(inspect({}, out, err), 2);

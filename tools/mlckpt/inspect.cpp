@@ -4,7 +4,9 @@
 #include "json.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
+#include <regex>
 
 #include "common/error.hpp"
 #include "format/container_layout.hpp"
@@ -24,9 +26,10 @@ std::string chunk_hashes(const FileBlock& fb, std::size_t chunks) {
 
 void print_text(std::ostream& out, const std::string& path, const FileStructure& s, std::size_t chunks) {
     out << "FTI-FF file: " << path << "\n"
-        << "  version:   " << (s.fb.hash_block == 0 ? "1 (chunk hash: MD5 of the chunk)"
-                                                     : "2 (chunk hash: MD5 of the CRC-32s of " +
-                                                           std::to_string(s.fb.hash_block) + "-byte blocks)")
+        << "  version:   "
+        << (s.fb.hash_block == 0
+                ? "1 (chunk hash: MD5 of the chunk)"
+                : "2 (chunk hash: MD5 of the CRC-32s of " + std::to_string(s.fb.hash_block) + "-byte blocks)")
         << "\n"
         << "  checksum:  " << s.fb.checksum << "\n"
         << "  myHash:    " << hex(s.fb.my_hash) << "\n"
@@ -59,6 +62,39 @@ void print_json(std::ostream& out, const std::string& path, const FileStructure&
         out << "]}";
     }
     out << "], \"verified\": {\"chunks\": " << chunks << "}}\n";
+}
+
+// What a file without the FTI-FF magic or a container id may be. A POSIX
+// checkpoint file holds only the variables' bytes: what describes it is
+// the checkpoint metadata, whose path follows from the file's own path.
+std::string describe_unknown(const std::string& path) {
+    std::string text = "'" + path +
+                       "' is neither an FTI-FF file (no 'MLFF' magic in a 96-byte file block) nor a container (no "
+                       "'sion' id)";
+    const std::filesystem::path p = std::filesystem::absolute(path).lexically_normal();
+    std::smatch name;
+    const std::string file = p.filename().string();
+    if (!std::regex_match(file, name, std::regex(R"(Ckpt(\d+)-(Rank|Pcof|RSed)(\d+)\.fti)"))) return text;
+    const std::string what = name[2] == "Rank"   ? "the data file of rank " + name[3].str()
+                             : name[2] == "Pcof" ? "the partner copy of the data file of rank " + name[3].str()
+                                                 : "the Reed-Solomon parity kept by rank " + name[3].str();
+    text += ".\n  Its name makes it " + what + " in checkpoint " + name[1].str() + ". " +
+            (name[2] == "RSed" ? "A parity file is raw parity bytes"
+                               : "It looks like a POSIX (ckpt_io = 1) checkpoint file: the variables' bytes one after "
+                                 "the other") +
+            ", with no description of its own.\n  Its size and CRC-32" +
+            (name[2] == "RSed" ? std::string() : " and its variables' offsets, sizes and CRC-32s") +
+            " are in the checkpoint metadata, ";
+    // <dir>/<exec_id>/l<L>/ckpt<seq>/<file>: the metadata is <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta.
+    const std::string ckpt = p.parent_path().filename().string();
+    const std::string level = p.parent_path().parent_path().filename().string();
+    const std::string exec_id = p.parent_path().parent_path().parent_path().filename().string();
+    if (std::regex_match(ckpt, std::regex(R"(ckpt(\d+))")) && std::regex_match(level, std::regex(R"(l[1-4])"))) {
+        text += "<meta_dir>/" + exec_id + "/" + ckpt + "." + level + ".meta";
+    } else {
+        text += "<meta_dir>/<exec_id>/ckpt<seq>.l<level>.meta";
+    }
+    return text + " (a text file; see the on-disk layout in docs/configuration.md).";
 }
 
 }  // namespace
@@ -94,6 +130,10 @@ int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                 print_container_text(out, *path, c);
             }
             return 0;
+        }
+        if (!is_ftiff(file)) {
+            err << "mlckpt inspect: " << describe_unknown(*path) << "\n";
+            return 1;
         }
         FileStructure s = read_structure(file);
         std::size_t chunks = verify_chunks(file, s.layout, 1 << 20);

@@ -1,0 +1,37 @@
+#include "cli.hpp"
+
+#include "extract.hpp"
+#include "inspect.hpp"
+
+namespace mlckpt::tools {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mlckpt inspect [--json] [--] FILE\n"
+    "         dump and check an FTI-FF file or a container (ckpt_io = 4)\n"
+    "       mlckpt extract [--] CONTAINER --rank R [--output FILE]\n"
+    "         write one rank's data out of a container\n"
+    "       mlckpt --help | --version\n";
+
+}  // namespace
+
+int run_command_line(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const std::string command = args.empty() ? "" : args[0];
+    const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+    if (command == "inspect") return inspect(rest, out, err);
+    if (command == "extract") return extract(rest, out, err);
+    if ((command == "--help" || command == "-h" || command == "help") && rest.empty()) {
+        out << kUsage;
+        return 0;
+    }
+    if (command == "--version" && rest.empty()) {
+        out << "mlckpt " << MLCKPT_TOOL_VERSION << "\n";
+        return 0;
+    }
+    if (!command.empty()) err << "mlckpt: unknown command '" << command << "'\n";
+    err << kUsage;
+    return 2;
+}
+
+}  // namespace mlckpt::tools
