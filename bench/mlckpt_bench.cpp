@@ -58,7 +58,7 @@ struct Options {
 };
 
 constexpr std::size_t kDcpBlock = 16384;
-constexpr int kWarmup = 2;  // checkpoints taken before the measured ones
+constexpr int kWarmup = 2;                 // checkpoints taken before the measured ones
 constexpr std::size_t kStripe = 1u << 20;  // the library's default block_size (1024 KiB)
 
 int g_rank = 0;
@@ -91,7 +91,9 @@ bool parse(int argc, char** argv, Options& o) {
     return (o.phase == "checkpoint" || o.phase == "recover") && o.runs > 0 && o.mib > 0;
 }
 
-int group_size() { return std::min(4, g_ranks); }
+int group_size() {
+    return std::min(4, g_ranks);
+}
 
 // The CPUs each rank has to itself, as the library counts them for its own
 // passes over the data (1 unless a rank has spare cores).
@@ -110,8 +112,7 @@ std::string write_config(const Options& o) {
         std::ofstream out(path);
         out << "[basic]\nnode_size = 1\ngroup_size = " << std::max(2, group_size()) << "\nverbosity = 3\n"
             << "ckpt_io = " << (o.level == 8 ? 3 : o.io) << "\nckpt_dir = " << (o.dir / "local").string()
-            << "\nglbl_dir = " << (o.dir / "global").string() << "\nmeta_dir = " << (o.dir / "meta").string()
-            << "\n";
+            << "\nglbl_dir = " << (o.dir / "global").string() << "\nmeta_dir = " << (o.dir / "meta").string() << "\n";
         if (o.level == 8) out << "enable_dcp = 1\ndcp_mode = 2\ndcp_block_size = " << kDcpBlock << "\n";
         out << "[restart]\nfailure = 0\nexec_id =\n[advanced]\nlocal_test = 1\n";
     }

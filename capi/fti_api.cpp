@@ -98,8 +98,9 @@ Session& session(bool head_allowed = false) {
         fail(ErrorKind::usage, "the library is not initialized: call FTI_Init first");
     }
     if (g_session->is_head() && !head_allowed) {
-        fail(ErrorKind::usage, "this is a head rank (FTI_Init returned FTI_HEAD): its work is done; "
-                               "allowed: FTI_Finalize");
+        fail(ErrorKind::usage,
+             "this is a head rank (FTI_Init returned FTI_HEAD): its work is done; "
+             "allowed: FTI_Finalize");
     }
     return *g_session;
 }
@@ -175,8 +176,7 @@ int FTI_InitType(fti_id_t* type, int size) {
 
 fti_id_t FTI_InitCompositeType(const char* name, size_t size, FTIT_H5Group* h5g) {
     return guarded("FTI_InitCompositeType", [&] {
-        return session().registry().types().add_composite(name ? name : "", size,
-                                                          h5g ? h5g->name : "");
+        return session().registry().types().add_composite(name ? name : "", size, h5g ? h5g->name : "");
     });
 }
 
@@ -187,8 +187,7 @@ int FTI_AddScalarField(fti_id_t id, const char* name, fti_id_t fid, size_t offse
     });
 }
 
-int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, size_t offset, int ndims,
-                       int* dim_sizes) {
+int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, size_t offset, int ndims, int* dim_sizes) {
     return guarded("FTI_AddVectorField", [&] {
         require(ndims >= 1, "ndims " + std::to_string(ndims) + " is invalid; allowed: >= 1");
         require(dim_sizes != nullptr, "dim_sizes is NULL");
@@ -245,13 +244,11 @@ int FTI_RecoverVarFinalize(void) {
 }
 
 int64_t FTI_GetStoredSize(int id) {
-    return guarded<int64_t>("FTI_GetStoredSize", 0, Failure::nscs,
-                            [&] { return session().stored_size(id); });
+    return guarded<int64_t>("FTI_GetStoredSize", 0, Failure::nscs, [&] { return session().stored_size(id); });
 }
 
 void* FTI_Realloc(int id, void* ptr) {
-    return guarded<void*>("FTI_Realloc", nullptr, Failure::nscs,
-                          [&] { return session().realloc_var(id, ptr); });
+    return guarded<void*>("FTI_Realloc", nullptr, Failure::nscs, [&] { return session().realloc_var(id, ptr); });
 }
 
 int FTI_setIDFromString(const char* name) {
@@ -288,15 +285,18 @@ int FTI_FinalizeICP(void) {
     return guarded("FTI_FinalizeICP", [] { return session().icp_finalize() ? FTI_DONE : FTI_SCES; });
 }
 
-const char* FTI_LastError(void) { return g_last_error.c_str(); }
+const char* FTI_LastError(void) {
+    return g_last_error.c_str();
+}
 
 const char* FTI_VersionString(void) {
 #define MLCKPT_STR2(x) #x
 #define MLCKPT_STR(x) MLCKPT_STR2(x)
-    return MLCKPT_STR(MLCKPT_VERSION_MAJOR) "." MLCKPT_STR(MLCKPT_VERSION_MINOR) "." MLCKPT_STR(
-        MLCKPT_VERSION_PATCH);
+    return MLCKPT_STR(MLCKPT_VERSION_MAJOR) "." MLCKPT_STR(MLCKPT_VERSION_MINOR) "." MLCKPT_STR(MLCKPT_VERSION_PATCH);
 }
 
-int FTI_VersionNumber(void) { return MLCKPT_VERSION_NUMBER; }
+int FTI_VersionNumber(void) {
+    return MLCKPT_VERSION_NUMBER;
+}
 
 }  // extern "C"

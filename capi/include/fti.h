@@ -20,8 +20,7 @@
 #define MLCKPT_VERSION_MAJOR 0
 #define MLCKPT_VERSION_MINOR 1
 #define MLCKPT_VERSION_PATCH 0
-#define MLCKPT_VERSION_NUMBER \
-    (MLCKPT_VERSION_MAJOR * 10000 + MLCKPT_VERSION_MINOR * 100 + MLCKPT_VERSION_PATCH)
+#define MLCKPT_VERSION_NUMBER (MLCKPT_VERSION_MAJOR * 10000 + MLCKPT_VERSION_MINOR * 100 + MLCKPT_VERSION_PATCH)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define MLCKPT_EXPORT __attribute__((visibility("default")))
@@ -115,8 +114,8 @@ MLCKPT_EXPORT fti_id_t FTI_InitCompositeType(const char* name, size_t size, FTIT
 MLCKPT_EXPORT int FTI_AddScalarField(fti_id_t id, const char* name, fti_id_t fid, size_t offset);
 
 /* Adds an array field of `ndims` dimensions (`dim_sizes`) of type `tid`. */
-MLCKPT_EXPORT int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, size_t offset,
-                                     int ndims, int* dim_sizes);
+MLCKPT_EXPORT int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, size_t offset, int ndims,
+                                     int* dim_sizes);
 
 /* ---- Protection and checkpoints ------------------------------------------ */
 

@@ -17,7 +17,7 @@ enum class ErrorKind {
 };
 
 class Error : public std::runtime_error {
-public:
+  public:
     Error(ErrorKind kind, const std::string& message, bool remote = false)
         : std::runtime_error(message), kind_(kind), remote_(remote) {}
     ErrorKind kind() const noexcept { return kind_; }
@@ -25,7 +25,7 @@ public:
     // rank only learned of it through a collective agreement.
     bool remote() const noexcept { return remote_; }
 
-private:
+  private:
     ErrorKind kind_;
     bool remote_;
 };

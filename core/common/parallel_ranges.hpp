@@ -21,7 +21,8 @@ void for_ranges(std::size_t count, std::size_t threads, const Fn& fn) {
     auto range_begin = [&](std::size_t t) { return t * per + std::min(t, extra); };
     std::vector<std::future<void>> others;
     for (std::size_t t = 1; t < threads; ++t) {
-        others.push_back(std::async(std::launch::async, [&fn, b = range_begin(t), e = range_begin(t + 1)] { fn(b, e); }));
+        others.push_back(
+            std::async(std::launch::async, [&fn, b = range_begin(t), e = range_begin(t + 1)] { fn(b, e); }));
     }
     std::exception_ptr failure;
     try {

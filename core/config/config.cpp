@@ -27,8 +27,8 @@ struct Where {
 };
 
 [[noreturn]] void bad_value(const Where& w, const std::string& problem, const std::string& allowed) {
-    fail(ErrorKind::config, w.file + ": [" + w.section + "] " + w.key + " = '" + w.value + "': " +
-                                problem + "; allowed: " + allowed);
+    fail(ErrorKind::config,
+         w.file + ": [" + w.section + "] " + w.key + " = '" + w.value + "': " + problem + "; allowed: " + allowed);
 }
 
 long parse_integer(const Where& w, long lo, long hi) {
@@ -74,8 +74,7 @@ struct KeySpec {
 };
 
 KeySpec int_key(const char* sec, const char* key, int Config::*field, long lo, long hi) {
-    return {sec, key, false,
-            [=](Config& c, const Where& w) { c.*field = static_cast<int>(parse_integer(w, lo, hi)); }};
+    return {sec, key, false, [=](Config& c, const Where& w) { c.*field = static_cast<int>(parse_integer(w, lo, hi)); }};
 }
 
 KeySpec flag_key(const char* sec, const char* key, bool Config::*field) {
@@ -96,24 +95,38 @@ KeySpec interval_key(const char* key, int level) {
 }
 
 KeySpec inline_key(const char* key, int level) {
-    return {"basic", key, false, [=](Config& c, const Where& w) {
-                c.inline_post[static_cast<std::size_t>(level - 2)] = parse_flag(w);
-            }};
+    return {"basic", key, false,
+            [=](Config& c, const Where& w) { c.inline_post[static_cast<std::size_t>(level - 2)] = parse_flag(w); }};
 }
 
 // FTI keys with no meaning here (HDF5, staging, GPU, Lustre striping, SDC
 // injection): accepted so that existing FTI configurations load unchanged.
 bool is_ignored_fti_key(const std::string& section, const std::string& key) {
-    static const char* const ignored[] = {
-        "basic:h5_single_file_enable", "basic:h5_single_file_dir", "basic:h5_single_file_inline",
-        "basic:h5_single_file_keep", "basic:h5_single_file_prefix", "basic:enable_staging",
-        "basic:gpu_host_bufsize", "basic:transfer_size", "basic:ckpt_type", "basic:dcp_l4",
-        "basic:dcp_stack_size", "basic:cacheddcp", "advanced:gpu_host_bufsize",
-        "advanced:lustre_striping_unit", "advanced:lustre_striping_factor",
-        "advanced:lustre_striping_offset", "advanced:lustre_stiping_unit",
-        "advanced:lustre_stiping_factor", "advanced:lustre_stiping_offset", "advanced:mpi_tag",
-        "injection:rank", "injection:number", "injection:position", "injection:frequency",
-        "injection:index"};
+    static const char* const ignored[] = {"basic:h5_single_file_enable",
+                                          "basic:h5_single_file_dir",
+                                          "basic:h5_single_file_inline",
+                                          "basic:h5_single_file_keep",
+                                          "basic:h5_single_file_prefix",
+                                          "basic:enable_staging",
+                                          "basic:gpu_host_bufsize",
+                                          "basic:transfer_size",
+                                          "basic:ckpt_type",
+                                          "basic:dcp_l4",
+                                          "basic:dcp_stack_size",
+                                          "basic:cacheddcp",
+                                          "advanced:gpu_host_bufsize",
+                                          "advanced:lustre_striping_unit",
+                                          "advanced:lustre_striping_factor",
+                                          "advanced:lustre_striping_offset",
+                                          "advanced:lustre_stiping_unit",
+                                          "advanced:lustre_stiping_factor",
+                                          "advanced:lustre_stiping_offset",
+                                          "advanced:mpi_tag",
+                                          "injection:rank",
+                                          "injection:number",
+                                          "injection:position",
+                                          "injection:frequency",
+                                          "injection:index"};
     std::string full = section + ":" + key;
     for (const char* k : ignored) {
         if (full == k) return true;
@@ -148,9 +161,8 @@ const std::vector<KeySpec>& key_specs() {
                          c.ckpt_io = static_cast<IoMode>(v);
                      }});
         s.push_back(flag_key("basic", "enable_dcp", &Config::enable_dcp));
-        s.push_back({"basic", "dcp_mode", false, [](Config& c, const Where& w) {
-                         c.dcp_mode = static_cast<DcpMode>(parse_integer(w, 1, 2));
-                     }});
+        s.push_back({"basic", "dcp_mode", false,
+                     [](Config& c, const Where& w) { c.dcp_mode = static_cast<DcpMode>(parse_integer(w, 1, 2)); }});
         s.push_back(int_key("basic", "dcp_block_size", &Config::dcp_block_size, 512, 65536));
         s.push_back(int_key("basic", "max_var_id", &Config::max_var_id, 0, 2147483646));
         s.push_back({"basic", "max_sync_intv", false, [](Config& c, const Where& w) {
@@ -161,8 +173,8 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("restart", "failure", &Config::failure, 0, 2));
         s.push_back({"restart", "exec_id", false, [](Config& c, const Where& w) {
                          for (char ch : w.value) {
-                             bool ok = std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' ||
-                                       ch == '_' || ch == '.';
+                             bool ok =
+                                 std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
                              if (!ok) bad_value(w, "invalid character", "letters, digits, - _ .");
                          }
                          c.exec_id = w.value;
@@ -225,7 +237,8 @@ struct DictionaryDeleter {
 void check_consistency(const Config& c) {
     const std::string& f = c.path;
     if (c.head && c.node_size < 2) {
-        fail(ErrorKind::config, f + ": [basic] head = 1 needs node_size >= 2 (one rank per node "
+        fail(ErrorKind::config, f +
+                                    ": [basic] head = 1 needs node_size >= 2 (one rank per node "
                                     "is the head), but node_size = " +
                                     std::to_string(c.node_size));
     }
@@ -240,10 +253,14 @@ void check_consistency(const Config& c) {
 
 const char* io_mode_name(IoMode mode) {
     switch (mode) {
-        case IoMode::posix: return "POSIX";
-        case IoMode::mpiio: return "MPI-IO";
-        case IoMode::ftiff: return "FTI-FF";
-        case IoMode::container: return "shared container";
+        case IoMode::posix:
+            return "POSIX";
+        case IoMode::mpiio:
+            return "MPI-IO";
+        case IoMode::ftiff:
+            return "FTI-FF";
+        case IoMode::container:
+            return "shared container";
     }
     return "unknown";
 }
@@ -251,8 +268,7 @@ const char* io_mode_name(IoMode mode) {
 Config load_config(const std::string& path) {
     FILE* probe = std::fopen(path.c_str(), "r");
     if (probe == nullptr) {
-        fail(ErrorKind::config,
-             "cannot read configuration file '" + path + "': " + std::strerror(errno));
+        fail(ErrorKind::config, "cannot read configuration file '" + path + "': " + std::strerror(errno));
     }
     std::fclose(probe);
 
@@ -272,11 +288,11 @@ Config load_config(const std::string& path) {
     int nsec = iniparser_getnsec(dict.get());
     for (int i = 0; i < nsec; ++i) {
         std::string section = iniparser_getsecname(dict.get(), i);
-        bool known_section = section == "basic" || section == "restart" ||
-                             section == "advanced" || section == "injection";
+        bool known_section =
+            section == "basic" || section == "restart" || section == "advanced" || section == "injection";
         if (!known_section) {
-            fail(ErrorKind::config, path + ": unknown section [" + section +
-                                        "]; allowed: [basic], [restart], [advanced], [injection]");
+            fail(ErrorKind::config,
+                 path + ": unknown section [" + section + "]; allowed: [basic], [restart], [advanced], [injection]");
         }
         int nkeys = iniparser_getsecnkeys(dict.get(), section.c_str());
         std::vector<const char*> keys(static_cast<std::size_t>(nkeys));
@@ -290,8 +306,7 @@ Config load_config(const std::string& path) {
                 if (is_ignored_fti_key(section, key)) continue;
                 std::string allowed = allowed_keys(section);
                 fail(ErrorKind::config, path + ": [" + section + "] unknown key '" + key + "'" +
-                                            (allowed.empty() ? std::string()
-                                                             : "; allowed keys: " + allowed));
+                                            (allowed.empty() ? std::string() : "; allowed keys: " + allowed));
             }
             spec->apply(config, where);
             seen.push_back(spec);
@@ -302,8 +317,7 @@ Config load_config(const std::string& path) {
         bool found = false;
         for (const KeySpec* s : seen) found = found || s == &spec;
         if (!found) {
-            fail(ErrorKind::config, path + ": [" + spec.section + "] " + spec.key +
-                                        " is required but missing");
+            fail(ErrorKind::config, path + ": [" + spec.section + "] " + spec.key + " is required but missing");
         }
     }
     check_consistency(config);

@@ -16,10 +16,10 @@ struct Config {
     // [basic]
     bool head = false;
     int node_size = 1;
-    std::string ckpt_dir;  // node-local storage (L1-L3)
-    std::string glbl_dir;  // parallel file system (L4)
-    std::string meta_dir;  // checkpoint metadata (reliable, shared)
-    std::array<double, 4> ckpt_interval_min{};  // ckpt_l1..ckpt_l4, minutes; 0 = off
+    std::string ckpt_dir;                               // node-local storage (L1-L3)
+    std::string glbl_dir;                               // parallel file system (L4)
+    std::string meta_dir;                               // checkpoint metadata (reliable, shared)
+    std::array<double, 4> ckpt_interval_min{};          // ckpt_l1..ckpt_l4, minutes; 0 = off
     std::array<bool, 3> inline_post{true, true, true};  // inline_l2..inline_l4
     bool keep_last_ckpt = false;
     bool keep_l4_ckpt = false;

@@ -1,11 +1,10 @@
 #include "format/checkpoint_reader.hpp"
 
-
 #include "common/error.hpp"
-#include "hash/crc32.hpp"
 #include "format/container_layout.hpp"
 #include "format/ftiff_file.hpp"
 #include "format/posix_format.hpp"
+#include "hash/crc32.hpp"
 #include "mpi/collective.hpp"
 #include "mpi/mpi_file.hpp"
 
@@ -48,8 +47,8 @@ Extents rank_extents(const File& file, IoMode io, const FileRecord& record) {
         container::ContainerFile c = container::read_container(file);
         int task = c.task_of(record.rank);
         if (task < 0) {
-            fail(ErrorKind::corrupt, "container '" + file.path().string() + "' has no task for rank " +
-                                         std::to_string(record.rank));
+            fail(ErrorKind::corrupt,
+                 "container '" + file.path().string() + "' has no task for rank " + std::to_string(record.rank));
         }
         Extents extents = c.extents_of(static_cast<std::size_t>(task));
         if (total_length(extents) != record.size) {
@@ -145,8 +144,8 @@ void verify_checkpoint_file(const fs::path& path, const FileRecord& record, IoMo
     std::uint32_t crc = crc32_of_extents(file, rank_extents(file, io, record), buffer_bytes);
     if (crc != record.crc32) {
         fail(ErrorKind::corrupt, "checkpoint file '" + path.string() + "': the data of rank " +
-                                     std::to_string(record.rank) + " fails its checksum (stored " + crc32_hex(record.crc32) +
-                                     ", computed " + crc32_hex(crc) + ")");
+                                     std::to_string(record.rank) + " fails its checksum (stored " +
+                                     crc32_hex(record.crc32) + ", computed " + crc32_hex(crc) + ")");
     }
 }
 

@@ -67,8 +67,8 @@ std::vector<std::byte> read_bytes(const File& file, std::uint64_t offset, std::u
 
 void check_size(const File& file, std::uint64_t needed, std::uint64_t size, const std::string& what) {
     if (size < needed) {
-        bad(file, "has " + std::to_string(size) + " bytes, " + what + " needs " + std::to_string(needed) +
-                      " (truncated)");
+        bad(file,
+            "has " + std::to_string(size) + " bytes, " + what + " needs " + std::to_string(needed) + " (truncated)");
     }
 }
 
@@ -111,8 +111,8 @@ Header read_header(const File& file, std::uint64_t file_size) {
     for (std::size_t i = 0; i < n; ++i) {
         h.sizes.push_back(tasks.get<std::int64_t>());
         if (h.sizes.back() < 0 || h.sizes.back() > kLargestSize) {
-            bad(file, "the requested chunk size of task " + std::to_string(i) + " (" +
-                          std::to_string(h.sizes.back()) + ") is out of range");
+            bad(file, "the requested chunk size of task " + std::to_string(i) + " (" + std::to_string(h.sizes.back()) +
+                          ") is out of range");
         }
     }
     h.maxchunks = tasks.get<std::int32_t>();
@@ -165,9 +165,9 @@ std::vector<MapEntry> read_mapping(const File& file, const Header& h, std::uint6
             bad(file, "the task mapping of rank " + std::to_string(g) + " (file " + std::to_string(e.file) +
                           ", local rank " + std::to_string(e.local_rank) + ") is out of range");
         }
-        bool local_ok = e.file != 0 || (static_cast<std::size_t>(e.local_rank) < h.ntasks() &&
-                                        h.global_ranks[static_cast<std::size_t>(e.local_rank)] ==
-                                            static_cast<std::int64_t>(g));
+        bool local_ok =
+            e.file != 0 || (static_cast<std::size_t>(e.local_rank) < h.ntasks() &&
+                            h.global_ranks[static_cast<std::size_t>(e.local_rank)] == static_cast<std::int64_t>(g));
         if (!local_ok) bad(file, "the task mapping of rank " + std::to_string(g) + " disagrees with the task list");
         map.push_back(e);
     }

@@ -14,7 +14,7 @@
 
 namespace mlckpt::core::container {
 
-constexpr std::int32_t kVersion = 1;            // of the mlckpt container writer
+constexpr std::int32_t kVersion = 1;  // of the mlckpt container writer
 constexpr std::int32_t kPatchLevel = 0;
 constexpr std::int32_t kFileFormatVersion = 1;  // of the layout in docs/formats.md
 constexpr std::size_t kPrefixBytes = 1024;
@@ -33,8 +33,8 @@ struct Header {
     std::vector<std::int64_t> global_ranks;  // one per task of this file
     std::vector<std::int64_t> sizes;         // requested chunk size per task
     std::int32_t maxchunks = 0;
-    std::int64_t start_of_varheader = 0;     // offset of META2
-    bool big_endian = false;                 // as found when read
+    std::int64_t start_of_varheader = 0;  // offset of META2
+    bool big_endian = false;              // as found when read
 
     std::size_t ntasks() const { return global_ranks.size(); }
 };
@@ -58,10 +58,10 @@ std::uint64_t meta2_bytes(std::size_t ntasks, std::int64_t maxchunks);
 // Where the chunks of a file go, from its META1.
 struct Geometry {
     std::uint64_t data_start = 0;
-    std::uint64_t globalskip = 0;           // one block: every task's chunk space
-    std::vector<std::uint64_t> space;       // chunk space per task (aligned requested size)
-    std::vector<std::uint64_t> in_block;    // start of each task's space within a block
-    std::uint64_t meta2_start = 0;          // end of the data region
+    std::uint64_t globalskip = 0;         // one block: every task's chunk space
+    std::vector<std::uint64_t> space;     // chunk space per task (aligned requested size)
+    std::vector<std::uint64_t> in_block;  // start of each task's space within a block
+    std::uint64_t meta2_start = 0;        // end of the data region
 
     std::uint64_t chunk_offset(std::size_t task, std::uint64_t chunk) const {
         return data_start + chunk * globalskip + in_block[task];

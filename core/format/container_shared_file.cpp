@@ -27,7 +27,8 @@ ContainerSharedFile::ContainerSharedFile(MPI_Comm comm, const SharedFileSpec& sp
         auto it = headers_.try_emplace(f, plan_file(f, files, table_.sizes, spec.block_size, prefix)).first;
         Geometry geo = geometry(it->second);
         file_of_.push_back(f);
-        offsets_.push_back(geo.chunk_offset(static_cast<std::size_t>(t.rank - first_rank_of_file(f, spec.ranks, files)), 0));
+        offsets_.push_back(
+            geo.chunk_offset(static_cast<std::size_t>(t.rank - first_rank_of_file(f, spec.ranks, files)), 0));
     }
     try {
         // META1 first, by the owner; then the others open what the owner made.
@@ -100,8 +101,8 @@ void ContainerSharedFile::write_tails() {
         for (const auto& [f, header] : headers_) {
             if (!owns(f)) continue;
             int first = first_rank_of_file(f, spec_.ranks, spec_.files);
-            std::vector<std::uint64_t> of_file(written.begin() + first, written.begin() + first +
-                                                                             static_cast<std::ptrdiff_t>(header.ntasks()));
+            std::vector<std::uint64_t> of_file(written.begin() + first,
+                                               written.begin() + first + static_cast<std::ptrdiff_t>(header.ntasks()));
             std::vector<std::byte> tail = encode_tail(tail_for(header, of_file));
             if (f == 0 && spec_.files > 1) {
                 std::vector<std::byte> mapping = encode_mapping(spec_.ranks, spec_.files);

@@ -33,11 +33,11 @@ class ContainerSharedFile final : public SharedFile {
     void write_tails();
 
     TaskTable table_;
-    int my_rank_ = 0;                       // in comm_
-    std::vector<int> file_of_;              // per task of mine_
-    std::vector<std::uint64_t> offsets_;    // per task of mine_: its chunk
+    int my_rank_ = 0;                           // in comm_
+    std::vector<int> file_of_;                  // per task of mine_
+    std::vector<std::uint64_t> offsets_;        // per task of mine_: its chunk
     std::map<int, container::Header> headers_;  // files this process writes to or owns
-    std::map<int, File> open_;              // their descriptors until commit
+    std::map<int, File> open_;                  // their descriptors until commit
     // The chunks go around the page cache (created at the first write to a
     // file; gone before open_ closes): per-rank regions are block-aligned,
     // and buffered writes of all ranks into one file contend in the kernel.

@@ -148,9 +148,8 @@ void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& 
         }
         bytes_written_ += w.length;
     }
-    writer_.add_block_crcs(id, data.size(), [&](const ftiff::Chunk& c) {
-        return chunk_block_crcs(data, crcs, options_.block_size, c);
-    });
+    writer_.add_block_crcs(id, data.size(),
+                           [&](const ftiff::Chunk& c) { return chunk_block_crcs(data, crcs, options_.block_size, c); });
     bytes_protected_ += data.size();
     next_.digests[id] = std::move(digests);
 

@@ -83,8 +83,7 @@ class DcpWriter final : public FileWriter {
 
 // CRC-32 of each `block_size` block of `data` (the last may be short),
 // computed by `threads` threads.
-std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size_t block_size,
-                                      std::size_t threads = 1);
+std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size_t block_size, std::size_t threads = 1);
 // Digests of `data` in blocks of `block_size` bytes (the last may be short).
 std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const DcpOptions& options);
 

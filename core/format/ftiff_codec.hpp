@@ -26,18 +26,18 @@
 
 namespace mlckpt::core::ftiff {
 
-constexpr std::uint8_t kFormatVersion = 1;            // chunk hash: MD5 of the bytes
-constexpr std::uint8_t kBlockHashedVersion = 2;       // chunk hash: MD5 of block CRC-32s
-constexpr std::uint32_t kMaxHashBlock = 65536;        // fits bytes 54..55 as block - 1
+constexpr std::uint8_t kFormatVersion = 1;       // chunk hash: MD5 of the bytes
+constexpr std::uint8_t kBlockHashedVersion = 2;  // chunk hash: MD5 of block CRC-32s
+constexpr std::uint32_t kMaxHashBlock = 65536;   // fits bytes 54..55 as block - 1
 
 struct FileBlock {         // FB
     std::string checksum;  // 32 lowercase hex digits
     Md5 my_hash{};
-    std::int64_t ckpt_size = 0;  // bytes of data (chunks) in the file
-    std::int64_t fs = 0;         // FB + VB
-    std::int64_t max_fs = 0;     // largest fs of the group
-    std::int64_t pt_fs = 0;      // fs of the partner's file
-    std::int64_t timestamp = 0;  // ns since the epoch
+    std::int64_t ckpt_size = 0;    // bytes of data (chunks) in the file
+    std::int64_t fs = 0;           // FB + VB
+    std::int64_t max_fs = 0;       // largest fs of the group
+    std::int64_t pt_fs = 0;        // fs of the partner's file
+    std::int64_t timestamp = 0;    // ns since the epoch
     std::uint32_t hash_block = 0;  // 0: version 1; else version 2 with this hash block (1..65536)
 };
 

@@ -112,8 +112,7 @@ Writer::Result Writer::finish(std::int64_t max_fs, std::int64_t pt_fs, std::int6
     return r;
 }
 
-Writer::Result Writer::finish_into(PlacedOutput& out, std::int64_t max_fs, std::int64_t pt_fs,
-                                   std::int64_t timestamp) {
+Writer::Result Writer::finish_into(PlacedOutput& out, std::int64_t max_fs, std::int64_t pt_fs, std::int64_t timestamp) {
     for (const Block& block : layout_.blocks()) {
         for (const Chunk& c : block.chunks) {
             if (c.chunk_size > 0 && !has(c.id)) {
@@ -131,7 +130,9 @@ Writer::Result Writer::finish_into(PlacedOutput& out, std::int64_t max_fs, std::
         records.insert(records.end(), bm.begin(), bm.end());
         for (std::size_t j = 0; j < block.chunks.size(); ++j) {
             Chunk& c = layout_.chunk(b, j);
-            if (!has(c.id)) c.hash = chunk_hash({}, layout_.chunk_hash_block());  // an empty container of a variable no longer protected
+            if (!has(c.id))
+                c.hash =
+                    chunk_hash({}, layout_.chunk_hash_block());  // an empty container of a variable no longer protected
             auto cm = encode_chunk_meta(c);
             records.insert(records.end(), cm.begin(), cm.end());
         }
@@ -286,7 +287,8 @@ void read_variable(const File& file, const Layout& layout, int id, std::span<std
         // bound: the page cache's read-ahead keeps the disk busier.
         ChunkHasher hasher(layout.chunk_hash_block());
         read_overlapped(
-            file, static_cast<std::uint64_t>(c->fptr), piece, [&](std::span<const std::byte> part) { hasher.update(part); },
+            file, static_cast<std::uint64_t>(c->fptr), piece,
+            [&](std::span<const std::byte> part) { hasher.update(part); },
             layout.chunk_hash_block() == 0 ? ReadPath::direct : ReadPath::page_cache);
         if (hasher.finish() != c->hash) chunk_fails(file, layout, *c);
     }

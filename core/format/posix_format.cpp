@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "hash/crc32.hpp"
 #include "format/data_extents.hpp"
+#include "hash/crc32.hpp"
 
 namespace mlckpt::core {
 

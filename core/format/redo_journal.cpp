@@ -82,12 +82,13 @@ std::vector<Record> read_records(const File& journal, std::uint64_t& new_size) {
         }
         std::array<std::byte, 4> stored;
         journal.read_exact_at(stored, r.payload_at + payload_bytes);
-        if (crc.value() != get(stored.data(), 4)) damaged(path, "has a record at offset " + std::to_string(pos) +
-                                                                     " that fails its CRC-32");
+        if (crc.value() != get(stored.data(), 4))
+            damaged(path, "has a record at offset " + std::to_string(pos) + " that fails its CRC-32");
         pos = r.payload_at + payload_bytes + 4;
         if (r.kind == kEnd) {
-            if (r.length != records.size()) damaged(path, "ends after " + std::to_string(records.size()) +
-                                                              " records, its end record says " + std::to_string(r.length));
+            if (r.length != records.size())
+                damaged(path, "ends after " + std::to_string(records.size()) + " records, its end record says " +
+                                  std::to_string(r.length));
             new_size = r.offset;
             return records;
         }

@@ -92,20 +92,22 @@ TaskTable gather_tasks(MPI_Comm comm, int ranks, const std::vector<SharedTask>& 
     std::vector<int> displs(counts.size(), 0);
     for (std::size_t p = 1; p < counts.size(); ++p) displs[p] = displs[p - 1] + counts[p - 1];
     std::vector<std::int64_t> all(static_cast<std::size_t>(displs.back() + counts.back()));
-    check_mpi(MPI_Allgatherv(pairs.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(),
-                             MPI_INT64_T, comm),
-              "MPI_Allgatherv");
+    check_mpi(
+        MPI_Allgatherv(pairs.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(), MPI_INT64_T, comm),
+        "MPI_Allgatherv");
     TaskTable table{std::vector<std::uint64_t>(static_cast<std::size_t>(ranks), 0),
                     std::vector<int>(static_cast<std::size_t>(ranks), -1)};
     for (int p = 0; p < procs; ++p) {
-        for (int i = displs[static_cast<std::size_t>(p)]; i < displs[static_cast<std::size_t>(p)] + counts[static_cast<std::size_t>(p)]; i += 2) {
+        for (int i = displs[static_cast<std::size_t>(p)];
+             i < displs[static_cast<std::size_t>(p)] + counts[static_cast<std::size_t>(p)]; i += 2) {
             std::int64_t rank = all[static_cast<std::size_t>(i)];
             if (rank < 0 || rank >= ranks || table.writer[static_cast<std::size_t>(rank)] != -1) {
                 fail(ErrorKind::usage, "shared checkpoint file: task of rank " + std::to_string(rank) +
                                            " is out of range or written twice");
             }
             table.writer[static_cast<std::size_t>(rank)] = p;
-            table.sizes[static_cast<std::size_t>(rank)] = static_cast<std::uint64_t>(all[static_cast<std::size_t>(i) + 1]);
+            table.sizes[static_cast<std::size_t>(rank)] =
+                static_cast<std::uint64_t>(all[static_cast<std::size_t>(i) + 1]);
         }
     }
     for (int r = 0; r < ranks; ++r) {

@@ -25,18 +25,18 @@
 namespace mlckpt::core {
 
 struct SharedTask {
-    int rank = 0;             // application rank
-    std::uint64_t size = 0;   // bytes it checkpoints
+    int rank = 0;            // application rank
+    std::uint64_t size = 0;  // bytes it checkpoints
 };
 
 struct SharedFileSpec {
     IoMode io = IoMode::mpiio;  // mpiio or container
     fs::path dir;               // the checkpoint's directory (it exists)
     int ckpt_id = 0;
-    int ranks = 0;                          // tasks of the checkpoint: application ranks 0..ranks-1
-    std::size_t piece_bytes = 16u << 20;    // MPI-IO: most bytes per call
-    std::int32_t block_size = 4096;         // container: chunk alignment
-    int files = 1;                          // container: physical files
+    int ranks = 0;                        // tasks of the checkpoint: application ranks 0..ranks-1
+    std::size_t piece_bytes = 16u << 20;  // MPI-IO: most bytes per call
+    std::int32_t block_size = 4096;       // container: chunk alignment
+    int files = 1;                        // container: physical files
     // Called by commit() once this process's data is durable, before the
     // files are completed and renamed (fault injection in tests).
     std::function<void()> before_commit;

@@ -8,11 +8,11 @@
 namespace mlckpt::core {
 
 class Crc32 {
-public:
+  public:
     void update(std::span<const std::byte> data);
     std::uint32_t value() const { return crc_; }
 
-private:
+  private:
     std::uint32_t crc_ = 0;
 };
 

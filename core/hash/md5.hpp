@@ -9,7 +9,7 @@
 namespace mlckpt::core {
 
 class Md5Hasher {
-public:
+  public:
     Md5Hasher();
     ~Md5Hasher();
     Md5Hasher(const Md5Hasher&) = delete;
@@ -18,7 +18,7 @@ public:
     void update(std::span<const std::byte> data);
     std::array<std::uint8_t, 16> finish();  // the hasher can be reused after this
 
-private:
+  private:
     struct State;
     std::unique_ptr<State> state_;
 };

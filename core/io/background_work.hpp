@@ -23,7 +23,7 @@ namespace mlckpt::core {
 namespace fs = std::filesystem;
 
 class BackgroundWork {
-public:
+  public:
     BackgroundWork() = default;
     BackgroundWork(const BackgroundWork&) = delete;
     BackgroundWork& operator=(const BackgroundWork&) = delete;
@@ -38,7 +38,7 @@ public:
     // Returns once everything queued so far is done.
     void wait();
 
-private:
+  private:
     void work();
 
     std::mutex mutex_;

@@ -27,7 +27,7 @@ namespace {
 // Kept buffers by capacity. Idle memory is poisoned under the address
 // sanitizer, so a use after the buffer went back is still caught.
 class Pool {
-public:
+  public:
     ~Pool() { release(); }
 
     std::byte* take(std::size_t capacity, std::size_t& got) {
@@ -83,7 +83,7 @@ public:
         return idle_bytes_;
     }
 
-private:
+  private:
     std::mutex mutex_;
     std::multimap<std::size_t, std::byte*> idle_;
     std::size_t idle_bytes_ = 0;

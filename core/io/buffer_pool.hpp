@@ -16,7 +16,7 @@ namespace mlckpt::core {
 // goes back to the pool when destroyed. Its bytes are not initialised: a
 // kept buffer holds whatever its previous user left.
 class PooledBuffer {
-public:
+  public:
     PooledBuffer() = default;
     PooledBuffer(PooledBuffer&& other) noexcept;
     PooledBuffer& operator=(PooledBuffer&& other) noexcept;
@@ -28,7 +28,7 @@ public:
     std::size_t size() const { return size_; }  // what was asked for
     explicit operator bool() const { return data_ != nullptr; }
 
-private:
+  private:
     friend PooledBuffer take_buffer(std::size_t bytes);
     PooledBuffer(std::byte* data, std::size_t size, std::size_t capacity)
         : data_(data), size_(size), capacity_(capacity) {}

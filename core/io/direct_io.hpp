@@ -37,7 +37,7 @@ void split_at_aligned_offsets(std::uint64_t offset, std::size_t size, Cached&& c
 // short, it is not open() and the caller goes through the page cache:
 // always correct, only slower.
 class DirectDescriptor {
-public:
+  public:
     // open_flags: O_RDONLY or O_WRONLY; the file must exist.
     DirectDescriptor(const std::filesystem::path& path, int open_flags, std::size_t staging_bytes);
     DirectDescriptor(const DirectDescriptor&) = delete;
@@ -50,7 +50,7 @@ public:
     std::byte* staging() const { return staging_.data(); }
     std::size_t staging_bytes() const { return staging_.size(); }
 
-private:
+  private:
     int fd_ = -1;
     PooledBuffer staging_;
 };

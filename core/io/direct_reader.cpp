@@ -41,7 +41,8 @@ void DirectReader::read_at(std::span<std::byte> out, std::uint64_t offset) {
         return;
     }
     split_at_aligned_offsets(
-        offset, out.size(), [&](std::size_t pos, std::size_t n) { file_.read_exact_at(out.subspan(pos, n), offset + pos); },
+        offset, out.size(),
+        [&](std::size_t pos, std::size_t n) { file_.read_exact_at(out.subspan(pos, n), offset + pos); },
         [&](std::size_t pos, std::size_t n) { return read_direct(out.data() + pos, n, offset + pos); });
 }
 

@@ -16,7 +16,7 @@
 namespace mlckpt::core {
 
 class DirectReader {
-public:
+  public:
     // A second descriptor on `file` opened with O_DIRECT, and a staging
     // buffer of `staging_bytes` (a multiple of kDirectAlign). When the file
     // system refuses direct I/O, every read goes through `file`.
@@ -30,7 +30,7 @@ public:
 
     bool direct() const { return direct_.open(); }
 
-private:
+  private:
     // Reads whole aligned blocks; returns the bytes left for the buffered
     // path (after a refusal, an error or the end of the file).
     std::size_t read_direct(std::byte* out, std::size_t length, std::uint64_t offset);

@@ -45,7 +45,8 @@ void DirectWriter::write_at(std::span<const std::byte> data, std::uint64_t offse
         return;
     }
     split_at_aligned_offsets(
-        offset, data.size(), [&](std::size_t pos, std::size_t n) { file_.write_all_at(data.subspan(pos, n), offset + pos); },
+        offset, data.size(),
+        [&](std::size_t pos, std::size_t n) { file_.write_all_at(data.subspan(pos, n), offset + pos); },
         [&](std::size_t pos, std::size_t n) { return write_direct(data.data() + pos, n, offset + pos); });
 }
 

@@ -17,7 +17,7 @@
 namespace mlckpt::core {
 
 class DirectWriter {
-public:
+  public:
     // A second descriptor on `file` (which must exist) opened with O_DIRECT,
     // and a staging buffer of `staging_bytes` (a multiple of kDirectAlign). When
     // the file system refuses direct I/O, every write goes through `file`.
@@ -31,7 +31,7 @@ public:
 
     bool direct() const { return direct_.open(); }
 
-private:
+  private:
     // Writes whole aligned blocks; returns the bytes that are left for the
     // buffered path (after a refusal or a short write).
     std::size_t write_direct(const std::byte* data, std::size_t length, std::uint64_t offset);

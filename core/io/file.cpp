@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -113,8 +113,8 @@ void File::read_exact_at(std::span<std::byte> data, std::uint64_t offset) const 
         }
         if (n == 0) {
             fail(ErrorKind::corrupt, "file '" + path_.string() + "' is truncated: expected " +
-                                         std::to_string(offset + data.size()) +
-                                         " bytes, it ends at " + std::to_string(pos));
+                                         std::to_string(offset + data.size()) + " bytes, it ends at " +
+                                         std::to_string(pos));
         }
         p += n;
         pos += n;
@@ -278,8 +278,7 @@ void make_dirs(const fs::path& dir) {
 void ensure_writable_dir(const fs::path& dir, std::string_view role, int unique_tag) {
     try {
         make_dirs(dir);
-        fs::path probe = dir / (".mlckpt-probe-" + std::to_string(::getpid()) + "-" +
-                                std::to_string(unique_tag));
+        fs::path probe = dir / (".mlckpt-probe-" + std::to_string(::getpid()) + "-" + std::to_string(unique_tag));
         File f = File::create(probe);
         f.close();
         remove_file(probe);
@@ -299,8 +298,7 @@ void sync_dir(const fs::path& dir) {
 
 void rename_path(const fs::path& from, const fs::path& to) {
     if (::rename(from.c_str(), to.c_str()) != 0) {
-        fail(ErrorKind::io, "cannot rename '" + from.string() + "' to '" + to.string() +
-                                "': " + std::strerror(errno));
+        fail(ErrorKind::io, "cannot rename '" + from.string() + "' to '" + to.string() + "': " + std::strerror(errno));
     }
 }
 

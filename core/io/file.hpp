@@ -14,7 +14,7 @@ namespace mlckpt::core {
 namespace fs = std::filesystem;
 
 class File {
-public:
+  public:
     static File create(const fs::path& path);  // write-only, truncated, mode 0644
     static File open_read(const fs::path& path);
     static File open_update(const fs::path& path);  // read-write, created if missing, never truncated
@@ -40,7 +40,7 @@ public:
 
     const fs::path& path() const { return path_; }
 
-private:
+  private:
     File(int fd, fs::path path) : fd_(fd), path_(std::move(path)) {}
     int fd_ = -1;
     fs::path path_;

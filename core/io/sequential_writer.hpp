@@ -19,7 +19,7 @@
 namespace mlckpt::core {
 
 class SequentialWriter {
-public:
+  public:
     static constexpr std::size_t kDefaultBatch = std::size_t{8} << 20;
 
     // Creates (truncates) `path`. batch_bytes: a multiple of kDirectAlign.
@@ -38,7 +38,7 @@ public:
 
     std::uint64_t size() const { return written_ + filled_; }
 
-private:
+  private:
     // Hands the current batch to the worker once the previous one is on disk.
     void submit();
     void wait_for_batch();

@@ -6,8 +6,8 @@ namespace mlckpt::core {
 
 GroupMember own_member(const Context& ctx) {
     const Topology& t = ctx.topo;
-    return {ctx.group, t.group_rank, t.group_size, t.group_id, ctx.rank(), t.node_id, t.left_app_rank,
-            t.group_app_ranks};
+    return {ctx.group,  t.group_rank, t.group_size,    t.group_id,
+            ctx.rank(), t.node_id,    t.left_app_rank, t.group_app_ranks};
 }
 
 GroupMember head_member(const Context& ctx, MPI_Comm sector, int node_index) {

@@ -42,8 +42,8 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
 
     // The sender announces its size, so the receiver knows how much comes.
     std::uint64_t incoming = 0;
-    check_mpi(MPI_Sendrecv(&send_size, 1, MPI_UINT64_T, t.send_to, tag, &incoming, 1, MPI_UINT64_T,
-                           t.recv_from, tag, group, MPI_STATUS_IGNORE),
+    check_mpi(MPI_Sendrecv(&send_size, 1, MPI_UINT64_T, t.send_to, tag, &incoming, 1, MPI_UINT64_T, t.recv_from, tag,
+                           group, MPI_STATUS_IGNORE),
               "MPI_Sendrecv");
     std::uint64_t mine = std::max(rounds_for(send_size, block), rounds_for(incoming, block));
     std::uint64_t rounds = 0;
@@ -68,8 +68,8 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
                 failure = std::current_exception();  // keep the rounds going with what is in the buffer
             }
         }
-        check_mpi(MPI_Sendrecv(send_buf.data(), send_n, MPI_BYTE, t.send_to, tag, recv_buf.data(), recv_n,
-                               MPI_BYTE, t.recv_from, tag, group, MPI_STATUS_IGNORE),
+        check_mpi(MPI_Sendrecv(send_buf.data(), send_n, MPI_BYTE, t.send_to, tag, recv_buf.data(), recv_n, MPI_BYTE,
+                               t.recv_from, tag, group, MPI_STATUS_IGNORE),
                   "MPI_Sendrecv");
         if (recv_n > 0 && !failure) {
             try {

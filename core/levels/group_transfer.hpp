@@ -24,8 +24,8 @@ struct Transfer {
     // there instead of read back from the file.
     const MemoryContent* send_content = nullptr;
     int recv_from = MPI_PROC_NULL;
-    fs::path recv_path;            // written as <recv_path>.tmp around the page cache, renamed when verified
-    std::uint64_t recv_size = 0;   // expected size and CRC of what arrives
+    fs::path recv_path;           // written as <recv_path>.tmp around the page cache, renamed when verified
+    std::uint64_t recv_size = 0;  // expected size and CRC of what arrives
     std::uint32_t recv_crc = 0;
 };
 

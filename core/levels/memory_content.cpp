@@ -18,7 +18,7 @@ void MemoryContent::append(std::span<const std::byte> part) {
 void MemoryContent::copy_out(std::uint64_t offset, std::span<std::byte> out) const {
     if (offset > size_ || out.size() > size_ - offset) {
         fail(ErrorKind::usage, "reading " + std::to_string(out.size()) + " bytes at " + std::to_string(offset) +
-                                      " of a content of " + std::to_string(size_) + " bytes");
+                                   " of a content of " + std::to_string(size_) + " bytes");
     }
     std::size_t done = 0;
     for (std::span<const std::byte> part : parts_) {

@@ -12,7 +12,7 @@
 namespace mlckpt::core {
 
 class MemoryContent {
-public:
+  public:
     void append(std::span<const std::byte> part);
 
     std::uint64_t size() const { return size_; }
@@ -22,7 +22,7 @@ public:
     // CRC-32 of the whole content, as of the file written from it.
     std::uint32_t crc32() const;
 
-private:
+  private:
     std::vector<std::span<const std::byte>> parts_;
     std::uint64_t size_ = 0;
 };

@@ -123,8 +123,9 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
         } catch (...) {
             failure = std::current_exception();
         }
-        check_mpi(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), counts.data(), displs.data(), MPI_BYTE, m.comm),
-                  "MPI_Allgatherv");
+        check_mpi(
+            MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), counts.data(), displs.data(), MPI_BYTE, m.comm),
+            "MPI_Allgatherv");
         fault_point("during_redundancy", m.app_rank, ref.seq);
         if (targets.empty() || failure) continue;
         std::vector<const unsigned char*> in;
@@ -225,8 +226,8 @@ FileRecord repair_parity(const Context& ctx, const GroupMember& m, const Checkpo
         st.parity_ok.push_back(held[g].redundancy_ok);
         if (!st.data_ok.back()) {
             ++lost;
-            lost_files += (lost_files.empty() ? "" : ", ") + std::string("rank ") + std::to_string(app) +
-                          " (node " + std::to_string(node) + ")";
+            lost_files += (lost_files.empty() ? "" : ", ") + std::string("rank ") + std::to_string(app) + " (node " +
+                          std::to_string(node) + ")";
         }
         if (!st.parity_ok.back()) {
             ++lost;
@@ -236,12 +237,12 @@ FileRecord repair_parity(const Context& ctx, const GroupMember& m, const Checkpo
     st.parity_size = *std::max_element(st.sizes.begin(), st.sizes.end());
     const FileRecord* stored = meta.redundancy_held_by(m.app_rank);
     if (lost > static_cast<int>(k)) {
-        fail(ErrorKind::not_recoverable,
-             "L3 group " + std::to_string(m.group_id) + " lost " + std::to_string(lost) + " of its " +
-                 std::to_string(2 * k) + " files (data of " + (lost_files.empty() ? "none" : lost_files) +
-                 "; parity on " + (lost_parity.empty() ? "none" : lost_parity) + "); Reed-Solomon with " +
-                 std::to_string(k) + " data and " + std::to_string(k) + " parity files tolerates " +
-                 std::to_string(k) + " lost");
+        fail(ErrorKind::not_recoverable, "L3 group " + std::to_string(m.group_id) + " lost " + std::to_string(lost) +
+                                             " of its " + std::to_string(2 * k) + " files (data of " +
+                                             (lost_files.empty() ? "none" : lost_files) + "; parity on " +
+                                             (lost_parity.empty() ? "none" : lost_parity) + "); Reed-Solomon with " +
+                                             std::to_string(k) + " data and " + std::to_string(k) +
+                                             " parity files tolerates " + std::to_string(k) + " lost");
     }
     Expected expect;
     expect.data_crc = meta.files.at(static_cast<std::size_t>(m.app_rank)).crc32;

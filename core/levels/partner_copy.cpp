@@ -67,7 +67,7 @@ FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const Ch
 }
 
 FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
-                           const CheckpointRef& ref, const Holdings& mine) {
+                                 const CheckpointRef& ref, const Holdings& mine) {
     const Topology& topo = ctx.topo;
     auto held = gather_holdings(m, mine);  // redundancy_ok: the copy of the left neighbour's file
     const int k = m.size;
@@ -80,10 +80,9 @@ FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const
         if (file_ok || copy_ok) continue;
         int owner = m.app_ranks[member(g)];
         int keeper = m.app_ranks[member(g + 1)];
-        lost += (lost.empty() ? "" : "; ") + std::string("the file of rank ") + std::to_string(owner) +
-                " on node " + std::to_string(topo.app_node[static_cast<std::size_t>(owner)]) +
-                " and its partner copy on node " + std::to_string(topo.app_node[static_cast<std::size_t>(keeper)]) +
-                " are both lost";
+        lost += (lost.empty() ? "" : "; ") + std::string("the file of rank ") + std::to_string(owner) + " on node " +
+                std::to_string(topo.app_node[static_cast<std::size_t>(owner)]) + " and its partner copy on node " +
+                std::to_string(topo.app_node[static_cast<std::size_t>(keeper)]) + " are both lost";
     }
     if (!lost.empty()) {
         fail(ErrorKind::not_recoverable,

@@ -18,9 +18,9 @@ struct GroupMember {
     int position = 0;               // ring position
     int size = 0;                   // group_size
     int group_id = 0;
-    int app_rank = 0;       // whose data
+    int app_rank = 0;  // whose data
     int node = 0;
-    int left_app_rank = 0;  // previous member in the ring
+    int left_app_rank = 0;       // previous member in the ring
     std::vector<int> app_ranks;  // the group's application ranks, ring order
 
     fs::path data_path(const Context& ctx, const CheckpointRef& ref) const {
@@ -56,17 +56,17 @@ FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const Ch
 // the files. Throws (on every member) when some member's data is gone twice.
 // Returns the record of the copy kept here, as it now is.
 FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
-                           const CheckpointRef& ref, const Holdings& held);
+                                 const CheckpointRef& ref, const Holdings& held);
 
 // Checkpoint time: computes the group's Reed-Solomon parity; each member
 // keeps one parity file. Returns the record of the parity kept. `content`,
 // when given, is the file's content still in memory, encoded from there
 // instead of read back.
-FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
-                        const FileRecord& data, const MemoryContent* content = nullptr);
+FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& data,
+                        const MemoryContent* content = nullptr);
 // Restart: rebuilds any lost files and parity from any k of the 2k.
 // Returns the record of the parity kept here, as it now is.
-FileRecord repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
-                   const CheckpointRef& ref, const Holdings& held);
+FileRecord repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta, const CheckpointRef& ref,
+                         const Holdings& held);
 
 }  // namespace mlckpt::core

@@ -20,10 +20,10 @@ ReedSolomon::Plan ReedSolomon::plan(const std::vector<int>& sources, const std::
     const auto k = static_cast<std::size_t>(k_);
     std::vector<int> sorted = sources;
     std::sort(sorted.begin(), sorted.end());
-    if (sources.size() != k || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ||
-        sorted.front() < 0 || sorted.back() >= 2 * k_) {
-        fail(ErrorKind::not_recoverable, "Reed-Solomon decoding needs " + std::to_string(k_) +
-                                             " distinct fragments, " + std::to_string(sources.size()) + " given");
+    if (sources.size() != k || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() || sorted.front() < 0 ||
+        sorted.back() >= 2 * k_) {
+        fail(ErrorKind::not_recoverable, "Reed-Solomon decoding needs " + std::to_string(k_) + " distinct fragments, " +
+                                             std::to_string(sources.size()) + " given");
     }
     // B = rows `sources` of the generator; fragment r = A[r] * B^-1 * sources.
     std::vector<unsigned char> b(k * k);

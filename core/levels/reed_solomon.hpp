@@ -10,7 +10,7 @@
 namespace mlckpt::core {
 
 class ReedSolomon {
-public:
+  public:
     explicit ReedSolomon(int k);  // 1 <= k <= 127
 
     int k() const { return k_; }
@@ -29,7 +29,7 @@ public:
     static void apply(const Plan& plan, std::size_t length, const std::vector<const unsigned char*>& in,
                       const std::vector<unsigned char*>& out);
 
-private:
+  private:
     int k_;
     std::vector<unsigned char> matrix_;  // 2k x k, row-major
 };

@@ -9,12 +9,11 @@ namespace mlckpt::core {
 enum class LogLevel { debug = 1, info = 2, warning = 3, error = 4 };
 
 class Logger {
-public:
+  public:
     Logger() = default;
     // `rank` labels debug, warning and error lines; information lines are
     // printed only by the logger created with prints_info.
-    Logger(int verbosity, int rank, bool prints_info)
-        : verbosity_(verbosity), rank_(rank), prints_info_(prints_info) {}
+    Logger(int verbosity, int rank, bool prints_info) : verbosity_(verbosity), rank_(rank), prints_info_(prints_info) {}
 
     void debug(const std::string& message) const { print(LogLevel::debug, message); }
     void info(const std::string& message) const { print(LogLevel::info, message); }
@@ -24,7 +23,7 @@ public:
     // Whether a line of this level would be printed on this rank.
     bool enabled(LogLevel level) const;
 
-private:
+  private:
     void print(LogLevel level, const std::string& message) const;
 
     int verbosity_ = 2;  // 1 debug, 2 information, 3 warnings and errors only

@@ -17,7 +17,7 @@ std::uint32_t crc_of_text(std::string_view text) {
 
 // Reads "KEY value" lines one at a time and reports defects with the line number.
 class LineReader {
-public:
+  public:
     LineReader(std::string_view text, const std::string& source) : text_(text), source_(source) {}
 
     bool done() const { return pos_ >= text_.size(); }
@@ -61,11 +61,11 @@ public:
     }
 
     [[noreturn]] void error(const std::string& what) const {
-        fail(ErrorKind::corrupt, "checkpoint metadata '" + source_ + "' line " +
-                                     std::to_string(line_no_) + ": " + what);
+        fail(ErrorKind::corrupt,
+             "checkpoint metadata '" + source_ + "' line " + std::to_string(line_no_) + ": " + what);
     }
 
-private:
+  private:
     std::string_view text_;
     const std::string& source_;
     std::size_t pos_ = 0;
@@ -197,8 +197,8 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
     // Verify the trailing checksum before trusting any field.
     auto last = text.rfind("CHECKSUM ");
     if (last == std::string_view::npos || (last > 0 && text[last - 1] != '\n')) {
-        fail(ErrorKind::corrupt, "checkpoint metadata '" + source +
-                                     "' has no CHECKSUM line (truncated or not a metadata file)");
+        fail(ErrorKind::corrupt,
+             "checkpoint metadata '" + source + "' has no CHECKSUM line (truncated or not a metadata file)");
     }
     LineReader tail(text.substr(last), source);
     auto stored = tail.expect_number<std::uint32_t>("CHECKSUM", 16);
@@ -212,7 +212,8 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
     LineReader in(text.substr(0, last), source);
     auto [magic, version] = in.next();
     if (std::string(magic) + " " + std::string(version) != kMagic) {
-        in.error("not an mlckpt metadata file of version 2 (found '" + std::string(magic) + " " + std::string(version) + "')");
+        in.error("not an mlckpt metadata file of version 2 (found '" + std::string(magic) + " " + std::string(version) +
+                 "')");
     }
     CheckpointMeta m;
     m.exec_id = std::string(in.expect("EXEC_ID"));

@@ -41,13 +41,13 @@ struct FileRecord {
 
 struct CheckpointMeta {
     std::string exec_id;
-    int ckpt_id = 0;         // the application's id (FTI_Checkpoint's first argument)
-    std::uint64_t seq = 0;   // commit order within the execution: newest is largest
+    int ckpt_id = 0;        // the application's id (FTI_Checkpoint's first argument)
+    std::uint64_t seq = 0;  // commit order within the execution: newest is largest
     int level = 1;
     IoMode io = IoMode::posix;
-    int ranks = 0;           // application ranks of the run that wrote it
-    int node_size = 0;       // [basic] node_size of the run (heads included)
-    int group_size = 0;      // nodes per group (L2, L3)
+    int ranks = 0;       // application ranks of the run that wrote it
+    int node_size = 0;   // [basic] node_size of the run (heads included)
+    int group_size = 0;  // nodes per group (L2, L3)
     std::int64_t time_ns = 0;
     bool complete = false;
     std::vector<FileRecord> files;       // FULL: one per application rank, by rank

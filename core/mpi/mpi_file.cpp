@@ -57,8 +57,8 @@ void MpiFile::check_count(const MPI_Status& status, std::size_t expected, const 
 
 void MpiFile::write_at(std::uint64_t offset, std::span<const std::byte> data) {
     MPI_Status status;
-    check(MPI_File_write_at(fh_, static_cast<MPI_Offset>(offset), data.data(), count_of(data.size(), path_),
-                            MPI_BYTE, &status),
+    check(MPI_File_write_at(fh_, static_cast<MPI_Offset>(offset), data.data(), count_of(data.size(), path_), MPI_BYTE,
+                            &status),
           "MPI_File_write_at", offset);
     check_count(status, data.size(), "MPI_File_write_at", offset);
 }

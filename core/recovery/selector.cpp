@@ -66,8 +66,7 @@ enum class DataCheck {
 
 // This rank's part of a candidate. Per-rank problems never skip the group
 // steps that follow, so no member is left waiting.
-RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text,
-                               DataCheck check) {
+RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text, DataCheck check) {
     fs::path meta_path = ctx.layout.meta_file(ref.level, ref.seq);
     CheckpointMeta meta = parse_meta(meta_text, meta_path.string());
     check_fits_run(ctx, meta, meta_path);
@@ -99,8 +98,8 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
             // lost anything, every member verifies its data whole first, so
             // that damage not seen yet is never used as a source.
             std::vector<Holdings> held = gather_holdings(own_member(ctx), mine);
-            bool lost = std::any_of(held.begin(), held.end(),
-                                    [](const Holdings& h) { return !h.data_ok || !h.redundancy_ok; });
+            bool lost =
+                std::any_of(held.begin(), held.end(), [](const Holdings& h) { return !h.data_ok || !h.redundancy_ok; });
             if (lost && mine.data_ok) {
                 data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), true);
                 mine.data_ok = data_problem.empty();

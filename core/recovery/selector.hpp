@@ -22,9 +22,9 @@ namespace mlckpt::core {
 
 struct RecoverySource {
     CheckpointRef ref;
-    IoMode io = IoMode::posix;  // the format it was written in
-    FileRecord record;  // this rank's file
-    fs::path path;      // where this rank's file is
+    IoMode io = IoMode::posix;             // the format it was written in
+    FileRecord record;                     // this rank's file
+    fs::path path;                         // where this rank's file is
     std::optional<FileRecord> redundancy;  // L2/L3: the copy or parity kept here, after repair
     bool redundancy_unrecorded = false;    // the metadata lacks it (heads interrupted by a crash)
     bool data_verified = false;            // L2/L3: every member's data was read whole at selection

@@ -12,20 +12,18 @@ void Registry::protect(int id, void* ptr, std::int64_t count, int type) {
                                    std::to_string(max_var_id_) + " ([basic] max_var_id)");
     }
     if (count < 0) {
-        fail(ErrorKind::usage, "variable " + std::to_string(id) + ": count " +
-                                   std::to_string(count) + " is negative; allowed: count >= 0");
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + ": count " + std::to_string(count) +
+                                   " is negative; allowed: count >= 0");
     }
     if (ptr == nullptr && count > 0) {
-        fail(ErrorKind::usage, "variable " + std::to_string(id) +
-                                   ": null pointer for " + std::to_string(count) +
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + ": null pointer for " + std::to_string(count) +
                                    " elements; allowed: a valid buffer, or NULL with count 0");
     }
     std::size_t elem = types_.at(type).size;
     if (static_cast<std::uint64_t>(count) >
         static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / elem) {
-        fail(ErrorKind::usage, "variable " + std::to_string(id) + ": " + std::to_string(count) +
-                                   " elements of " + std::to_string(elem) +
-                                   " bytes overflow a 64-bit size");
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + ": " + std::to_string(count) + " elements of " +
+                                   std::to_string(elem) + " bytes overflow a 64-bit size");
     }
     Variable v{id, ptr, count, type, elem};
     for (Variable& existing : vars_) {
@@ -47,8 +45,7 @@ const Variable* Registry::find(int id) const {
 const Variable& Registry::at(int id) const {
     const Variable* v = find(id);
     if (v == nullptr) {
-        fail(ErrorKind::usage, "variable id " + std::to_string(id) +
-                                   " is not protected; call FTI_Protect first");
+        fail(ErrorKind::usage, "variable id " + std::to_string(id) + " is not protected; call FTI_Protect first");
     }
     return *v;
 }
@@ -73,8 +70,8 @@ int Registry::bind_name(const std::string& name) {
     int id = 0;
     while (id_in_use(id)) ++id;
     if (id > max_var_id_) {
-        fail(ErrorKind::usage, "no free variable id for '" + name + "': all ids up to " +
-                                   std::to_string(max_var_id_) + " ([basic] max_var_id) are used");
+        fail(ErrorKind::usage, "no free variable id for '" + name + "': all ids up to " + std::to_string(max_var_id_) +
+                                   " ([basic] max_var_id) are used");
     }
     names_[name] = id;
     return id;

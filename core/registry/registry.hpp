@@ -21,13 +21,11 @@ struct Variable {
     std::size_t element_size = 0;
 
     std::uint64_t bytes() const { return static_cast<std::uint64_t>(count) * element_size; }
-    std::span<std::byte> data() const {
-        return {static_cast<std::byte*>(ptr), static_cast<std::size_t>(bytes())};
-    }
+    std::span<std::byte> data() const { return {static_cast<std::byte*>(ptr), static_cast<std::size_t>(bytes())}; }
 };
 
 class Registry {
-public:
+  public:
     explicit Registry(int max_var_id) : max_var_id_(max_var_id) {}
 
     TypeTable& types() { return types_; }
@@ -48,7 +46,7 @@ public:
     // Restores bindings found in a checkpoint (names stay bound to their ids).
     void restore_name(const std::string& name, int id);
 
-private:
+  private:
     bool id_in_use(int id) const;
 
     int max_var_id_;

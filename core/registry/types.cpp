@@ -35,8 +35,7 @@ TypeTable::TypeTable() {
 
 int TypeTable::add_opaque(std::size_t size) {
     if (size == 0 || size > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-        fail(ErrorKind::usage, "type size " + std::to_string(size) +
-                                   " is invalid; allowed: 1 to " +
+        fail(ErrorKind::usage, "type size " + std::to_string(size) + " is invalid; allowed: 1 to " +
                                    std::to_string(std::numeric_limits<int>::max()) + " bytes");
     }
     types_.push_back(simple("", size));
@@ -53,8 +52,8 @@ int TypeTable::add_composite(const std::string& name, std::size_t size, const st
     return id;
 }
 
-void TypeTable::add_field(int composite, const std::string& name, int field_type,
-                          std::size_t offset, std::vector<int> dims) {
+void TypeTable::add_field(int composite, const std::string& name, int field_type, std::size_t offset,
+                          std::vector<int> dims) {
     const TypeInfo& parent = at(composite);
     if (!parent.composite) {
         fail(ErrorKind::usage, "type " + std::to_string(composite) +
@@ -65,19 +64,18 @@ void TypeTable::add_field(int composite, const std::string& name, int field_type
     std::size_t elements = 1;
     for (int d : dims) {
         if (d <= 0) {
-            fail(ErrorKind::usage, "field '" + name + "': dimension " + std::to_string(d) +
-                                       " is invalid; allowed: sizes >= 1");
+            fail(ErrorKind::usage,
+                 "field '" + name + "': dimension " + std::to_string(d) + " is invalid; allowed: sizes >= 1");
         }
         elements *= static_cast<std::size_t>(d);
     }
     std::size_t end = offset + elements * field.size;
     if (end > parent.size) {
         fail(ErrorKind::usage, "field '" + name + "' of type '" + parent.name + "' ends at byte " +
-                                   std::to_string(end) + ", beyond the type's " +
-                                   std::to_string(parent.size) + " bytes");
+                                   std::to_string(end) + ", beyond the type's " + std::to_string(parent.size) +
+                                   " bytes");
     }
-    types_[static_cast<std::size_t>(composite)].fields.push_back(
-        {name, field_type, offset, std::move(dims)});
+    types_[static_cast<std::size_t>(composite)].fields.push_back({name, field_type, offset, std::move(dims)});
 }
 
 const TypeInfo& TypeTable::at(int id) const {

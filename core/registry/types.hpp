@@ -10,7 +10,17 @@
 namespace mlckpt::core {
 
 enum PrimitiveType : int {
-    kChar = 0, kShort, kInt, kLong, kUChar, kUShort, kUInt, kULong, kFloat, kDouble, kLongDouble,
+    kChar = 0,
+    kShort,
+    kInt,
+    kLong,
+    kUChar,
+    kUShort,
+    kUInt,
+    kULong,
+    kFloat,
+    kDouble,
+    kLongDouble,
     kPrimitiveCount
 };
 
@@ -30,18 +40,17 @@ struct TypeInfo {
 };
 
 class TypeTable {
-public:
+  public:
     TypeTable();
 
     int add_opaque(std::size_t size);
     int add_composite(const std::string& name, std::size_t size, const std::string& group);
-    void add_field(int composite, const std::string& name, int field_type, std::size_t offset,
-                   std::vector<int> dims);
+    void add_field(int composite, const std::string& name, int field_type, std::size_t offset, std::vector<int> dims);
 
     const TypeInfo& at(int id) const;  // throws a usage Error for an unknown handle
     bool contains(int id) const { return id >= 0 && id < static_cast<int>(types_.size()); }
 
-private:
+  private:
     std::vector<TypeInfo> types_;
 };
 

@@ -233,7 +233,8 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
     }
     // A shared L4 file belongs to no rank in particular: rank 0 removes what
     // is left of the directories once every rank removed its own files.
-    bool any_l4 = std::any_of(refs.begin(), refs.end(), [&](const CheckpointRef& r) { return r.level == 4 && !archived(r); });
+    bool any_l4 =
+        std::any_of(refs.begin(), refs.end(), [&](const CheckpointRef& r) { return r.level == 4 && !archived(r); });
     if (!any_l4) return;
     barrier(ctx.app);
     if (ctx.rank() != 0) return;
@@ -281,7 +282,7 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
 }
 
 std::set<std::pair<std::uint64_t, int>> visible_checkpoint_directories(const Context& ctx,
-                                                                      std::initializer_list<int> levels) {
+                                                                       std::initializer_list<int> levels) {
     std::set<std::pair<std::uint64_t, int>> out;
     for (int level : levels) {
         std::error_code ec;

@@ -53,7 +53,7 @@ CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref);
 // The (seq, level) of the ckpt<seq> directories of `levels` that this rank
 // sees: its node's for L1-L3, the global ones for L4.
 std::set<std::pair<std::uint64_t, int>> visible_checkpoint_directories(const Context& ctx,
-                                                                      std::initializer_list<int> levels);
+                                                                       std::initializer_list<int> levels);
 
 // Collective. Loads the catalog of committed checkpoints from the metadata
 // directory (rank 0 reads it, everybody gets it), then removes leftovers of

@@ -575,8 +575,8 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (!activate) return;
     wait_for_head();
     check_level(level);
-    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_,
-                                              true);
+    icp_ =
+        std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, true);
     icp_level_ = level;
     icp_start_ = MPI_Wtime();
 }
@@ -647,11 +647,11 @@ void Session::finish_finalize() {
         ctx_.background->wait();
         barrier(ctx_.app);
         if (ctx_.rank() != 0) return;
-        ctx_.log.warning("FTI_Finalize after a failed restart: the checkpoints of execution '" +
-                         ctx_.layout.exec_id() + "' and the restart state in " + c.path +
+        ctx_.log.warning("FTI_Finalize after a failed restart: the checkpoints of execution '" + ctx_.layout.exec_id() +
+                         "' and the restart state in " + c.path +
                          " are kept, and relaunching tries to restart from them again (repair or restore what "
-                         "is named above first); to start afresh instead, set [restart] failure = 0 in " + c.path +
-                         " and remove '" + ctx_.layout.meta_exec_dir().string() + "', '" +
+                         "is named above first); to start afresh instead, set [restart] failure = 0 in " +
+                         c.path + " and remove '" + ctx_.layout.meta_exec_dir().string() + "', '" +
                          ctx_.layout.global_exec_dir().string() + "' and the '" + ctx_.layout.exec_id() +
                          "' directories under " + c.ckpt_dir);
         return;

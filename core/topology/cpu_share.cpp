@@ -13,7 +13,8 @@ int cpu_share_of(const cpu_set_t& mine, std::span<const cpu_set_t> host) {
     double share = 0;
     for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
         if (!CPU_ISSET(cpu, &mine)) continue;
-        const auto users = std::count_if(host.begin(), host.end(), [&](const cpu_set_t& s) { return CPU_ISSET(cpu, &s); });
+        const auto users =
+            std::count_if(host.begin(), host.end(), [&](const cpu_set_t& s) { return CPU_ISSET(cpu, &s); });
         share += 1.0 / static_cast<double>(std::max<std::ptrdiff_t>(users, 1));
     }
     return std::max(1, static_cast<int>(share + 1e-9));

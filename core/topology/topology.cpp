@@ -24,8 +24,9 @@ void assign_groups(Topology& t, int group_size) {
         return;
     }
     if (group_size < 2) {
-        t.groups_problem = "group_size = 1: partner copies and parity need groups of at least 2 "
-                           "nodes";
+        t.groups_problem =
+            "group_size = 1: partner copies and parity need groups of at least 2 "
+            "nodes";
         return;
     }
     t.groups_valid = true;
@@ -36,9 +37,7 @@ void assign_groups(Topology& t, int group_size) {
     for (int k = 0; k < group_size; ++k) {
         t.group_app_ranks.push_back(t.app_rank_of_node(sector * group_size + k, t.node_index));
     }
-    auto at = [&](int pos) {
-        return t.group_app_ranks[static_cast<std::size_t>((pos + group_size) % group_size)];
-    };
+    auto at = [&](int pos) { return t.group_app_ranks[static_cast<std::size_t>((pos + group_size) % group_size)]; };
     t.left_app_rank = at(t.group_rank - 1);
     t.right_app_rank = at(t.group_rank + 1);
 }
@@ -51,11 +50,11 @@ int Topology::app_rank_of_node(int node, int index) const {
 
 std::vector<int> simulated_node_map(int world_size, int node_size, const std::string& config_path) {
     if (world_size % node_size != 0) {
-        fail(ErrorKind::config,
-             config_path + ": [basic] node_size = '" + std::to_string(node_size) +
-                 "': does not divide the " + std::to_string(world_size) +
-                 " ranks of the run (local_test = 1 simulates nodes of node_size ranks); "
-                 "allowed: a divisor of " + std::to_string(world_size));
+        fail(ErrorKind::config, config_path + ": [basic] node_size = '" + std::to_string(node_size) +
+                                    "': does not divide the " + std::to_string(world_size) +
+                                    " ranks of the run (local_test = 1 simulates nodes of node_size ranks); "
+                                    "allowed: a divisor of " +
+                                    std::to_string(world_size));
     }
     std::vector<int> map(static_cast<std::size_t>(world_size));
     for (int r = 0; r < world_size; ++r) map[static_cast<std::size_t>(r)] = r / node_size;
@@ -66,19 +65,16 @@ Topology build_topology(const TopologyInput& in, int world_rank) {
     Topology t;
     t.world_size = static_cast<int>(in.node_of_rank.size());
     t.world_rank = world_rank;
-    t.nodes = in.node_of_rank.empty()
-                  ? 0
-                  : *std::max_element(in.node_of_rank.begin(), in.node_of_rank.end()) + 1;
+    t.nodes = in.node_of_rank.empty() ? 0 : *std::max_element(in.node_of_rank.begin(), in.node_of_rank.end()) + 1;
     t.node_id = in.node_of_rank.at(static_cast<std::size_t>(world_rank));
 
     auto by_node = ranks_by_node(in.node_of_rank, t.nodes);
     for (int n = 0; n < t.nodes; ++n) {
         int count = static_cast<int>(by_node[static_cast<std::size_t>(n)].size());
         if (count != in.node_size) {
-            fail(ErrorKind::config,
-                 in.config_path + ": [basic] node_size = '" + std::to_string(in.node_size) +
-                     "': node " + std::to_string(n) + " runs " + std::to_string(count) +
-                     " ranks; allowed: the number of ranks on every node");
+            fail(ErrorKind::config, in.config_path + ": [basic] node_size = '" + std::to_string(in.node_size) +
+                                        "': node " + std::to_string(n) + " runs " + std::to_string(count) +
+                                        " ranks; allowed: the number of ranks on every node");
         }
     }
 

@@ -26,21 +26,21 @@ struct Topology {
     int app_size = 0;          // application ranks in total
     int app_rank = -1;         // rank in FTI_COMM_WORLD (world order, heads skipped); -1 for heads
     int app_per_node = 0;
-    int node_index = -1;  // my index among the application ranks of my node
-    std::vector<int> node_app_world_ranks;  // world ranks of my node's application ranks
-    std::vector<int> app_to_world;          // application rank -> world rank
+    int node_index = -1;                           // my index among the application ranks of my node
+    std::vector<int> node_app_world_ranks;         // world ranks of my node's application ranks
+    std::vector<int> app_to_world;                 // application rank -> world rank
     std::vector<std::vector<int>> node_app_ranks;  // node -> its application ranks, ascending
     std::vector<int> app_node;                     // application rank -> node
 
     // Groups: group_size nodes each; one group per node index within them.
     bool groups_valid = false;
-    std::string groups_problem;   // why groups are unavailable, when they are
+    std::string groups_problem;  // why groups are unavailable, when they are
     int group_size = 0;
     int group_id = -1;
-    int group_rank = -1;          // position of my node in the group ring
+    int group_rank = -1;               // position of my node in the group ring
     std::vector<int> group_app_ranks;  // application ranks of the group, ring order
-    int left_app_rank = -1;       // previous node in the ring, same node index
-    int right_app_rank = -1;      // next node in the ring: my partner
+    int left_app_rank = -1;            // previous node in the ring, same node index
+    int right_app_rank = -1;           // next node in the ring: my partner
 
     int app_rank_of_node(int node, int index) const;
 };

@@ -83,8 +83,7 @@ static int parse_int(const char* option, const char* text, int lo, int hi, int* 
     errno = 0;
     long v = strtol(text, &end, 10);
     if (text[0] == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi) {
-        fprintf(stderr, "heatdis: %s '%s': expected an integer from %d to %d\n", option, text, lo,
-                hi);
+        fprintf(stderr, "heatdis: %s '%s': expected an integer from %d to %d\n", option, text, lo, hi);
         return 1;
     }
     *out = (int)v;
@@ -174,11 +173,11 @@ static void check_mpi(int rc, const char* call) {
  * ghost rows (hot boundary above rank 0, cold below the last rank) alone. */
 static void exchange_halos(double* h, int rows, int cols, int up, int down, MPI_Comm comm) {
     const int ncols = cols + 2;
-    check_mpi(MPI_Sendrecv(&AT(h, 1, 0), ncols, MPI_DOUBLE, up, 0, &AT(h, rows + 1, 0), ncols,
-                           MPI_DOUBLE, down, 0, comm, MPI_STATUS_IGNORE),
+    check_mpi(MPI_Sendrecv(&AT(h, 1, 0), ncols, MPI_DOUBLE, up, 0, &AT(h, rows + 1, 0), ncols, MPI_DOUBLE, down, 0,
+                           comm, MPI_STATUS_IGNORE),
               "MPI_Sendrecv");
-    check_mpi(MPI_Sendrecv(&AT(h, rows, 0), ncols, MPI_DOUBLE, down, 1, &AT(h, 0, 0), ncols,
-                           MPI_DOUBLE, up, 1, comm, MPI_STATUS_IGNORE),
+    check_mpi(MPI_Sendrecv(&AT(h, rows, 0), ncols, MPI_DOUBLE, down, 1, &AT(h, 0, 0), ncols, MPI_DOUBLE, up, 1, comm,
+                           MPI_STATUS_IGNORE),
               "MPI_Sendrecv");
 }
 
@@ -188,8 +187,7 @@ static void jacobi_step(double* h, double* g, int rows, int cols) {
     const int ncols = cols + 2;
     for (int i = 1; i <= rows; ++i) {
         for (int j = 1; j <= cols; ++j) {
-            AT(g, i, j) =
-                0.25 * (AT(h, i - 1, j) + AT(h, i + 1, j) + AT(h, i, j - 1) + AT(h, i, j + 1));
+            AT(g, i, j) = 0.25 * (AT(h, i - 1, j) + AT(h, i + 1, j) + AT(h, i, j - 1) + AT(h, i, j + 1));
         }
     }
     for (int i = 1; i <= rows; ++i) {
@@ -279,8 +277,8 @@ int main(int argc, char** argv) {
     const int restarting = status != 0;
 
     if (rank == 0) {
-        printf("heatdis: %d ranks, %d x %d cells per rank (%lld x %d in all), %d iterations, ",
-               nranks, rows, cols, (long long)rows * nranks, cols, opt.iterations);
+        printf("heatdis: %d ranks, %d x %d cells per rank (%lld x %d in all), %d iterations, ", nranks, rows, cols,
+               (long long)rows * nranks, cols, opt.iterations);
         if (opt.ckpt_every > 0) {
             printf("FTI_Checkpoint at L%d every %d iterations\n", opt.level, opt.ckpt_every);
         } else {
@@ -352,16 +350,13 @@ int main(int argc, char** argv) {
         hashes = malloc((size_t)nranks * sizeof(uint64_t));
         if (hashes == NULL) fail_local("malloc", -1, "cannot allocate the hash table");
     }
-    check_mpi(MPI_Gather(&local_hash, 1, MPI_UINT64_T, hashes, 1, MPI_UINT64_T, 0, FTI_COMM_WORLD),
-              "MPI_Gather");
+    check_mpi(MPI_Gather(&local_hash, 1, MPI_UINT64_T, hashes, 1, MPI_UINT64_T, 0, FTI_COMM_WORLD), "MPI_Gather");
     double global_max = 0.0;
-    check_mpi(MPI_Reduce(&local_max, &global_max, 1, MPI_DOUBLE, MPI_MAX, 0, FTI_COMM_WORLD),
-              "MPI_Reduce");
+    check_mpi(MPI_Reduce(&local_max, &global_max, 1, MPI_DOUBLE, MPI_MAX, 0, FTI_COMM_WORLD), "MPI_Reduce");
     if (rank == 0) {
         uint64_t checksum = FNV_OFFSET;
         for (int r = 0; r < nranks; ++r) checksum = fnv1a_u64(checksum, hashes[r]);
-        printf("heatdis: result iterations=%d checksum=%016" PRIx64 " max=%.10f\n", iteration,
-               checksum, global_max);
+        printf("heatdis: result iterations=%d checksum=%016" PRIx64 " max=%.10f\n", iteration, checksum, global_max);
         fflush(stdout);
         free(hashes);
     }

@@ -135,9 +135,8 @@ std::uint64_t fnv1a_u64(std::uint64_t hash, std::uint64_t v) {
 
 // The grid of one rank: (rows + 2) x (cols + 2) cells, ghosts included.
 class Grid {
-public:
-    Grid(int rows, int cols)
-        : rows_(rows), cols_(cols), h_(cells(), 0.0), g_(cells(), 0.0) {}
+  public:
+    Grid(int rows, int cols) : rows_(rows), cols_(cols), h_(cells(), 0.0), g_(cells(), 0.0) {}
 
     double& at(int i, int j) { return h_[index(i, j)]; }
     std::vector<double>& cells_vector() { return h_; }
@@ -155,8 +154,8 @@ public:
     void jacobi_step() {
         for (int i = 1; i <= rows_; ++i) {
             for (int j = 1; j <= cols_; ++j) {
-                g_[index(i, j)] = 0.25 * (h_[index(i - 1, j)] + h_[index(i + 1, j)] + h_[index(i, j - 1)] +
-                                          h_[index(i, j + 1)]);
+                g_[index(i, j)] =
+                    0.25 * (h_[index(i - 1, j)] + h_[index(i + 1, j)] + h_[index(i, j - 1)] + h_[index(i, j + 1)]);
             }
         }
         for (int i = 1; i <= rows_; ++i) {
@@ -179,10 +178,8 @@ public:
         return m;
     }
 
-private:
-    std::size_t cells() const {
-        return static_cast<std::size_t>(rows_ + 2) * static_cast<std::size_t>(cols_ + 2);
-    }
+  private:
+    std::size_t cells() const { return static_cast<std::size_t>(rows_ + 2) * static_cast<std::size_t>(cols_ + 2); }
     std::size_t index(int i, int j) const {
         return static_cast<std::size_t>(i) * static_cast<std::size_t>(cols_ + 2) + static_cast<std::size_t>(j);
     }

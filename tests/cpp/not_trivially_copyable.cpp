@@ -6,4 +6,6 @@
 
 #include "mlckpt/mlckpt.hpp"
 
-void protect_strings(mlckpt::Session& s, std::vector<std::string>& names) { s.protect(1, names); }
+void protect_strings(mlckpt::Session& s, std::vector<std::string>& names) {
+    s.protect(1, names);
+}

@@ -108,13 +108,16 @@ struct State {
     void fill(int version) {
         const int r = app_rank();
         for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = static_cast<int>(pattern(r, 1, version, i));
-        for (std::size_t i = 0; i < doubles.size(); ++i) doubles[i] = static_cast<double>(pattern(r, 2, version, i) >> 11);
-        for (std::size_t i = 0; i < floats.size(); ++i) floats[i] = static_cast<float>(i) * 0.5f + static_cast<float>(version);
+        for (std::size_t i = 0; i < doubles.size(); ++i)
+            doubles[i] = static_cast<double>(pattern(r, 2, version, i) >> 11);
+        for (std::size_t i = 0; i < floats.size(); ++i)
+            floats[i] = static_cast<float>(i) * 0.5f + static_cast<float>(version);
         for (std::size_t i = 0; i < particles.size(); ++i) {
-            particles[i] = Particle{{1.0 * static_cast<double>(i), 2.0, static_cast<double>(r)},
-                                    static_cast<std::int32_t>(i) * version, r};
+            particles[i] = Particle{
+                {1.0 * static_cast<double>(i), 2.0, static_cast<double>(r)}, static_cast<std::int32_t>(i) * version, r};
         }
-        for (std::size_t i = 0; i < waves.size(); ++i) waves[i] = {static_cast<double>(i), static_cast<double>(version)};
+        for (std::size_t i = 0; i < waves.size(); ++i)
+            waves[i] = {static_cast<double>(i), static_cast<double>(version)};
         step = 1000 * version + r;
         for (std::size_t i = 0; i < sizeof raw; ++i) raw[i] = static_cast<std::uint8_t>(pattern(r, 7, version, i));
         for (std::size_t i = 0; i < via_pointer.size(); ++i) {
@@ -183,8 +186,9 @@ TEST(CppWrapper, RestartPath) {
         ADD_FAILURE() << "37 bytes are not a whole number of doubles";
     } catch (const Error& e) {
         EXPECT_EQ(e.code(), FTI_NREC);
-        EXPECT_STREQ(e.what(), "mlckpt::Session::realloc: variable 7: the checkpoint holds 37 bytes, "
-                               "not a whole number of 8-byte elements");
+        EXPECT_STREQ(e.what(),
+                     "mlckpt::Session::realloc: variable 7: the checkpoint holds 37 bytes, "
+                     "not a whole number of 8-byte elements");
     }
     EXPECT_EQ(eight_byte_elements.size(), 4u);
     s.realloc(1, restored.ints);  // ... fixed from the stored size
@@ -233,8 +237,7 @@ TEST(CppWrapper, ErrorsCarryCodeAndMessage) {
         ADD_FAILURE() << "id -1 must throw";
     } catch (const Error& e) {
         EXPECT_EQ(e.code(), FTI_NSCS);
-        EXPECT_NE(std::string(e.what()).find("FTI_Protect: variable id -1 is invalid"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("FTI_Protect: variable id -1 is invalid"), std::string::npos) << e.what();
     }
     s.finalize();
     s.finalize();  // idempotent
@@ -275,8 +278,7 @@ TEST(CppWrapper, MoveSemantics) {
             ADD_FAILURE() << "a moved-from session must refuse calls";
         } catch (const Error& e) {
             EXPECT_EQ(e.code(), FTI_NSCS);
-            EXPECT_STREQ(e.what(),
-                         "mlckpt::Session::checkpoint: the session is not active (moved from or finalized)");
+            EXPECT_STREQ(e.what(), "mlckpt::Session::checkpoint: the session is not active (moved from or finalized)");
         }
     }  // 'second' finalizes here
     EXPECT_EQ(FTI_COMM_WORLD, MPI_COMM_NULL) << "the owning session finalized on destruction";

@@ -16,8 +16,7 @@ bool last_error_has(const std::string& text) {
 TEST(Api, CallsBeforeInit) {
     int x = 0;
     EXPECT_FTI(FTI_NSCS, FTI_Protect(0, &x, 1, FTI_INTG));
-    EXPECT_TRUE(last_error_has("FTI_Protect: the library is not initialized: call FTI_Init first"))
-        << FTI_LastError();
+    EXPECT_TRUE(last_error_has("FTI_Protect: the library is not initialized: call FTI_Init first")) << FTI_LastError();
     EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(1, FTI_L1));
     EXPECT_FTI(FTI_NSCS, FTI_Recover());
     EXPECT_FTI(FTI_NSCS, FTI_Snapshot());
@@ -144,8 +143,9 @@ TEST(ConfigErrors, DcpNeedsFtiff) {
     ConfigOptions o;
     o.basic["ckpt_io"] = "1";
     o.basic["enable_dcp"] = "1";
-    expect_refused(o, "[basic] enable_dcp = 1 needs ckpt_io = 3 (FTI-FF), not ckpt_io = 1; "
-                      "allowed: enable_dcp = 0, or ckpt_io = 3");
+    expect_refused(o,
+                   "[basic] enable_dcp = 1 needs ckpt_io = 3 (FTI-FF), not ckpt_io = 1; "
+                   "allowed: enable_dcp = 0, or ckpt_io = 3");
 }
 
 TEST(ConfigErrors, ContainerOptions) {
@@ -160,8 +160,9 @@ TEST(ConfigErrors, ContainerOptions) {
 TEST(ConfigErrors, ContainerBlockSizeMustBeAPowerOfTwo) {
     ConfigOptions o;
     o.advanced["container_block_size"] = "1000";
-    expect_refused(o, "[advanced] container_block_size = '1000': not a power of two of at least 512; allowed: 0 (the "
-                      "file system's block size) or a power of two from 512 to 1073741824");
+    expect_refused(o,
+                   "[advanced] container_block_size = '1000': not a power of two of at least 512; allowed: 0 (the "
+                   "file system's block size) or a power of two from 512 to 1073741824");
 }
 
 }  // namespace

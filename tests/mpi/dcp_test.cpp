@@ -353,12 +353,12 @@ TEST(Dcp, FullDiskKeepsThePreviousCheckpoint) {
         d.fill(1);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
         d.fill(2);
-        with_file_size_limit(app_rank() == victim, 1u << 19, [&] { EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L4_DCP)); });
+        with_file_size_limit(app_rank() == victim, 1u << 19,
+                             [&] { EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L4_DCP)); });
         std::string message = FTI_LastError();
         if (app_rank() == victim) {
             EXPECT_NE(message.find("File too large"), std::string::npos) << message;
-            EXPECT_NE(message.find("dCP-Rank" + std::to_string(victim) + ".fti.journal"), std::string::npos)
-                << message;
+            EXPECT_NE(message.find("dCP-Rank" + std::to_string(victim) + ".fti.journal"), std::string::npos) << message;
         } else {
             EXPECT_NE(message.find("rank " + std::to_string(victim)), std::string::npos) << message;
         }

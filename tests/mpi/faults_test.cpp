@@ -13,7 +13,9 @@
 namespace mlckpt::test {
 namespace {
 
-int last_rank() { return world_size() - 1; }
+int last_rank() {
+    return world_size() - 1;
+}
 
 // Applies `damage` on rank 0 between the launches, then expects the fallback.
 template <typename Damage>
@@ -83,7 +85,8 @@ TEST(Faults, OnlyCheckpointCorruptIsNamed) {
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L1, 1);
     if (phase() == 3) {
         if (world_rank() == 0) {
-            auto damaged = files_below(local_dir(), [&](const fs::path& f) { return f.filename() == data_file(1, victim); });
+            auto damaged =
+                files_below(local_dir(), [&](const fs::path& f) { return f.filename() == data_file(1, victim); });
             ASSERT_EQ(damaged.size(), 1u);
             overwrite_in_place(damaged[0], 100, 1);  // flipped back
         }

@@ -71,8 +71,8 @@ TEST(Icp, VariablesOneAtATime) {
         ASSERT_FTI(FTI_SCES, FTI_AddVarICP(0));
         ASSERT_FTI(FTI_SCES, FTI_AddVarICP(1));
         EXPECT_FTI(FTI_NSCS, FTI_FinalizeICP());
-        EXPECT_NE(std::string(FTI_LastError()).find("protected variables 2, 3, 4 were not added"),
-                  std::string::npos) << FTI_LastError();
+        EXPECT_NE(std::string(FTI_LastError()).find("protected variables 2, 3, 4 were not added"), std::string::npos)
+            << FTI_LastError();
         MPI_Barrier(FTI_COMM_WORLD);
         EXPECT_TRUE(find_files(data_file(3, app_rank())).empty());
         EXPECT_EQ(find_files(data_file(2, app_rank())).size(), 1u);
@@ -207,8 +207,8 @@ TEST(Heads, FailedInitReleasesHeads) {
     o.basic["ckpt_dir"] = (blocker / "sub").string();
     std::string cfg = config(o);
     EXPECT_FTI(FTI_NSCS, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-    EXPECT_NE(std::string(FTI_LastError()).find("[basic] ckpt_dir is not a writable directory"),
-              std::string::npos) << FTI_LastError();
+    EXPECT_NE(std::string(FTI_LastError()).find("[basic] ckpt_dir is not a writable directory"), std::string::npos)
+        << FTI_LastError();
 }
 
 // Launched with Open MPI's binding policy forced to `core` or `none`

@@ -4,16 +4,16 @@
 // rank failed with its session still open).
 #include <mpi.h>
 
+#include <gtest/gtest.h>
 #include <cstdio>
 #include <cstring>
-#include <gtest/gtest.h>
 
 #include "scenario.hpp"
 
 namespace {
 
 class FailurePrinter : public testing::EmptyTestEventListener {
-public:
+  public:
     explicit FailurePrinter(int rank) : rank_(rank) {}
     void OnTestPartResult(const testing::TestPartResult& r) override {
         if (!r.failed()) return;
@@ -21,7 +21,7 @@ public:
                      r.line_number(), r.summary());
     }
 
-private:
+  private:
     int rank_;
 };
 

@@ -49,16 +49,28 @@ void does_not_survive(int level, std::initializer_list<int> nodes, const std::st
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
-TEST(L2, NoLoss) { survives(FTI_L2, {}); }
-TEST(L2, OneNodeLost) { survives(FTI_L2, {1}); }
-TEST(L2, TwoNonAdjacentNodesLost) { survives(FTI_L2, {0, 2}); }
+TEST(L2, NoLoss) {
+    survives(FTI_L2, {});
+}
+TEST(L2, OneNodeLost) {
+    survives(FTI_L2, {1});
+}
+TEST(L2, TwoNonAdjacentNodesLost) {
+    survives(FTI_L2, {0, 2});
+}
 TEST(L2, TwoAdjacentNodesLost) {
     does_not_survive(FTI_L2, {1, 2}, "and its partner copy on node 2 are both lost");
 }
 
-TEST(L3, NoLoss) { survives(FTI_L3, {}); }
-TEST(L3, OneNodeLost) { survives(FTI_L3, {3}); }
-TEST(L3, HalfOfTheGroupLost) { survives(FTI_L3, {0, 1}); }
+TEST(L3, NoLoss) {
+    survives(FTI_L3, {});
+}
+TEST(L3, OneNodeLost) {
+    survives(FTI_L3, {3});
+}
+TEST(L3, HalfOfTheGroupLost) {
+    survives(FTI_L3, {0, 1});
+}
 TEST(L3, HalfOfTheGroupPlusOneLost) {
     does_not_survive(FTI_L3, {0, 1, 3}, "lost 6 of its 8 files");
 }
@@ -93,8 +105,12 @@ void repairs_damage(int level) {
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
-TEST(L2, DamageIsRepaired) { repairs_damage(FTI_L2); }
-TEST(L3, DamageIsRepaired) { repairs_damage(FTI_L3); }
+TEST(L2, DamageIsRepaired) {
+    repairs_damage(FTI_L2);
+}
+TEST(L3, DamageIsRepaired) {
+    repairs_damage(FTI_L3);
+}
 
 // Data is verified while FTI_Recover reads it, so damage of the same size
 // shows only then. The checkpoint is then verified whole and the damaged
@@ -121,8 +137,12 @@ void repairs_damage_found_while_reading(int level) {
     recover_then_finalize(cfg, 2);
 }
 
-TEST(L2, DamageFoundWhileReadingIsRepaired) { repairs_damage_found_while_reading(FTI_L2); }
-TEST(L3, DamageFoundWhileReadingIsRepaired) { repairs_damage_found_while_reading(FTI_L3); }
+TEST(L2, DamageFoundWhileReadingIsRepaired) {
+    repairs_damage_found_while_reading(FTI_L2);
+}
+TEST(L3, DamageFoundWhileReadingIsRepaired) {
+    repairs_damage_found_while_reading(FTI_L3);
+}
 
 // Restart reads partner copies and parity only when a rebuild needs them.
 // Then damage in them, even of the same size, shows in the rebuilt file's
@@ -147,7 +167,9 @@ void damaged_redundancy_is_caught_when_used(int level, const std::string& explan
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
-TEST(L2, DamagedCopyIsCaughtWhenUsed) { damaged_redundancy_is_caught_when_used(FTI_L2, "arrived with"); }
+TEST(L2, DamagedCopyIsCaughtWhenUsed) {
+    damaged_redundancy_is_caught_when_used(FTI_L2, "arrived with");
+}
 TEST(L3, DamagedParityIsCaughtWhenUsed) {
     damaged_redundancy_is_caught_when_used(FTI_L3, "does not match its checksum");
 }
@@ -185,8 +207,12 @@ void regenerates(int level) {
     recover_then_finalize(cfg, 1);
 }
 
-TEST(L2, RedundancyIsRegenerated) { regenerates(FTI_L2); }
-TEST(L3, RedundancyIsRegenerated) { regenerates(FTI_L3); }
+TEST(L2, RedundancyIsRegenerated) {
+    regenerates(FTI_L2);
+}
+TEST(L3, RedundancyIsRegenerated) {
+    regenerates(FTI_L3);
+}
 
 // A rank killed while the redundancy of checkpoint 2 is being made: the
 // relaunch recovers checkpoint 1.
@@ -228,8 +254,12 @@ void killed_during_redundancy(int level) {
     recover_then_finalize(cfg, version);
 }
 
-TEST(L2, KilledWhileCopying) { killed_during_redundancy(FTI_L2); }
-TEST(L3, KilledWhileEncoding) { killed_during_redundancy(FTI_L3); }
+TEST(L2, KilledWhileCopying) {
+    killed_during_redundancy(FTI_L2);
+}
+TEST(L3, KilledWhileEncoding) {
+    killed_during_redundancy(FTI_L3);
+}
 
 // A whole node's files lost where one rank wrote an empty file: padding and
 // zero sizes survive encoding and decoding.
@@ -266,9 +296,8 @@ TEST(L4, SurvivesTheLossOfEveryNode) {
     // redundant are removed in the background, and the crash may come
     // before they are all gone (FTI_Init removes the rest).
     const std::regex l4_file("Ckpt1-Rank[0-9]+\\.fti");
-    auto l4 = files_below(global_dir(), [&](const fs::path& f) {
-        return std::regex_match(f.filename().string(), l4_file);
-    });
+    auto l4 =
+        files_below(global_dir(), [&](const fs::path& f) { return std::regex_match(f.filename().string(), l4_file); });
     EXPECT_EQ(l4.size(), static_cast<std::size_t>(app_ranks_expected()));
     world_barrier();  // everybody has looked before rank 0 deletes
     if (world_rank() == 0) fs::remove_all(local_dir());

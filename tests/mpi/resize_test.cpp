@@ -11,7 +11,9 @@
 namespace mlckpt::test {
 namespace {
 
-std::size_t stored_ints(int rank) { return 100 + 10 * static_cast<std::size_t>(rank); }
+std::size_t stored_ints(int rank) {
+    return 100 + 10 * static_cast<std::size_t>(rank);
+}
 constexpr std::size_t kStoredDoubles = 50;
 
 TEST(Resize, GrowAndShrinkWithRealloc) {
@@ -22,7 +24,8 @@ TEST(Resize, GrowAndShrinkWithRealloc) {
         std::vector<int> ints(stored_ints(rank));
         std::vector<double> doubles(kStoredDoubles);
         for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = static_cast<int>(pattern(rank, 0, 1, i));
-        for (std::size_t i = 0; i < doubles.size(); ++i) doubles[i] = static_cast<double>(pattern(rank, 1, 1, i) % 1000);
+        for (std::size_t i = 0; i < doubles.size(); ++i)
+            doubles[i] = static_cast<double>(pattern(rank, 1, 1, i) % 1000);
         ASSERT_FTI(FTI_SCES, FTI_Protect(0, ints.data(), static_cast<int64_t>(ints.size()), FTI_INTG));
         ASSERT_FTI(FTI_SCES, FTI_Protect(1, doubles.data(), kStoredDoubles, FTI_DBLE));
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));

@@ -44,8 +44,12 @@ void roundtrip(int level) {
     EXPECT_TRUE(config_says("failure = 0"));
 }
 
-TEST(Roundtrip, L1) { roundtrip(FTI_L1); }
-TEST(Roundtrip, L4) { roundtrip(FTI_L4); }
+TEST(Roundtrip, L1) {
+    roundtrip(FTI_L1);
+}
+TEST(Roundtrip, L4) {
+    roundtrip(FTI_L4);
+}
 
 // Both levels in one run: a newer L1 checkpoint does not replace an L4 one,
 // and a restart takes the newest.

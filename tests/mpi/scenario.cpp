@@ -9,14 +9,14 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <gtest/gtest.h>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <regex>
 #include <thread>
-#include <gtest/gtest.h>
 
 namespace mlckpt::test {
 
@@ -27,8 +27,12 @@ fs::path g_workdir;
 
 }  // namespace
 
-int phase() { return g_phase; }
-const fs::path& workdir() { return g_workdir; }
+int phase() {
+    return g_phase;
+}
+const fs::path& workdir() {
+    return g_workdir;
+}
 
 void set_launch_arguments(int phase, fs::path dir) {
     g_phase = phase;
@@ -47,10 +51,14 @@ int world_size() {
     return s;
 }
 
-void world_barrier() { MPI_Barrier(MPI_COMM_WORLD); }
+void world_barrier() {
+    MPI_Barrier(MPI_COMM_WORLD);
+}
 
 namespace {
-void world_barrier_app() { MPI_Barrier(FTI_COMM_WORLD); }
+void world_barrier_app() {
+    MPI_Barrier(FTI_COMM_WORLD);
+}
 }  // namespace
 
 int app_rank() {
@@ -59,9 +67,15 @@ int app_rank() {
     return r;
 }
 
-fs::path local_dir() { return workdir() / "local"; }
-fs::path global_dir() { return workdir() / "global"; }
-fs::path meta_dir() { return workdir() / "meta"; }
+fs::path local_dir() {
+    return workdir() / "local";
+}
+fs::path global_dir() {
+    return workdir() / "global";
+}
+fs::path meta_dir() {
+    return workdir() / "meta";
+}
 
 std::string config(const ConfigOptions& o) {
     fs::path path = workdir() / "config.fti";
@@ -118,8 +132,7 @@ std::vector<fs::path> find_files(const std::string& name) {
 
 std::vector<fs::path> files_matching(const std::string& pattern) {
     const std::regex re(pattern);
-    return files_below(workdir(),
-                       [&](const fs::path& file) { return std::regex_match(file.filename().string(), re); });
+    return files_below(workdir(), [&](const fs::path& file) { return std::regex_match(file.filename().string(), re); });
 }
 
 void LargeDataset::protect() {
@@ -244,7 +257,9 @@ void mark(const std::string& name) {
     if (first == 0) std::ofstream(workdir() / ("marker-" + name)) << "1";
 }
 
-bool marked(const std::string& name) { return fs::exists(workdir() / ("marker-" + name)); }
+bool marked(const std::string& name) {
+    return fs::exists(workdir() / ("marker-" + name));
+}
 
 std::uint64_t pattern(int rank, int var, int version, std::size_t index) {
     // splitmix64 over the coordinates: distinct for every byte position and version.
@@ -265,11 +280,16 @@ Dataset::Dataset(int rank)
 
 std::size_t Dataset::bytes_of(int var) const {
     switch (var) {
-        case 0: return ints.size() * sizeof(std::int32_t);
-        case 1: return doubles.size() * sizeof(double);
-        case 2: return bytes.size();
-        case 3: return particles.size() * sizeof(Particle);
-        default: return 0;
+        case 0:
+            return ints.size() * sizeof(std::int32_t);
+        case 1:
+            return doubles.size() * sizeof(double);
+        case 2:
+            return bytes.size();
+        case 3:
+            return particles.size() * sizeof(Particle);
+        default:
+            return 0;
     }
 }
 
@@ -291,7 +311,8 @@ void Dataset::fill(int version) {
     for (std::size_t i = 0; i < particles.size(); ++i) {
         std::uint64_t p = pattern(rank_, 3, version, i);
         particles[i] = {{static_cast<double>(p % 1000), static_cast<double>(p % 777)},
-                        static_cast<std::int32_t>(p >> 32), static_cast<std::int32_t>(p & 0xffff)};
+                        static_cast<std::int32_t>(p >> 32),
+                        static_cast<std::int32_t>(p & 0xffff)};
     }
 }
 
@@ -322,7 +343,9 @@ bool heads_mode() {
     return v != nullptr && std::string(v) == "1";
 }
 
-int app_ranks_expected() { return heads_mode() ? world_size() / 2 : world_size(); }
+int app_ranks_expected() {
+    return heads_mode() ? world_size() / 2 : world_size();
+}
 
 bool start(const std::string& cfg, int expected) {
     int rc = FTI_Init(cfg.c_str(), MPI_COMM_WORLD);

@@ -28,8 +28,8 @@ void world_barrier();
 int app_rank();  // rank in FTI_COMM_WORLD
 
 struct ConfigOptions {
-    int node_size = 0;   // 0: 2 when the rank count is even, else 1
-    int group_size = 0;  // 0: 1
+    int node_size = 0;                            // 0: 2 when the rank count is even, else 1
+    int group_size = 0;                           // 0: 1
     std::map<std::string, std::string> basic;     // extra or overriding [basic] keys
     std::map<std::string, std::string> advanced;  // extra [advanced] keys
 };
@@ -60,7 +60,7 @@ std::string data_file(int ckpt_id, int rank);  // "Ckpt<id>-Rank<r>.fti"
 // The file that holds `rank`'s data of an L4 checkpoint: data_file(), or
 // with ckpt_io 2 and 4 the shared file (file 0 of a container).
 std::string l4_file(int ckpt_id, int rank);
-bool config_says(const std::string& line);     // the config file has this line
+bool config_says(const std::string& line);  // the config file has this line
 
 // Fault injection on files, for real.
 void truncate_file(const fs::path& path, std::uintmax_t size);
@@ -79,11 +79,11 @@ bool marked(const std::string& name);
 // types (ints, doubles, odd-sized bytes, an opaque struct type, and an empty
 // variable), whose content is a function of (rank, variable, version).
 class Dataset {
-public:
+  public:
     explicit Dataset(int rank);
-    void protect();       // FTI_Protect every variable (asserts success)
+    void protect();  // FTI_Protect every variable (asserts success)
     void fill(int version);
-    void clear();         // zeroes every byte
+    void clear();  // zeroes every byte
     bool matches(int version) const;
 
     static constexpr int kVariables = 5;
@@ -100,7 +100,7 @@ public:
     std::vector<Particle> particles;
     std::vector<double> empty;
 
-private:
+  private:
     int rank_;
     fti_id_t particle_type_ = -1;
 };
@@ -148,13 +148,13 @@ void recover_then_finalize(const std::string& cfg, int version, int status = 1);
 }  // namespace mlckpt::test
 
 // Asserts an FTI call's result and prints FTI_LastError() when it differs.
-#define EXPECT_FTI(expected, call)                                                        \
-    do {                                                                                  \
-        int fti_rc_ = (call);                                                             \
-        EXPECT_EQ(fti_rc_, (expected)) << #call << ": " << FTI_LastError();               \
+#define EXPECT_FTI(expected, call)                                          \
+    do {                                                                    \
+        int fti_rc_ = (call);                                               \
+        EXPECT_EQ(fti_rc_, (expected)) << #call << ": " << FTI_LastError(); \
     } while (0)
-#define ASSERT_FTI(expected, call)                                                        \
-    do {                                                                                  \
-        int fti_rc_ = (call);                                                             \
-        ASSERT_EQ(fti_rc_, (expected)) << #call << ": " << FTI_LastError();               \
+#define ASSERT_FTI(expected, call)                                          \
+    do {                                                                    \
+        int fti_rc_ = (call);                                               \
+        ASSERT_EQ(fti_rc_, (expected)) << #call << ": " << FTI_LastError(); \
     } while (0)

@@ -17,7 +17,9 @@
 namespace mlckpt::test {
 namespace {
 
-bool container_mode() { return io_mode() == "4"; }
+bool container_mode() {
+    return io_mode() == "4";
+}
 
 // Rank 1 protects nothing but an empty variable, so one rank of every run
 // with more than one rank has zero bytes; the others protect a Dataset.
@@ -76,7 +78,9 @@ std::vector<std::uint64_t> all_sizes(std::uint64_t mine) {
     return all;
 }
 
-int first_rank_of_file(int f, int ranks, int files) { return static_cast<int>(static_cast<long>(f) * ranks / files); }
+int first_rank_of_file(int f, int ranks, int files) {
+    return static_cast<int>(static_cast<long>(f) * ranks / files);
+}
 
 // The preferred block size of the file system, as the library rounds it.
 std::int64_t detected_block_size() {
@@ -183,7 +187,8 @@ void roundtrip(const ConfigOptions& options, int files, std::int64_t block_size)
         return;  // crash
     }
     EXPECT_EQ(FTI_Status(), 1);
-    EXPECT_EQ(FTI_GetStoredSize(data.empty_rank ? 4 : 2), data.empty_rank ? 0 : static_cast<int64_t>(data.d.bytes.size()));
+    EXPECT_EQ(FTI_GetStoredSize(data.empty_rank ? 4 : 2),
+              data.empty_rank ? 0 : static_cast<int64_t>(data.d.bytes.size()));
     data.d.clear();
     ASSERT_FTI(FTI_SCES, FTI_Recover());
     EXPECT_TRUE(data.matches(2));
@@ -192,7 +197,9 @@ void roundtrip(const ConfigOptions& options, int files, std::int64_t block_size)
     EXPECT_TRUE(l4_files().empty()) << "Finalize removes the shared file";
 }
 
-TEST(Shared, RoundTrip) { roundtrip({}, 1, container_mode() ? detected_block_size() : 0); }
+TEST(Shared, RoundTrip) {
+    roundtrip({}, 1, container_mode() ? detected_block_size() : 0);
+}
 
 TEST(Shared, MultiFileContainer) {
     ConfigOptions o;

@@ -18,7 +18,9 @@ namespace {
 double process_cpu_seconds() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+    auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+    };
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
@@ -41,8 +43,8 @@ TEST(Waiting, RanksWaitingForALateRankLeaveTheirCore) {
     if (app_rank() != 0) {
         ASSERT_GE(waited.count(), 0.5 * std::chrono::duration<double>(late).count());
         // Polling would use about all of it (or its share of the cores).
-        EXPECT_LT(cpu, 0.25 * waited.count()) << "rank " << app_rank() << " used " << cpu << " s of CPU in "
-                                              << waited.count() << " s of waiting";
+        EXPECT_LT(cpu, 0.25 * waited.count())
+            << "rank " << app_rank() << " used " << cpu << " s of CPU in " << waited.count() << " s of waiting";
     }
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }

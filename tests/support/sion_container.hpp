@@ -71,7 +71,8 @@ class Cursor {
             throw std::runtime_error(path_ + ": short file, field at " + std::to_string(at_) + " is past its end");
         }
         std::uint64_t v = 0;
-        for (int i = 0; i < width; ++i) v |= static_cast<std::uint64_t>(bytes_[at_ + static_cast<std::uint64_t>(i)]) << (8 * i);
+        for (int i = 0; i < width; ++i)
+            v |= static_cast<std::uint64_t>(bytes_[at_ + static_cast<std::uint64_t>(i)]) << (8 * i);
         at_ += static_cast<std::uint64_t>(width);
         return v;
     }
@@ -85,7 +86,9 @@ class Cursor {
     const std::string& path_;
 };
 
-inline std::uint64_t align(std::uint64_t v, std::uint64_t b) { return b == 0 ? v : (v + b - 1) / b * b; }
+inline std::uint64_t align(std::uint64_t v, std::uint64_t b) {
+    return b == 0 ? v : (v + b - 1) / b * b;
+}
 
 }  // namespace detail
 
@@ -166,7 +169,8 @@ inline std::vector<std::string> layout_problems(const ParsedFile& p) {
     expect(m.endianness == 1, "endianness is not 1");
     expect(m.nfiles >= 1 && m.filenumber >= 0 && m.filenumber < m.nfiles, "nfiles or filenumber out of range");
     expect(m.flag1 == 0 && m.flag2 == 0, "flags are not 0");
-    expect(m.start_of_varheader == static_cast<std::int64_t>(p.data_start + static_cast<std::uint64_t>(m.maxchunks) * p.globalskip),
+    expect(m.start_of_varheader ==
+               static_cast<std::int64_t>(p.data_start + static_cast<std::uint64_t>(m.maxchunks) * p.globalskip),
            "start_of_varheader is not the end of the data region");
     std::int64_t most = 0;
     for (int i = 0; i < m.ntasks; ++i) {
@@ -174,14 +178,16 @@ inline std::vector<std::string> layout_problems(const ParsedFile& p) {
         const std::int64_t chunks = p.m2.chunks[task];
         most = std::max(most, chunks);
         expect(chunks >= 0 && chunks <= m.maxchunks, "task " + std::to_string(i) + " has a bad chunk count");
-        const auto space = detail::align(static_cast<std::uint64_t>(m.size[task]), static_cast<std::uint64_t>(m.blocksize));
+        const auto space =
+            detail::align(static_cast<std::uint64_t>(m.size[task]), static_cast<std::uint64_t>(m.blocksize));
         for (int k = 0; k < m.maxchunks; ++k) {
             std::int64_t bytes = p.m2.chunksize[static_cast<std::size_t>(k)][task];
             if (k < chunks) {
                 expect(bytes >= 0 && static_cast<std::uint64_t>(bytes) <= space,
                        "chunk " + std::to_string(k) + " of task " + std::to_string(i) + " overflows its space");
             } else {
-                expect(bytes == -1, "unused chunk " + std::to_string(k) + " of task " + std::to_string(i) + " is not -1");
+                expect(bytes == -1,
+                       "unused chunk " + std::to_string(k) + " of task " + std::to_string(i) + " is not -1");
             }
         }
         for (const ChunkLocation& c : p.chunks[task]) {

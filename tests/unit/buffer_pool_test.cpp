@@ -16,7 +16,7 @@ namespace {
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
 class BufferPool : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override { release_idle_buffers(); }
     void TearDown() override { release_idle_buffers(); }
 };

@@ -36,8 +36,8 @@ TEST(CheckpointMeta, RoundTripsEveryField) {
     CheckpointMeta m = sample();
     std::string text = serialize_meta(m);
     // The seed's fields appear as self-describing keys.
-    for (const char* key : {"FILE Ckpt6-Rank0.fti", "TYPE FULL", "COMPLETE 1", "SIZE 524294",
-                            "CRC 0x1b39e4e4", "CKPT 6", "RANKS 2"}) {
+    for (const char* key :
+         {"FILE Ckpt6-Rank0.fti", "TYPE FULL", "COMPLETE 1", "SIZE 524294", "CRC 0x1b39e4e4", "CKPT 6", "RANKS 2"}) {
         EXPECT_NE(text.find(key), std::string::npos) << key;
     }
     CheckpointMeta back = parse_meta(text, "m");
@@ -76,8 +76,7 @@ TEST(CheckpointMeta, DamageIsDetected) {
     flipped[text.find("SIZE 524294") + 5] = '9';
     EXPECT_NE(corrupt_error(flipped).find("'meta.file' fails its checksum"), std::string::npos);
     // Truncation.
-    EXPECT_NE(corrupt_error(text.substr(0, text.size() / 2)).find("has no CHECKSUM line"),
-              std::string::npos);
+    EXPECT_NE(corrupt_error(text.substr(0, text.size() / 2)).find("has no CHECKSUM line"), std::string::npos);
     EXPECT_NE(corrupt_error("").find("has no CHECKSUM line"), std::string::npos);
     EXPECT_NE(corrupt_error("garbage").find("has no CHECKSUM line"), std::string::npos);
 }

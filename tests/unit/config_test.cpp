@@ -55,18 +55,18 @@ TEST(Config, MinimalFileGetsDefaults) {
 TEST(Config, EveryKeyIsRead) {
     TempDir dir;
     Config c = load_config(dir.write("c.fti",
-        "; a comment\n"
-        "[Basic]\n"
-        "head = 1\nnode_size = 4\nckpt_dir = a\nglbl_dir = b\nmeta_dir = c\n"
-        "ckpt_l1 = 1\nckpt_l2 = 2\nckpt_l3 = 3\nckpt_l4 = 0.5\n"
-        "inline_l2 = 0\ninline_l3 = 1\ninline_l4 = 0\n"
-        "keep_last_ckpt = 1\nkeep_l4_ckpt = 1\nkeep_heads_alive = 1\n"
-        "group_size = 8\nverbosity = 3\nckpt_io = 3\nenable_dcp = 1\ndcp_mode = 2\n"
-        "dcp_block_size = 4096\nmax_var_id = 99\n"
-        "[restart]\nfailure = 1\nexec_id = 2026-01-02_03-04-05\n"
-        "[advanced]\nblock_size = 64\ntransfer_size = 8\nlocal_test = 1\n"
-        "general_tag = 1\nckpt_tag = 2\nstage_tag = 3\nfinal_tag = 4\n"
-        "[injection]\nrank = 0\n"));
+                                     "; a comment\n"
+                                     "[Basic]\n"
+                                     "head = 1\nnode_size = 4\nckpt_dir = a\nglbl_dir = b\nmeta_dir = c\n"
+                                     "ckpt_l1 = 1\nckpt_l2 = 2\nckpt_l3 = 3\nckpt_l4 = 0.5\n"
+                                     "inline_l2 = 0\ninline_l3 = 1\ninline_l4 = 0\n"
+                                     "keep_last_ckpt = 1\nkeep_l4_ckpt = 1\nkeep_heads_alive = 1\n"
+                                     "group_size = 8\nverbosity = 3\nckpt_io = 3\nenable_dcp = 1\ndcp_mode = 2\n"
+                                     "dcp_block_size = 4096\nmax_var_id = 99\n"
+                                     "[restart]\nfailure = 1\nexec_id = 2026-01-02_03-04-05\n"
+                                     "[advanced]\nblock_size = 64\ntransfer_size = 8\nlocal_test = 1\n"
+                                     "general_tag = 1\nckpt_tag = 2\nstage_tag = 3\nfinal_tag = 4\n"
+                                     "[injection]\nrank = 0\n"));
     EXPECT_TRUE(c.head);
     EXPECT_EQ(c.node_size, 4);
     EXPECT_EQ(c.interval_minutes(3), 3.0);
@@ -151,8 +151,8 @@ TEST(Config, WrongTypeAndRange) {
 
 TEST(Config, RestartSectionErrors) {
     std::string msg = error_of(std::string(kMinimal) + "[restart]\nfailure = 3\n");
-    EXPECT_NE(msg.find("[restart] failure = '3': out of range; allowed: an integer from 0 to 2"),
-              std::string::npos) << msg;
+    EXPECT_NE(msg.find("[restart] failure = '3': out of range; allowed: an integer from 0 to 2"), std::string::npos)
+        << msg;
     msg = error_of(std::string(kMinimal) + "[restart]\nfailure = 1\n");
     EXPECT_NE(msg.find("failure = 1 asks for a restart but exec_id is empty"), std::string::npos) << msg;
     msg = error_of(std::string(kMinimal) + "[restart]\nexec_id = a/b\n");
@@ -161,17 +161,16 @@ TEST(Config, RestartSectionErrors) {
 
 TEST(Config, UnknownKeyNamesAllowedKeys) {
     std::string msg = error_of(std::string(kMinimal) + "ckpt_l5 = 3\n");
-    EXPECT_NE(msg.find("[basic] unknown key 'ckpt_l5'; allowed keys: head, node_size"), std::string::npos)
-        << msg;
+    EXPECT_NE(msg.find("[basic] unknown key 'ckpt_l5'; allowed keys: head, node_size"), std::string::npos) << msg;
     msg = error_of(std::string(kMinimal) + "[advanced]\nblocksize = 3\n");
-    EXPECT_NE(msg.find("[advanced] unknown key 'blocksize'; allowed keys: block_size"), std::string::npos)
-        << msg;
+    EXPECT_NE(msg.find("[advanced] unknown key 'blocksize'; allowed keys: block_size"), std::string::npos) << msg;
 }
 
 TEST(Config, UnknownSection) {
     std::string msg = error_of(std::string(kMinimal) + "[extra]\nx = 1\n");
     EXPECT_NE(msg.find("unknown section [extra]; allowed: [basic], [restart], [advanced], [injection]"),
-              std::string::npos) << msg;
+              std::string::npos)
+        << msg;
 }
 
 TEST(Config, IgnoredFtiKeysAreAccepted) {
@@ -181,8 +180,8 @@ TEST(Config, IgnoredFtiKeysAreAccepted) {
 
 TEST(Config, FlagsAcceptIniparserSpellings) {
     TempDir dir;
-    Config c = load_config(dir.write("c.fti", std::string(kMinimal) +
-                                                  "keep_last_ckpt = Yes\nkeep_l4_ckpt = TRUE\ninline_l2 = no\n"));
+    Config c = load_config(
+        dir.write("c.fti", std::string(kMinimal) + "keep_last_ckpt = Yes\nkeep_l4_ckpt = TRUE\ninline_l2 = no\n"));
     EXPECT_TRUE(c.keep_last_ckpt);
     EXPECT_TRUE(c.keep_l4_ckpt);
     EXPECT_FALSE(c.is_inline(2));
@@ -195,8 +194,7 @@ TEST(Config, MaxSyncIntervalZeroMeansDefault) {
 }
 
 TEST(Config, HeadNeedsTwoRanksPerNode) {
-    std::string msg = error_of(
-        "[basic]\nhead = 1\nnode_size = 1\nckpt_dir = a\nglbl_dir = b\nmeta_dir = c\n");
+    std::string msg = error_of("[basic]\nhead = 1\nnode_size = 1\nckpt_dir = a\nglbl_dir = b\nmeta_dir = c\n");
     EXPECT_NE(msg.find("head = 1 needs node_size >= 2"), std::string::npos) << msg;
 }
 

@@ -21,7 +21,8 @@ using mlckpt::test::TempDir;
 
 std::vector<std::byte> pattern(std::size_t n, int seed) {
     std::vector<std::byte> out(n);
-    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::byte>((i * 7 + static_cast<std::size_t>(seed)) & 0xff);
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = static_cast<std::byte>((i * 7 + static_cast<std::size_t>(seed)) & 0xff);
     return out;
 }
 
@@ -87,7 +88,8 @@ TEST(ContainerLayout, RanksAreSplitIntoContiguousFiles) {
                 EXPECT_EQ(file_of_rank(r, ranks, files), expected_file) << r << " of " << ranks << " in " << files;
             }
             EXPECT_EQ(first_rank_of_file(files, ranks, files), ranks);
-            for (int f = 0; f < files; ++f) EXPECT_LT(first_rank_of_file(f, ranks, files), first_rank_of_file(f + 1, ranks, files));
+            for (int f = 0; f < files; ++f)
+                EXPECT_LT(first_rank_of_file(f, ranks, files), first_rank_of_file(f + 1, ranks, files));
         }
     }
 }
@@ -155,7 +157,8 @@ TEST(ContainerLayout, BigEndianFilesAreRead) {
     // 1104 bytes, data from 1536, one block of 512, META2 at 2048.
     std::vector<std::byte> m(2048 + 16);
     auto be = [&](std::size_t at, std::uint64_t v, int n) {
-        for (int i = 0; i < n; ++i) m[at + static_cast<std::size_t>(i)] = static_cast<std::byte>(v >> (8 * (n - 1 - i)));
+        for (int i = 0; i < n; ++i)
+            m[at + static_cast<std::size_t>(i)] = static_cast<std::byte>(v >> (8 * (n - 1 - i)));
     };
     std::memcpy(m.data(), "sion", 4);
     be(4, 1, 4);
@@ -205,14 +208,14 @@ TEST(ContainerTools, ExtractFindsTheRankThroughTheMapping) {
     for (int rank = 0; rank < 4; ++rank) {
         fs::path output = dir.path() / ("out" + std::to_string(rank));
         std::ostringstream out, err;
-        ASSERT_EQ(tools::extract({file0.string(), "--rank", std::to_string(rank), "--output", output.string()}, out,
-                                 err),
-                  0)
+        ASSERT_EQ(
+            tools::extract({file0.string(), "--rank", std::to_string(rank), "--output", output.string()}, out, err), 0)
             << err.str();
         std::string text = mlckpt::test::slurp(output);
         std::vector<std::byte> expected = pattern(sizes[static_cast<std::size_t>(rank)], rank);
         ASSERT_EQ(text.size(), expected.size());
-        EXPECT_TRUE(expected.empty() || std::memcmp(text.data(), expected.data(), expected.size()) == 0) << "rank " << rank;
+        EXPECT_TRUE(expected.empty() || std::memcmp(text.data(), expected.data(), expected.size()) == 0)
+            << "rank " << rank;
     }
     std::ostringstream out, err;
     EXPECT_EQ(tools::extract({file0.string(), "--rank", "9"}, out, err), 1);

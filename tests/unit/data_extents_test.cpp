@@ -53,8 +53,9 @@ TEST(DataExtents, VariablesAreReadAndCheckedThroughTheExtents) {
     EXPECT_EQ(crc32_of_extents(file, e, 64), crc32_of(stream));
     var.crc32 ^= 1;
     std::string message = error_message(ErrorKind::corrupt, [&] { read_checked_var(file, e, var, got); });
-    EXPECT_NE(message.find("variable 7 in '" + path.string() + "' (bytes 90..120 of its rank's data) fails its checksum"),
-              std::string::npos)
+    EXPECT_NE(
+        message.find("variable 7 in '" + path.string() + "' (bytes 90..120 of its rank's data) fails its checksum"),
+        std::string::npos)
         << message;
 }
 

@@ -10,9 +10,9 @@
 
 #include <vector>
 
+#include "expect_error.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
-#include "expect_error.hpp"
 #include "temp_dir.hpp"
 #include "test_bytes.hpp"
 
@@ -66,7 +66,7 @@ TEST(DirectWriter, AlignedRangeFromAlignedMemory) {
 }
 
 TEST(DirectWriter, SmallRangesAndRangesStartingBeforeABlockEdge) {
-    check_round_trip(100, 2000, 1, WritePath::direct);        // below the direct minimum
+    check_round_trip(100, 2000, 1, WritePath::direct);  // below the direct minimum
     check_round_trip(4095, (1u << 20) + 1, 0, WritePath::direct);
 }
 
@@ -112,7 +112,8 @@ void check_read(std::size_t offset, std::size_t size, std::size_t misalign, std:
 
     std::fill(storage.begin(), storage.end(), std::byte{0});
     Crc32 seen;
-    read_overlapped(f, offset, out, [&](std::span<const std::byte> piece) { seen.update(piece); }, ReadPath::direct);
+    read_overlapped(
+        f, offset, out, [&](std::span<const std::byte> piece) { seen.update(piece); }, ReadPath::direct);
     EXPECT_TRUE(std::equal(out.begin(), out.end(), expected.begin()));
     EXPECT_EQ(seen.value(), crc32_of(expected));
 }

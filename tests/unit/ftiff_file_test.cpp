@@ -41,8 +41,13 @@ struct Program {
 };
 
 const std::vector<std::vector<std::pair<int, std::size_t>>> kSteps = {
-    {{1, 1000}, {2, 2000}, {3, 3000}}, {{4, 4000}}, {{2, 6000}, {3, 7000}}, {{5, 5000}},
-    {{2, 5000}, {3, 6000}},            {{2, 8000}, {3, 9000}}, {{2, 1000}, {3, 2000}},
+    {{1, 1000}, {2, 2000}, {3, 3000}},
+    {{4, 4000}},
+    {{2, 6000}, {3, 7000}},
+    {{5, 5000}},
+    {{2, 5000}, {3, 6000}},
+    {{2, 8000}, {3, 9000}},
+    {{2, 1000}, {3, 2000}},
 };
 
 TEST(FtiffFile, EveryCheckpointOfTheExampleReadsBackBitForBit) {
@@ -177,16 +182,16 @@ TEST(FtiffFile, BlockHashedFileReadsBackAndNamesDamage) {
         Writer w(File::create(from_crcs), layout, kHashBlock);
         for (const VariableData& v : p.data()) {
             for (const Chunk* c : layout.chunks_of(v.id)) {
-                w.file().write_all_at(v.bytes.subspan(static_cast<std::size_t>(c->dptr),
-                                                      static_cast<std::size_t>(c->chunk_size)),
-                                      static_cast<std::uint64_t>(c->fptr));
+                w.file().write_all_at(
+                    v.bytes.subspan(static_cast<std::size_t>(c->dptr), static_cast<std::size_t>(c->chunk_size)),
+                    static_cast<std::uint64_t>(c->fptr));
             }
             w.add_block_crcs(v.id, v.bytes.size(), [&](const Chunk& c) {
                 std::vector<std::uint32_t> crcs;
                 for (std::int64_t at = 0; at < c.chunk_size; at += kHashBlock) {
                     auto n = std::min<std::int64_t>(kHashBlock, c.chunk_size - at);
-                    crcs.push_back(crc32_of(v.bytes.subspan(static_cast<std::size_t>(c.dptr + at),
-                                                            static_cast<std::size_t>(n))));
+                    crcs.push_back(
+                        crc32_of(v.bytes.subspan(static_cast<std::size_t>(c.dptr + at), static_cast<std::size_t>(n))));
                 }
                 return crcs;
             });
@@ -299,8 +304,7 @@ TEST(FtiffFile, ConsistentButImpossibleRecordsAreRefused) {
     rewrite.write_all_at(fbb, 0);
     rewrite.close();
     message = test::error_message(ErrorKind::corrupt, [&] { read_structure(File::open_read(path)); });
-    EXPECT_NE(message.find("its file block says 604 bytes of data, its chunks hold 600"), std::string::npos)
-        << message;
+    EXPECT_NE(message.find("its file block says 604 bytes of data, its chunks hold 600"), std::string::npos) << message;
 }
 
 }  // namespace

@@ -94,13 +94,10 @@ TEST(OverlappedIo, FailingHashStopsTheWritesAndIsRethrown) {
 TEST(OverlappedIo, FailingWriteIsRethrownWithItsReason) {
     test::TempDir dir;
     const auto data = pattern(kBytes);
-    {
-        File created = File::create(dir.path() / "f");
-    }
+    { File created = File::create(dir.path() / "f"); }
     File read_only = File::open_read(dir.path() / "f");  // writes fail with EBADF
-    std::string message = test::error_message(ErrorKind::io, [&] {
-        write_overlapped(read_only, 0, data, [](std::span<const std::byte>) {});
-    });
+    std::string message = test::error_message(
+        ErrorKind::io, [&] { write_overlapped(read_only, 0, data, [](std::span<const std::byte>) {}); });
     EXPECT_NE(message.find(dir.path().string()), std::string::npos) << message;
 }
 

@@ -24,7 +24,8 @@ TEST(ForRanges, VisitsEveryIndexOnceWhateverTheThreads) {
                 ASSERT_LE(begin, end);
                 for (std::size_t i = begin; i < end; ++i) seen[i]++;
             });
-            for (std::size_t i = 0; i < count; ++i) EXPECT_EQ(seen[i], 1) << count << " items, " << threads << " threads";
+            for (std::size_t i = 0; i < count; ++i)
+                EXPECT_EQ(seen[i], 1) << count << " items, " << threads << " threads";
         }
     }
 }

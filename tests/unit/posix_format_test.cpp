@@ -74,8 +74,8 @@ TEST(PosixFormat, CorruptionTruncationAreNamed) {
         verify_posix_file(path, rec, 1024);
         FAIL();
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("has 100 bytes, its metadata says 5000 (truncated)"),
-                  std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("has 100 bytes, its metadata says 5000 (truncated)"), std::string::npos)
+            << e.what();
     }
 }
 

@@ -52,10 +52,8 @@ TEST(Registry, InvalidArgumentsAreNamed) {
               "variable 1: count -5 is negative; allowed: count >= 0");
     EXPECT_EQ(usage_error([&] { r.protect(1, nullptr, 5, kInt); }),
               "variable 1: null pointer for 5 elements; allowed: a valid buffer, or NULL with count 0");
-    EXPECT_NE(usage_error([&] { r.protect(1, &x, 1, 99); }).find("unknown data type handle 99"),
-              std::string::npos);
-    EXPECT_NE(usage_error([&] { r.protect(1, &x, INT64_MAX / 2, kDouble); }).find("overflow"),
-              std::string::npos);
+    EXPECT_NE(usage_error([&] { r.protect(1, &x, 1, 99); }).find("unknown data type handle 99"), std::string::npos);
+    EXPECT_NE(usage_error([&] { r.protect(1, &x, INT64_MAX / 2, kDouble); }).find("overflow"), std::string::npos);
     EXPECT_EQ(usage_error([&] { r.at(4); }), "variable id 4 is not protected; call FTI_Protect first");
 }
 
@@ -85,12 +83,10 @@ TEST(Registry, CompositeTypes) {
     t.add_field(pair, "b", kInt, 8, {2});
     EXPECT_EQ(t.at(pair).fields.size(), 2u);
     EXPECT_EQ(t.at(pair).group, "grp");
-    EXPECT_NE(usage_error([&] { t.add_field(pair, "c", kDouble, 12, {}); }).find("ends at byte 20"),
-              std::string::npos);
+    EXPECT_NE(usage_error([&] { t.add_field(pair, "c", kDouble, 12, {}); }).find("ends at byte 20"), std::string::npos);
     EXPECT_NE(usage_error([&] { t.add_field(kInt, "c", kInt, 0, {}); }).find("not a composite type"),
               std::string::npos);
-    EXPECT_NE(usage_error([&] { t.add_field(pair, "c", kInt, 0, {0}); }).find("dimension 0"),
-              std::string::npos);
+    EXPECT_NE(usage_error([&] { t.add_field(pair, "c", kInt, 0, {0}); }).find("dimension 0"), std::string::npos);
     EXPECT_NE(usage_error([&] { t.add_opaque(0); }).find("type size 0 is invalid"), std::string::npos);
 }
 

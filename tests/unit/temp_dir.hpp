@@ -10,7 +10,7 @@
 namespace mlckpt::test {
 
 class TempDir {
-public:
+  public:
     TempDir() {
         std::string tmpl = (std::filesystem::temp_directory_path() / "mlckpt-unit-XXXXXX").string();
         path_ = ::mkdtemp(tmpl.data());
@@ -27,7 +27,7 @@ public:
         return p.string();
     }
 
-private:
+  private:
     std::filesystem::path path_;
 };
 

@@ -8,8 +8,7 @@ namespace mlckpt::core {
 namespace {
 
 Topology at(int world, int node_size, int group_size, bool head, int rank) {
-    return build_topology({simulated_node_map(world, node_size, "c.fti"), node_size, group_size, head, "c.fti"},
-                          rank);
+    return build_topology({simulated_node_map(world, node_size, "c.fti"), node_size, group_size, head, "c.fti"}, rank);
 }
 
 TEST(Topology, SimulatedNodesWithoutHeads) {

@@ -35,18 +35,19 @@ void print_container_text(std::ostream& out, const std::string& path, const Cont
         << "  filenameprefix:     " << h.prefix << "\n"
         << "  maxchunks:          " << h.maxchunks << "\n"
         << "  start_of_varheader: " << h.start_of_varheader << "\n"
-        << "data: from " << c.geo.data_start << ", " << h.maxchunks << " block(s) of " << c.geo.globalskip
-        << " bytes\n"
-        << "META2 (at " << c.geo.meta2_start << ", "
-        << core::container::meta2_bytes(h.ntasks(), h.maxchunks) << " bytes)\n"
+        << "data: from " << c.geo.data_start << ", " << h.maxchunks << " block(s) of " << c.geo.globalskip << " bytes\n"
+        << "META2 (at " << c.geo.meta2_start << ", " << core::container::meta2_bytes(h.ntasks(), h.maxchunks)
+        << " bytes)\n"
         << "  chunks:            " << list(c.tail.chunks, " ") << "\n";
     for (std::size_t k = 0; k < c.tail.chunk_bytes.size(); ++k) {
-        out << "  chunksize[" << k << "]:" << std::string(k < 10 ? 6 : 5, ' ') << list(c.tail.chunk_bytes[k], " ") << "\n";
+        out << "  chunksize[" << k << "]:" << std::string(k < 10 ? 6 : 5, ' ') << list(c.tail.chunk_bytes[k], " ")
+            << "\n";
     }
     out << "\n";
     out << std::setw(6) << "task" << std::setw(12) << "globalrank" << std::setw(14) << "requested" << std::setw(8)
-        << "chunks" << std::setw(7) << "chunk" << std::setw(16) << "offset" << std::setw(14) << "space"
-        << std::setw(14) << "written" << "\n";
+        << "chunks" << std::setw(7) << "chunk" << std::setw(16) << "offset" << std::setw(14) << "space" << std::setw(14)
+        << "written"
+        << "\n";
     for (std::size_t t = 0; t < h.ntasks(); ++t) {
         out << std::setw(6) << t << std::setw(12) << h.global_ranks[t] << std::setw(14) << h.sizes[t] << std::setw(8)
             << c.tail.chunks[t];
@@ -61,7 +62,8 @@ void print_container_text(std::ostream& out, const std::string& path, const Cont
     }
     if (c.mapping) {
         out << "\nmapping (" << c.mapping->size() << " ranks)\n"
-            << std::setw(6) << "rank" << std::setw(6) << "file" << std::setw(12) << "local rank" << "\n";
+            << std::setw(6) << "rank" << std::setw(6) << "file" << std::setw(12) << "local rank"
+            << "\n";
         for (std::size_t r = 0; r < c.mapping->size(); ++r) {
             out << std::setw(6) << r << std::setw(6) << (*c.mapping)[r].file << std::setw(12)
                 << (*c.mapping)[r].local_rank << "\n";
@@ -72,12 +74,12 @@ void print_container_text(std::ostream& out, const std::string& path, const Cont
 
 void print_container_json(std::ostream& out, const std::string& path, const ContainerFile& c) {
     const Header& h = c.header;
-    out << "{\"file\": " << json_string(path) << ", \"size\": " << c.file_size << ", \"meta1\": {\"version\": "
-        << h.version << ", \"version_patchlevel\": " << h.patchlevel
-        << ", \"fileformat_version\": " << h.fileformat_version << ", \"big_endian\": "
-        << (h.big_endian ? "true" : "false") << ", \"blocksize\": " << h.blocksize << ", \"ntasks\": " << h.ntasks()
-        << ", \"nfiles\": " << h.nfiles << ", \"filenumber\": " << h.filenumber << ", \"flag1\": " << h.flag1
-        << ", \"flag2\": " << h.flag2 << ", \"filenameprefix\": " << json_string(h.prefix)
+    out << "{\"file\": " << json_string(path) << ", \"size\": " << c.file_size
+        << ", \"meta1\": {\"version\": " << h.version << ", \"version_patchlevel\": " << h.patchlevel
+        << ", \"fileformat_version\": " << h.fileformat_version
+        << ", \"big_endian\": " << (h.big_endian ? "true" : "false") << ", \"blocksize\": " << h.blocksize
+        << ", \"ntasks\": " << h.ntasks() << ", \"nfiles\": " << h.nfiles << ", \"filenumber\": " << h.filenumber
+        << ", \"flag1\": " << h.flag1 << ", \"flag2\": " << h.flag2 << ", \"filenameprefix\": " << json_string(h.prefix)
         << ", \"maxchunks\": " << h.maxchunks << ", \"start_of_varheader\": " << h.start_of_varheader
         << "}, \"meta2\": {\"chunks\": [" << list(c.tail.chunks, ", ") << "], \"chunksize\": [";
     for (std::size_t k = 0; k < c.tail.chunk_bytes.size(); ++k) {

@@ -98,8 +98,8 @@ int extract(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         target.sync();
         target.close();
         rename_path(tmp, a->output);
-        out << "wrote " << total << " bytes of rank " << a->rank << " from '" << path.string() << "' to '"
-            << a->output << "'\n";
+        out << "wrote " << total << " bytes of rank " << a->rank << " from '" << path.string() << "' to '" << a->output
+            << "'\n";
         return 0;
     } catch (const Error& e) {
         remove_file(tmp);

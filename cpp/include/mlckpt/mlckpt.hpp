@@ -42,7 +42,7 @@ enum class Level : int { L1 = FTI_L1, L2 = FTI_L2, L3 = FTI_L3, L4 = FTI_L4, L4_
 // A failed library call: code() is the C API's result (FTI_NSCS, FTI_NREC),
 // what() is the library's message, which names the call.
 class Error : public std::runtime_error {
-public:
+  public:
     // After a failed C call: the message is FTI_LastError().
     Error(const std::string& call, int code) : std::runtime_error(message(call, code)), code_(code) {}
     // A failure the wrapper detects itself: "<call>: <text>".
@@ -51,7 +51,7 @@ public:
 
     int code() const noexcept { return code_; }
 
-private:
+  private:
     // The library's message names the call already ("FTI_Recover: ...").
     static std::string message(const std::string& call, int code) {
         std::string text = FTI_LastError();
@@ -131,18 +131,30 @@ constexpr CType c_type_of() noexcept {
 // the handles are variables of the library.)
 inline fti_id_t handle_of_c_type(CType t) noexcept {
     switch (t) {
-        case CType::char_: return FTI_CHAR;
-        case CType::uchar: return FTI_UCHR;
-        case CType::short_: return FTI_SHRT;
-        case CType::ushort: return FTI_USHT;
-        case CType::int_: return FTI_INTG;
-        case CType::uint: return FTI_UINT;
-        case CType::long_: return FTI_LONG;
-        case CType::ulong: return FTI_ULNG;
-        case CType::float_: return FTI_SFLT;
-        case CType::double_: return FTI_DBLE;
-        case CType::long_double: return FTI_LDBE;
-        case CType::none: break;
+        case CType::char_:
+            return FTI_CHAR;
+        case CType::uchar:
+            return FTI_UCHR;
+        case CType::short_:
+            return FTI_SHRT;
+        case CType::ushort:
+            return FTI_USHT;
+        case CType::int_:
+            return FTI_INTG;
+        case CType::uint:
+            return FTI_UINT;
+        case CType::long_:
+            return FTI_LONG;
+        case CType::ulong:
+            return FTI_ULNG;
+        case CType::float_:
+            return FTI_SFLT;
+        case CType::double_:
+            return FTI_DBLE;
+        case CType::long_double:
+            return FTI_LDBE;
+        case CType::none:
+            break;
     }
     return -1;
 }
@@ -179,7 +191,7 @@ constexpr bool is_single_object = !is_std_vector<T>::value && !is_std_array<T>::
 }  // namespace detail
 
 class Session {
-public:
+  public:
     // FTI_Init. Throws Error when it fails (bad configuration, ...). Two
     // outcomes do not throw: on a head rank (head = 1, keep_heads_alive = 1)
     // the call returns once the application ranks have finalized, and
@@ -345,8 +357,7 @@ public:
         detail::require_protectable<T>();
         if (status() == 0) {
             throw Error(name, FTI_NREC,
-                        "variable " + std::to_string(id) +
-                            ": there is no checkpoint to recover from (status() is 0)");
+                        "variable " + std::to_string(id) + ": there is no checkpoint to recover from (status() is 0)");
         }
         std::int64_t bytes = stored_size(id);
         if (bytes % static_cast<std::int64_t>(sizeof(T)) != 0) {
@@ -382,7 +393,7 @@ public:
         return true;
     }
 
-private:
+  private:
     // A moved-from or finalized session would otherwise reach whatever
     // session the library has, and on a head rank the collective calls
     // would run over a communicator the head is not in.
