@@ -7,6 +7,7 @@ packages=(
     cmake ninja-build g++ gfortran python3 pkg-config
     libopenmpi-dev openmpi-bin
     libssl-dev libiniparser-dev libisal-dev libgtest-dev
+    clang-format
 )
 
 missing=()
