@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
+
 #include <sstream>
 
+#include "config/cross_checks.hpp"
 #include "config/restart_state.hpp"
 #include "io/file.hpp"
 #include "runtime/checkpoint_store.hpp"
 #include "runtime/head_service.hpp"
 #include "runtime/shared_l4.hpp"
+#include "storage/execution_dirs.hpp"
+#include "topology/node_discovery.hpp"
 
 namespace mlckpt::core {
 
@@ -44,68 +47,6 @@ MPI_Comm dup_comm(MPI_Comm comm) {
     return out;
 }
 
-// The ranks of `world` that share this rank's memory (its host).
-Communicator host_of(MPI_Comm world) {
-    int rank = 0;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm host = MPI_COMM_NULL;
-    check_mpi(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
-    return Communicator(host);
-}
-
-// Node of every world rank from the hardware: ranks sharing memory share a node.
-std::vector<int> discovered_node_map(MPI_Comm world, MPI_Comm host) {
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_size(world, &size);
-    int leader = rank;
-    check_mpi(MPI_Bcast(&leader, 1, MPI_INT, 0, host), "MPI_Bcast");
-    std::vector<int> leaders(static_cast<std::size_t>(size));
-    check_mpi(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, world), "MPI_Allgather");
-    std::vector<int> sorted = leaders;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    std::vector<int> map(leaders.size());
-    for (std::size_t r = 0; r < leaders.size(); ++r) {
-        map[r] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), leaders[r]) - sorted.begin());
-    }
-    return map;
-}
-
-// Features of the configuration that cannot work together fail at FTI_Init
-// rather than at the first checkpoint.
-void check_supported(const Config& c) {
-    if (c.enable_dcp && c.ckpt_io != IoMode::ftiff) {
-        fail(ErrorKind::config, c.path + ": [basic] enable_dcp = 1 needs ckpt_io = 3 (FTI-FF), not ckpt_io = " +
-                                    std::to_string(static_cast<int>(c.ckpt_io)) +
-                                    "; allowed: enable_dcp = 0, or ckpt_io = 3");
-    }
-}
-
-// A container has at most one physical file per application rank.
-void check_container_files(const Config& c, const Topology& t) {
-    if (c.ckpt_io == IoMode::container && c.container_files > t.app_size) {
-        fail(ErrorKind::config, c.path + ": [advanced] container_files = '" + std::to_string(c.container_files) +
-                                    "': more files than the " + std::to_string(t.app_size) +
-                                    " application ranks; allowed: 1 to " + std::to_string(t.app_size));
-    }
-}
-
-// Snapshots at L2 or L3 need groups: say so at FTI_Init.
-void check_groups(const Config& c, const Topology& t) {
-    for (int level : {2, 3}) {
-        if (c.interval_minutes(level) > 0 && !t.groups_valid) {
-            char value[32];
-            std::snprintf(value, sizeof value, "%g", c.interval_minutes(level));
-            fail(ErrorKind::config, c.path + ": [basic] ckpt_l" + std::to_string(level) + " = '" + value + "': level " +
-                                        std::to_string(level) + " needs groups, but " + t.groups_problem +
-                                        "; allowed: 0, or a group_size of at least 2 "
-                                        "that divides the number of nodes");
-        }
-    }
-}
-
 Context build_context(const std::string& path, MPI_Comm world) {
     int rank = 0;
     int size = 0;
@@ -130,32 +71,6 @@ Context build_context(const std::string& path, MPI_Comm world) {
     Context ctx{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, MPI_COMM_NULL, {}};
     ctx.cpu_share = cpu_share(host.get());
     return ctx;
-}
-
-// A new execution id in FTI's form (local time). Rank 0 claims it by creating
-// its metadata directory, which fails if another job took it first.
-std::string claim_new_exec_id(const Config& c) {
-    std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    localtime_r(&now, &tm);
-    char base[64];
-    std::strftime(base, sizeof base, "%Y-%m-%d_%H-%M-%S", &tm);
-    try {
-        make_dirs(c.meta_dir);
-    } catch (const Error& e) {
-        fail(ErrorKind::config, c.path + ": [basic] meta_dir is not a writable directory: " + e.what());
-    }
-    std::string id = base;
-    for (int n = 1;; ++n) {
-        std::error_code ec;
-        bool global_taken = fs::exists(fs::path(c.glbl_dir) / id, ec);
-        if (!global_taken && fs::create_directory(fs::path(c.meta_dir) / id, ec)) return id;
-        if (ec) {
-            fail(ErrorKind::config, c.path + ": [basic] meta_dir is not a writable directory: cannot create '" +
-                                        (fs::path(c.meta_dir) / id).string() + "': " + ec.message());
-        }
-        id = std::string(base) + "-" + std::to_string(n);
-    }
 }
 
 }  // namespace
@@ -207,21 +122,10 @@ Session::Session(const std::string& config_path, MPI_Comm global)
             std::rethrow_exception(failure);
         }
     } catch (...) {
-        if (c.failure == 0) remove_empty_exec_dirs();
+        if (c.failure == 0) remove_empty_exec_dirs(ctx_.layout, ctx_.topo.node_id, ctx_.topo.world_rank == 0);
         throw;
     }
     resolve_container_block_size();
-}
-
-// A fresh run whose FTI_Init failed leaves none of the (still empty)
-// directories it made for its new execution id. Only empty ones go.
-void Session::remove_empty_exec_dirs() const {
-    std::error_code ec;
-    const fs::path node = ctx_.layout.node_exec_dir(ctx_.topo.node_id);
-    for (const fs::path& dir : {node / "l1", node / "l2", node / "l3", node, node.parent_path()}) fs::remove(dir, ec);
-    if (ctx_.topo.world_rank != 0) return;
-    fs::remove(ctx_.layout.global_exec_dir(), ec);
-    fs::remove(ctx_.layout.meta_exec_dir(), ec);
 }
 
 // Containers align chunks to the file system's block size unless the

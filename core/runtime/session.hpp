@@ -62,9 +62,8 @@ class Session {
   private:
     void init_application_rank(MPI_Comm user);
     void resolve_container_block_size();  // collective over all ranks
-    void remove_empty_exec_dirs() const;
-    void adopt(RecoverySource source);  // the checkpoint to restart from
-    void read_source();                 // collective: FTI_Recover's reads
+    void adopt(RecoverySource source);    // the checkpoint to restart from
+    void read_source();                   // collective: FTI_Recover's reads
     void check_level(int level) const;
     // Whether the node's head finishes checkpoints of `level`, and the level
     // the application ranks then write and commit themselves.
