@@ -5,10 +5,9 @@
 #include <array>
 #include <string>
 
-namespace mlckpt::core {
+#include "format/io_mode.hpp"
 
-enum class IoMode { posix = 1, mpiio = 2, ftiff = 3, container = 4 };
-enum class DcpMode { md5 = 1, crc32 = 2 };
+namespace mlckpt::core {
 
 struct Config {
     std::string path;  // the file it was read from

@@ -10,11 +10,11 @@
 #include <optional>
 #include <span>
 
-#include "config/config.hpp"
+#include "format/checkpoint_meta.hpp"
 #include "format/data_extents.hpp"
 #include "format/ftiff_layout.hpp"
+#include "format/io_mode.hpp"
 #include "io/file.hpp"
-#include "meta/checkpoint_meta.hpp"
 
 namespace mlckpt::core {
 

@@ -1,7 +1,6 @@
 #include "format/container_shared_file.hpp"
 
 #include "mpi/collective.hpp"
-#include "storage/layout.hpp"
 
 namespace mlckpt::core {
 
@@ -18,7 +17,7 @@ ContainerSharedFile::ContainerSharedFile(MPI_Comm comm, const SharedFileSpec& sp
     : SharedFile(comm, spec, std::move(mine)), table_(table) {
     MPI_Comm_rank(comm, &my_rank_);
     const int files = spec.files;
-    const std::string prefix = StorageLayout::shared_file_name(spec.ckpt_id, IoMode::container, 0);
+    const std::string prefix = shared_file_name(spec.ckpt_id, IoMode::container, 0);
     for (int f = 0; f < files; ++f) {
         if (owns(f)) headers_.emplace(f, plan_file(f, files, table_.sizes, spec.block_size, prefix));
     }
@@ -65,7 +64,7 @@ bool ContainerSharedFile::owns(int file) const {
 }
 
 fs::path ContainerSharedFile::final_path(int file) const {
-    return spec_.dir / StorageLayout::shared_file_name(spec_.ckpt_id, IoMode::container, file);
+    return spec_.dir / shared_file_name(spec_.ckpt_id, IoMode::container, file);
 }
 
 fs::path ContainerSharedFile::tmp_path(int file) const {

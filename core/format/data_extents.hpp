@@ -9,8 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "format/checkpoint_meta.hpp"
 #include "io/file.hpp"
-#include "meta/checkpoint_meta.hpp"
 
 namespace mlckpt::core {
 

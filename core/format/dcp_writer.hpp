@@ -13,10 +13,10 @@
 #include <map>
 #include <optional>
 
-#include "config/config.hpp"
 #include "format/file_writer.hpp"
 #include "format/ftiff_file.hpp"
 #include "format/ftiff_writer.hpp"
+#include "format/io_mode.hpp"
 #include "format/redo_journal.hpp"
 
 namespace mlckpt::core {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "meta/checkpoint_meta.hpp"
+#include "format/checkpoint_meta.hpp"
 
 namespace mlckpt::core {
 

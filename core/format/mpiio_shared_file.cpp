@@ -1,14 +1,13 @@
 #include "format/mpiio_shared_file.hpp"
 
 #include "mpi/collective.hpp"
-#include "storage/layout.hpp"
 
 namespace mlckpt::core {
 
 MpiioSharedFile::MpiioSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine,
                                  const TaskTable& table)
     : SharedFile(comm, spec, std::move(mine)) {
-    final_path_ = spec.dir / StorageLayout::shared_file_name(spec.ckpt_id, IoMode::mpiio);
+    final_path_ = spec.dir / shared_file_name(spec.ckpt_id, IoMode::mpiio);
     tmp_path_ = fs::path(final_path_) += ".tmp";
     // The exclusive prefix sum of the sizes, in rank order.
     std::vector<std::uint64_t> start(table.sizes.size(), 0);

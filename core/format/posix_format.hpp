@@ -7,10 +7,10 @@
 #include <span>
 #include <string>
 
+#include "format/checkpoint_meta.hpp"
 #include "format/file_writer.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
-#include "meta/checkpoint_meta.hpp"
 
 namespace mlckpt::core {
 

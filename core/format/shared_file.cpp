@@ -1,6 +1,7 @@
 #include "format/shared_file.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "common/error.hpp"
 #include "format/container_shared_file.hpp"
@@ -8,6 +9,14 @@
 #include "mpi/collective.hpp"
 
 namespace mlckpt::core {
+
+std::string shared_file_name(int ckpt_id, IoMode io, int number) {
+    std::string name = "Ckpt" + std::to_string(ckpt_id) + (io == IoMode::mpiio ? "-mpiio.fti" : "-sionlib.fti");
+    if (number == 0) return name;
+    char suffix[16];
+    std::snprintf(suffix, sizeof suffix, ".%06d", number);
+    return name + suffix;
+}
 
 std::span<const std::byte> SpanStream::next(std::size_t max) {
     if (index_ == pieces_.size()) return {};

@@ -19,10 +19,14 @@
 #include <string>
 #include <vector>
 
-#include "config/config.hpp"
+#include "format/io_mode.hpp"
 #include "io/file.hpp"
 
 namespace mlckpt::core {
+
+// The shared L4 file of ckpt_io = 2, or physical file `number` of a
+// ckpt_io = 4 container.
+std::string shared_file_name(int ckpt_id, IoMode io, int number = 0);
 
 struct SharedTask {
     int rank = 0;            // application rank

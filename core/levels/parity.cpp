@@ -17,7 +17,7 @@
 #include "levels/redundancy.hpp"
 #include "levels/reed_solomon.hpp"
 #include "mpi/collective.hpp"
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 
 namespace mlckpt::core {
 

@@ -5,7 +5,7 @@
 #include "levels/group_transfer.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 
 namespace mlckpt::core {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "levels/memory_content.hpp"
-#include "meta/checkpoint_meta.hpp"
+#include "format/checkpoint_meta.hpp"
 #include "runtime/context.hpp"
 
 namespace mlckpt::core {

@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-#include "meta/checkpoint_meta.hpp"
+#include "format/checkpoint_meta.hpp"
 #include "runtime/context.hpp"
 
 namespace mlckpt::core {

@@ -11,7 +11,7 @@
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 #include "runtime/shared_l4.hpp"
 
 namespace mlckpt::core {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "meta/checkpoint_meta.hpp"
+#include "format/checkpoint_meta.hpp"
 #include "runtime/context.hpp"
 
 namespace mlckpt::core {

@@ -14,7 +14,7 @@
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/checkpoint_store.hpp"
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 #include "runtime/shared_l4.hpp"
 
 namespace mlckpt::core {

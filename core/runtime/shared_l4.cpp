@@ -8,7 +8,7 @@
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 
 namespace mlckpt::core {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "format/shared_file.hpp"
-#include "meta/checkpoint_meta.hpp"
+#include "format/checkpoint_meta.hpp"
 #include "runtime/context.hpp"
 
 namespace mlckpt::core {

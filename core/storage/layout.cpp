@@ -69,14 +69,6 @@ std::string StorageLayout::dcp_file_name(int rank) {
     return "dCP-Rank" + std::to_string(rank) + ".fti";
 }
 
-std::string StorageLayout::shared_file_name(int ckpt_id, IoMode io, int number) {
-    std::string name = "Ckpt" + std::to_string(ckpt_id) + (io == IoMode::mpiio ? "-mpiio.fti" : "-sionlib.fti");
-    if (number == 0) return name;
-    char suffix[16];
-    std::snprintf(suffix, sizeof suffix, ".%06d", number);
-    return name + suffix;
-}
-
 std::string StorageLayout::partner_file_name(int ckpt_id, int owner) {
     return "Ckpt" + std::to_string(ckpt_id) + "-Pcof" + std::to_string(owner) + ".fti";
 }

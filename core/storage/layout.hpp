@@ -53,9 +53,6 @@ class StorageLayout {
 
     static std::string data_file_name(int ckpt_id, int rank);
     static std::string dcp_file_name(int rank);
-    // The shared L4 file of ckpt_io = 2, or physical file `number` of a
-    // ckpt_io = 4 container.
-    static std::string shared_file_name(int ckpt_id, IoMode io, int number = 0);
     static std::string partner_file_name(int ckpt_id, int owner);  // L2 copy of `owner`'s file
     static std::string parity_file_name(int ckpt_id, int holder);  // L3 parity kept by `holder`
     // Parses "ckpt<seq>.l<L>.meta"; false for any other name.

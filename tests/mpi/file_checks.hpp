@@ -6,7 +6,7 @@
 
 #include "format/posix_format.hpp"
 #include "io/file.hpp"
-#include "meta/checkpoint_meta.hpp"
+#include "format/checkpoint_meta.hpp"
 #include "scenario.hpp"
 
 namespace mlckpt::test {

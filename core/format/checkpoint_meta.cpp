@@ -1,4 +1,4 @@
-#include "meta/checkpoint_meta.hpp"
+#include "format/checkpoint_meta.hpp"
 
 #include <charconv>
 

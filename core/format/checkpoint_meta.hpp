@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "config/config.hpp"
+#include "format/io_mode.hpp"
 
 namespace mlckpt::core {
 

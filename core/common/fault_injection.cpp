@@ -1,4 +1,4 @@
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 
 #include <csignal>
 #include <cstdio>
