@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/fault_injection.hpp"
 #include "hash/crc32.hpp"
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
@@ -17,7 +18,6 @@
 #include "levels/redundancy.hpp"
 #include "levels/reed_solomon.hpp"
 #include "mpi/collective.hpp"
-#include "common/fault_injection.hpp"
 
 namespace mlckpt::core {
 

@@ -1,11 +1,11 @@
 // L2: partner copies around the group ring.
 #include <vector>
 
+#include "common/fault_injection.hpp"
 #include "io/file.hpp"
 #include "levels/group_transfer.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
-#include "common/fault_injection.hpp"
 
 namespace mlckpt::core {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "levels/memory_content.hpp"
 #include "format/checkpoint_meta.hpp"
+#include "levels/memory_content.hpp"
 #include "runtime/context.hpp"
 
 namespace mlckpt::core {

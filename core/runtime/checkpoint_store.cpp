@@ -5,13 +5,13 @@
 #include <map>
 #include <sstream>
 
+#include "common/fault_injection.hpp"
 #include "config/restart_state.hpp"
 #include "format/redo_journal.hpp"
 #include "hash/crc32.hpp"
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
-#include "common/fault_injection.hpp"
 #include "runtime/shared_l4.hpp"
 
 namespace mlckpt::core {

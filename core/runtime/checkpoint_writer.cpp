@@ -11,10 +11,10 @@
 #include "format/slice_writer.hpp"
 #include "hash/crc32.hpp"
 
+#include "common/fault_injection.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
 #include "runtime/checkpoint_store.hpp"
-#include "common/fault_injection.hpp"
 #include "runtime/shared_l4.hpp"
 
 namespace mlckpt::core {

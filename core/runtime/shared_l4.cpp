@@ -4,11 +4,11 @@
 
 #include <algorithm>
 
+#include "common/fault_injection.hpp"
 #include "hash/crc32.hpp"
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
-#include "common/fault_injection.hpp"
 
 namespace mlckpt::core {
 

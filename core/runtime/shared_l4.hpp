@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "format/shared_file.hpp"
 #include "format/checkpoint_meta.hpp"
+#include "format/shared_file.hpp"
 #include "runtime/context.hpp"
 
 namespace mlckpt::core {

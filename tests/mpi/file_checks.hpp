@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "format/checkpoint_meta.hpp"
 #include "format/posix_format.hpp"
 #include "io/file.hpp"
-#include "format/checkpoint_meta.hpp"
 #include "scenario.hpp"
 
 namespace mlckpt::test {
