@@ -35,15 +35,15 @@ struct Expected {  // what rebuilt files must match (unknown for new parity)
     std::optional<std::uint32_t> parity_crc;
 };
 
-std::size_t stripe_bytes(const Context& ctx, int k) {
+std::size_t stripe_bytes(const RedundancyIo& io, int k) {
     // Every member receives k source stripes: bound that buffer.
     std::size_t cap = (256u << 20) / static_cast<std::size_t>(k);
-    return std::max<std::size_t>(4096, std::min(ctx.io_buffer_bytes(), cap));
+    return std::max<std::size_t>(4096, std::min(io.buffer_bytes, cap));
 }
 
 // Computes this member's missing fragments; returns the CRC of its parity.
 // `content`: this member's data in memory, or null to read its file.
-std::uint32_t code_group(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const GroupState& st,
+std::uint32_t code_group(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, const GroupState& st,
                          const Expected& expect, const MemoryContent* content = nullptr) {
     const int k = m.size;
     const int me = m.position;
@@ -64,8 +64,8 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
     if (!st.parity_ok[self]) targets.push_back(k + me);
     ReedSolomon::Plan plan = rs.plan(sources, targets);
 
-    fs::path data_path = m.data_path(ctx, ref);
-    fs::path parity_path = m.redundancy_path(ctx, ref);
+    fs::path data_path = m.data_path(io, ref);
+    fs::path parity_path = m.redundancy_path(io, ref);
     const bool send_data = is_source(me);
     const bool send_parity = is_source(k + me);
     std::exception_ptr failure;
@@ -82,7 +82,7 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
         failure = std::current_exception();
     }
 
-    const std::size_t block = stripe_bytes(ctx, k);
+    const std::size_t block = stripe_bytes(io, k);
     PooledBuffer recv = take_buffer(block * static_cast<std::size_t>(k));  // exactly k source stripes
     std::vector<PooledBuffer> rebuilt;
     for (std::size_t t = 0; t < targets.size(); ++t) rebuilt.push_back(take_buffer(block));
@@ -185,13 +185,13 @@ std::uint32_t code_group(const Context& ctx, const GroupMember& m, const Checkpo
 }  // namespace
 
 // The record of the parity kept by `m`.
-FileRecord parity_record(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, std::uint64_t size,
+FileRecord parity_record(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, std::uint64_t size,
                          std::uint32_t crc) {
     FileRecord r;
     r.rank = m.app_rank;
     r.holder = m.app_rank;
     r.node = m.node;
-    r.file = m.redundancy_path(ctx, ref).filename().string();
+    r.file = m.redundancy_path(io, ref).filename().string();
     r.type = "PARITY";
     r.complete = true;
     r.size = size;
@@ -199,7 +199,7 @@ FileRecord parity_record(const Context& ctx, const GroupMember& m, const Checkpo
     return r;
 }
 
-FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& mine,
+FileRecord write_parity(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, const FileRecord& mine,
                         const MemoryContent* content) {
     const auto k = static_cast<std::size_t>(m.size);
     std::vector<std::uint64_t> sizes(k);
@@ -207,12 +207,11 @@ FileRecord write_parity(const Context& ctx, const GroupMember& m, const Checkpoi
     check_mpi(MPI_Allgather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, m.comm), "MPI_Allgather");
     GroupState st{sizes, std::vector<bool>(k, true), std::vector<bool>(k, false),
                   *std::max_element(sizes.begin(), sizes.end())};
-    return parity_record(ctx, m, ref, st.parity_size, code_group(ctx, m, ref, st, {}, content));
+    return parity_record(io, m, ref, st.parity_size, code_group(io, m, ref, st, {}, content));
 }
 
-FileRecord repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta, const CheckpointRef& ref,
-                         const Holdings& mine) {
-    const Topology& topo = ctx.topo;
+FileRecord repair_parity(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
+                         const CheckpointRef& ref, const Holdings& mine) {
     const auto k = static_cast<std::size_t>(m.size);
     std::vector<Holdings> held = gather_holdings(m, mine);
     GroupState st;
@@ -220,7 +219,7 @@ FileRecord repair_parity(const Context& ctx, const GroupMember& m, const Checkpo
     int lost = 0;
     for (std::size_t g = 0; g < k; ++g) {
         int app = m.app_ranks[g];
-        int node = topo.app_node[static_cast<std::size_t>(app)];
+        int node = m.nodes[g];
         st.sizes.push_back(meta.files.at(static_cast<std::size_t>(app)).size);
         st.data_ok.push_back(held[g].data_ok);
         st.parity_ok.push_back(held[g].redundancy_ok);
@@ -247,8 +246,8 @@ FileRecord repair_parity(const Context& ctx, const GroupMember& m, const Checkpo
     Expected expect;
     expect.data_crc = meta.files.at(static_cast<std::size_t>(m.app_rank)).crc32;
     if (stored != nullptr) expect.parity_crc = stored->crc32;
-    std::uint32_t crc = lost == 0 ? stored->crc32 : code_group(ctx, m, ref, st, expect);
-    return parity_record(ctx, m, ref, st.parity_size, mine.redundancy_ok && stored ? stored->crc32 : crc);
+    std::uint32_t crc = lost == 0 ? stored->crc32 : code_group(io, m, ref, st, expect);
+    return parity_record(io, m, ref, st.parity_size, mine.redundancy_ok && stored ? stored->crc32 : crc);
 }
 
 }  // namespace mlckpt::core

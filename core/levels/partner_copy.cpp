@@ -36,39 +36,38 @@ FileRecord partner_record(const GroupMember& m, const fs::path& copy, const File
 
 }  // namespace
 
-FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
+FileRecord write_partner_copy(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref,
                               const FileRecord& mine, const MemoryContent* content) {
     // Learn the size and CRC of what the left neighbour sends.
     Peer own{mine.size, mine.crc32};
     Peer left;
     std::uint64_t out_msg[2] = {own.size, own.crc};
     std::uint64_t in_msg[2] = {0, 0};
-    check_mpi(MPI_Sendrecv(out_msg, 2, MPI_UINT64_T, ring(m, 1), ctx.config.ckpt_tag, in_msg, 2, MPI_UINT64_T,
-                           ring(m, -1), ctx.config.ckpt_tag, m.comm, MPI_STATUS_IGNORE),
+    check_mpi(MPI_Sendrecv(out_msg, 2, MPI_UINT64_T, ring(m, 1), io.tag, in_msg, 2, MPI_UINT64_T, ring(m, -1), io.tag,
+                           m.comm, MPI_STATUS_IGNORE),
               "MPI_Sendrecv");
     fault_point("during_redundancy", m.app_rank, ref.seq);
     left.size = in_msg[0];
     left.crc = static_cast<std::uint32_t>(in_msg[1]);
 
-    fs::path copy = m.redundancy_path(ctx, ref);
+    fs::path copy = m.redundancy_path(io, ref);
     Transfer t;
     t.send_to = ring(m, 1);
-    t.send_path = m.data_path(ctx, ref);
+    t.send_path = m.data_path(io, ref);
     if (content != nullptr && content->size() == mine.size) t.send_content = content;  // else: read back
     t.recv_from = ring(m, -1);
     t.recv_path = copy;
     t.recv_size = left.size;
     t.recv_crc = left.crc;
-    run_transfer(m.comm, t, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
+    run_transfer(m.comm, t, io.buffer_bytes, io.tag);
     FileRecord source;
     source.size = left.size;
     source.crc32 = left.crc;
     return partner_record(m, copy, source);
 }
 
-FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
+FileRecord repair_partner_copies(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
                                  const CheckpointRef& ref, const Holdings& mine) {
-    const Topology& topo = ctx.topo;
     auto held = gather_holdings(m, mine);  // redundancy_ok: the copy of the left neighbour's file
     const int k = m.size;
     auto member = [&](int g) { return static_cast<std::size_t>(((g % k) + k) % k); };
@@ -79,10 +78,9 @@ FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const
         bool copy_ok = held[member(g + 1)].redundancy_ok;  // the right neighbour keeps g's copy
         if (file_ok || copy_ok) continue;
         int owner = m.app_ranks[member(g)];
-        int keeper = m.app_ranks[member(g + 1)];
         lost += (lost.empty() ? "" : "; ") + std::string("the file of rank ") + std::to_string(owner) + " on node " +
-                std::to_string(topo.app_node[static_cast<std::size_t>(owner)]) + " and its partner copy on node " +
-                std::to_string(topo.app_node[static_cast<std::size_t>(keeper)]) + " are both lost";
+                std::to_string(m.nodes[member(g)]) + " and its partner copy on node " +
+                std::to_string(m.nodes[member(g + 1)]) + " are both lost";
     }
     if (!lost.empty()) {
         fail(ErrorKind::not_recoverable,
@@ -93,8 +91,8 @@ FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const
     const int g = m.position;
     const FileRecord& own_record = meta.files.at(static_cast<std::size_t>(m.app_rank));
     const FileRecord& left_record = meta.files.at(static_cast<std::size_t>(m.left_app_rank));
-    fs::path own = m.data_path(ctx, ref);
-    fs::path copy = m.redundancy_path(ctx, ref);
+    fs::path own = m.data_path(io, ref);
+    fs::path copy = m.redundancy_path(io, ref);
     make_dirs(own.parent_path());
 
     // First the originals come back from the copies kept on the right...
@@ -109,7 +107,7 @@ FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const
         restore.recv_size = own_record.size;
         restore.recv_crc = own_record.crc32;
     }
-    run_transfer(m.comm, restore, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
+    run_transfer(m.comm, restore, io.buffer_bytes, io.tag);
 
     // ...then the lost copies are made again from the (restored) originals.
     Transfer regenerate;
@@ -123,7 +121,7 @@ FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const
         regenerate.recv_size = left_record.size;
         regenerate.recv_crc = left_record.crc32;
     }
-    run_transfer(m.comm, regenerate, ctx.io_buffer_bytes(), ctx.config.ckpt_tag);
+    run_transfer(m.comm, regenerate, io.buffer_bytes, io.tag);
     return partner_record(m, copy, left_record);
 }
 

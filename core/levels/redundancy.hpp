@@ -5,11 +5,23 @@
 #include <string>
 #include <vector>
 
+#include <mpi.h>
+
+#include <cstddef>
+
 #include "format/checkpoint_meta.hpp"
 #include "levels/memory_content.hpp"
-#include "runtime/context.hpp"
+#include "storage/layout.hpp"
+#include "topology/topology.hpp"
 
 namespace mlckpt::core {
+
+// What the group's work needs of the run besides the group itself.
+struct RedundancyIo {
+    const StorageLayout* layout = nullptr;  // where the members' files are
+    int tag = 0;                            // of the group's messages ([advanced] ckpt_tag)
+    std::size_t buffer_bytes = 0;           // I/O pieces ([advanced] block_size)
+};
 
 // One member of a group, as seen by whoever does its work: the application
 // rank itself (inline) or the head of its node (asynchronous).
@@ -22,20 +34,21 @@ struct GroupMember {
     int node = 0;
     int left_app_rank = 0;       // previous member in the ring
     std::vector<int> app_ranks;  // the group's application ranks, ring order
+    std::vector<int> nodes;      // their nodes, ring order
 
-    fs::path data_path(const Context& ctx, const CheckpointRef& ref) const {
-        return ctx.data_path_for(ref, app_rank, node);
+    fs::path data_path(const RedundancyIo& io, const CheckpointRef& ref) const {
+        return io.layout->data_file(ref, app_rank, node);
     }
-    fs::path redundancy_path(const Context& ctx, const CheckpointRef& ref) const {
-        return ctx.redundancy_path_for(ref, app_rank, left_app_rank, node);
+    fs::path redundancy_path(const RedundancyIo& io, const CheckpointRef& ref) const {
+        return io.layout->redundancy_file(ref, app_rank, left_app_rank, node);
     }
 };
 
-// An application rank working for itself over ctx.group.
-GroupMember own_member(const Context& ctx);
+// An application rank working for itself over `group` (its L2/L3 group).
+GroupMember own_member(const Topology& t, MPI_Comm group);
 // A head working for the application rank of index `node_index` on its node;
 // `sector` holds the heads of the group's nodes, ranked by ring position.
-GroupMember head_member(const Context& ctx, MPI_Comm sector, int node_index);
+GroupMember head_member(const Topology& t, MPI_Comm sector, int node_index);
 
 // What one member holds of a checkpoint and whether each file verified.
 struct Holdings {
@@ -50,23 +63,23 @@ std::vector<Holdings> gather_holdings(const GroupMember& m, const Holdings& mine
 // keeps its left neighbour's; returns the record of the copy kept.
 // `content`, when given, is the file's content still in memory, sent from
 // there instead of read back.
-FileRecord write_partner_copy(const Context& ctx, const GroupMember& m, const CheckpointRef& ref,
+FileRecord write_partner_copy(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref,
                               const FileRecord& data, const MemoryContent* content = nullptr);
 // Restart: rebuilds lost files from partner copies, then lost copies from
 // the files. Throws (on every member) when some member's data is gone twice.
 // Returns the record of the copy kept here, as it now is.
-FileRecord repair_partner_copies(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta,
+FileRecord repair_partner_copies(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
                                  const CheckpointRef& ref, const Holdings& held);
 
 // Checkpoint time: computes the group's Reed-Solomon parity; each member
 // keeps one parity file. Returns the record of the parity kept. `content`,
 // when given, is the file's content still in memory, encoded from there
 // instead of read back.
-FileRecord write_parity(const Context& ctx, const GroupMember& m, const CheckpointRef& ref, const FileRecord& data,
+FileRecord write_parity(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, const FileRecord& data,
                         const MemoryContent* content = nullptr);
 // Restart: rebuilds any lost files and parity from any k of the 2k.
 // Returns the record of the parity kept here, as it now is.
-FileRecord repair_parity(const Context& ctx, const GroupMember& m, const CheckpointMeta& meta, const CheckpointRef& ref,
-                         const Holdings& held);
+FileRecord repair_parity(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
+                         const CheckpointRef& ref, const Holdings& held);
 
 }  // namespace mlckpt::core

@@ -97,7 +97,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
             // A rebuild reads the group's sound files: when the group has
             // lost anything, every member verifies its data whole first, so
             // that damage not seen yet is never used as a source.
-            std::vector<Holdings> held = gather_holdings(own_member(ctx), mine);
+            std::vector<Holdings> held = gather_holdings(own_member(ctx.topo, ctx.group), mine);
             bool lost =
                 std::any_of(held.begin(), held.end(), [](const Holdings& h) { return !h.data_ok || !h.redundancy_ok; });
             if (lost && mine.data_ok) {
@@ -107,8 +107,9 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
         }
         if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
-        source.redundancy = ref.level == 2 ? repair_partner_copies(ctx, own_member(ctx), meta, ref, mine)
-                                           : repair_parity(ctx, own_member(ctx), meta, ref, mine);
+        const GroupMember self = own_member(ctx.topo, ctx.group);
+        source.redundancy = ref.level == 2 ? repair_partner_copies(ctx.redundancy_io(), self, meta, ref, mine)
+                                           : repair_parity(ctx.redundancy_io(), self, meta, ref, mine);
         source.redundancy_unrecorded = meta.redundancy.size() != meta.files.size();
         return source;
     }

@@ -6,13 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace mlckpt::core {
+#include "storage/checkpoint_ref.hpp"
 
-struct CheckpointRef {
-    std::uint64_t seq = 0;
-    int level = 1;
-    int ckpt_id = 0;
-};
+namespace mlckpt::core {
 
 class Catalog {
   public:

@@ -181,10 +181,10 @@ std::exception_ptr CheckpointWriter::finish_file() noexcept {
 FileRecord CheckpointWriter::write_redundancy(const FileRecord& mine) {
     FileRecord kept;
     run_collectively(ctx_.app, [&] {
-        GroupMember self = own_member(ctx_);
+        GroupMember self = own_member(ctx_.topo, ctx_.group);
         const MemoryContent* content = redundancy_from_memory_ ? &content_ : nullptr;
-        kept = ref_.level == 2 ? write_partner_copy(ctx_, self, ref_, mine, content)
-                               : write_parity(ctx_, self, ref_, mine, content);
+        kept = ref_.level == 2 ? write_partner_copy(ctx_.redundancy_io(), self, ref_, mine, content)
+                               : write_parity(ctx_.redundancy_io(), self, ref_, mine, content);
     });
     return kept;
 }

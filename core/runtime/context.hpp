@@ -9,6 +9,7 @@
 
 #include "config/config.hpp"
 #include "io/background_work.hpp"
+#include "levels/redundancy.hpp"
 #include "log/log.hpp"
 #include "runtime/catalog.hpp"
 #include "storage/layout.hpp"
@@ -36,12 +37,12 @@ struct Context {
     CpuShare cpu_share{};
 
     int rank() const { return topo.app_rank; }
+    // What the L2/L3 work needs of the run.
+    RedundancyIo redundancy_io() const { return {&layout, config.ckpt_tag, io_buffer_bytes()}; }
     std::size_t io_buffer_bytes() const { return static_cast<std::size_t>(config.block_size_kb) * 1024; }
     // Path of the data file of application rank `owner` kept on `node`.
     fs::path data_path_for(const CheckpointRef& ref, int owner, int node) const {
-        fs::path dir = layout.ckpt_dir(ref.level, ref.seq, node);
-        if (ref.level == kDcpLevel) return dir / StorageLayout::dcp_file_name(owner);
-        return dir / StorageLayout::data_file_name(ref.ckpt_id, owner);
+        return layout.data_file(ref, owner, node);
     }
     // The redo journal of this rank's L4 differential file.
     fs::path dcp_journal_path() const { return fs::path(data_path_for({0, kDcpLevel, 0}, rank(), 0)) += ".journal"; }
@@ -49,10 +50,7 @@ struct Context {
     // partner copy of its left neighbour `left` at L2, its parity at L3);
     // empty for other levels.
     fs::path redundancy_path_for(const CheckpointRef& ref, int owner, int left, int node) const {
-        fs::path dir = layout.ckpt_dir(ref.level, ref.seq, node);
-        if (ref.level == 2) return dir / StorageLayout::partner_file_name(ref.ckpt_id, left);
-        if (ref.level == 3) return dir / StorageLayout::parity_file_name(ref.ckpt_id, owner);
-        return {};
+        return layout.redundancy_file(ref, owner, left, node);
     }
     fs::path data_path(const CheckpointRef& ref, int node) const { return data_path_for(ref, rank(), node); }
     fs::path redundancy_path(const CheckpointRef& ref, int node) const {

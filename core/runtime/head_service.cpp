@@ -70,10 +70,10 @@ std::string HeadService::process(const std::vector<std::string>& posts) {
                     mine.push_back(data[i]);
                     continue;
                 }
-                GroupMember m = head_member(ctx_, sector_, static_cast<int>(i));
+                GroupMember m = head_member(ctx_.topo, sector_, static_cast<int>(i));
                 mine.push_back(data[i]);
-                mine.push_back(ref.level == 2 ? write_partner_copy(ctx_, m, ref, data[i])
-                                              : write_parity(ctx_, m, ref, data[i]));
+                mine.push_back(ref.level == 2 ? write_partner_copy(ctx_.redundancy_io(), m, ref, data[i])
+                                              : write_parity(ctx_.redundancy_io(), m, ref, data[i]));
             }
         });
         const IoMode io = file_format(ctx_.config.ckpt_io, ref.level);

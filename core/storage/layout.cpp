@@ -45,6 +45,19 @@ fs::path StorageLayout::ckpt_dir(int level, std::uint64_t seq, int node) const {
     return node_exec_dir(node) / ("l" + std::to_string(level)) / leaf;
 }
 
+fs::path StorageLayout::data_file(const CheckpointRef& ref, int owner, int node) const {
+    fs::path dir = ckpt_dir(ref.level, ref.seq, node);
+    if (ref.level == kDcpLevel) return dir / dcp_file_name(owner);
+    return dir / data_file_name(ref.ckpt_id, owner);
+}
+
+fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int owner, int left, int node) const {
+    fs::path dir = ckpt_dir(ref.level, ref.seq, node);
+    if (ref.level == 2) return dir / partner_file_name(ref.ckpt_id, left);
+    if (ref.level == 3) return dir / parity_file_name(ref.ckpt_id, owner);
+    return {};
+}
+
 fs::path StorageLayout::archive_dir(std::uint64_t seq) const {
     return global_exec_dir() / "l4_archive" / ("ckpt" + std::to_string(seq));
 }

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "storage/checkpoint_ref.hpp"
 
 namespace mlckpt::core {
 
@@ -44,6 +45,12 @@ class StorageLayout {
     fs::path meta_exec_dir() const;
 
     fs::path ckpt_dir(int level, std::uint64_t seq, int node) const;
+    // The data file of application rank `owner` kept on `node`.
+    fs::path data_file(const CheckpointRef& ref, int owner, int node) const;
+    // The redundancy file kept with application rank `owner` on `node`: the
+    // partner copy of its left neighbour `left` at L2, its parity at L3;
+    // empty at other levels.
+    fs::path redundancy_file(const CheckpointRef& ref, int owner, int left, int node) const;
     fs::path archive_dir(std::uint64_t seq) const;
     fs::path meta_file(int level, std::uint64_t seq) const;
     // The copy of meta_file() kept beside the data, in the checkpoint
