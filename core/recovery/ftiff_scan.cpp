@@ -7,7 +7,7 @@
 #include "format/ftiff_file.hpp"
 #include "format/posix_format.hpp"
 #include "mpi/collective.hpp"
-#include "runtime/checkpoint_store.hpp"
+#include "store/checkpoint_store.hpp"
 
 namespace mlckpt::core {
 

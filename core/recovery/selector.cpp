@@ -7,7 +7,7 @@
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
 #include "recovery/ftiff_scan.hpp"
-#include "runtime/checkpoint_store.hpp"
+#include "store/checkpoint_store.hpp"
 
 namespace mlckpt::core {
 

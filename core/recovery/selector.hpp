@@ -16,7 +16,7 @@
 #include <string>
 
 #include "format/checkpoint_meta.hpp"
-#include "runtime/context.hpp"
+#include "store/context.hpp"
 
 namespace mlckpt::core {
 

@@ -16,7 +16,7 @@
 #include "format/ftiff_layout.hpp"
 #include "levels/memory_content.hpp"
 #include "registry/registry.hpp"
-#include "runtime/context.hpp"
+#include "store/context.hpp"
 
 namespace mlckpt::core {
 

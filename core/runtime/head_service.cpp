@@ -5,8 +5,8 @@
 
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
-#include "runtime/checkpoint_store.hpp"
-#include "runtime/shared_l4.hpp"
+#include "store/checkpoint_store.hpp"
+#include "store/shared_l4.hpp"
 
 namespace mlckpt::core {
 

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/context.hpp"
+#include "store/context.hpp"
 
 namespace mlckpt::core {
 

@@ -9,10 +9,10 @@
 #include "config/cross_checks.hpp"
 #include "config/restart_state.hpp"
 #include "io/file.hpp"
-#include "runtime/checkpoint_store.hpp"
 #include "runtime/head_service.hpp"
-#include "runtime/shared_l4.hpp"
 #include "storage/execution_dirs.hpp"
+#include "store/checkpoint_store.hpp"
+#include "store/shared_l4.hpp"
 #include "topology/node_discovery.hpp"
 
 namespace mlckpt::core {

@@ -16,8 +16,8 @@
 #include "recovery/selector.hpp"
 #include "registry/registry.hpp"
 #include "runtime/checkpoint_writer.hpp"
-#include "runtime/context.hpp"
 #include "runtime/snapshot_scheduler.hpp"
+#include "store/context.hpp"
 
 namespace mlckpt::core {
 

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "runtime/catalog.hpp"
 #include "storage/layout.hpp"
+#include "store/catalog.hpp"
 
 namespace mlckpt::core {
 namespace {

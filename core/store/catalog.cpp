@@ -1,4 +1,4 @@
-#include "runtime/catalog.hpp"
+#include "store/catalog.hpp"
 
 #include <algorithm>
 #include <sstream>

@@ -11,8 +11,8 @@
 #include "io/background_work.hpp"
 #include "levels/redundancy.hpp"
 #include "log/log.hpp"
-#include "runtime/catalog.hpp"
 #include "storage/layout.hpp"
+#include "store/catalog.hpp"
 #include "topology/cpu_share.hpp"
 #include "topology/topology.hpp"
 

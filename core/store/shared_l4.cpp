@@ -1,4 +1,4 @@
-#include "runtime/shared_l4.hpp"
+#include "store/shared_l4.hpp"
 
 #include <sys/stat.h>
 

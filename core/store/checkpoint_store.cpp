@@ -1,4 +1,4 @@
-#include "runtime/checkpoint_store.hpp"
+#include "store/checkpoint_store.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +12,7 @@
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
-#include "runtime/shared_l4.hpp"
+#include "store/shared_l4.hpp"
 
 namespace mlckpt::core {
 

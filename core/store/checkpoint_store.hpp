@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "format/checkpoint_meta.hpp"
-#include "runtime/context.hpp"
+#include "store/context.hpp"
 
 namespace mlckpt::core {
 

@@ -8,7 +8,7 @@
 
 #include "format/checkpoint_meta.hpp"
 #include "format/shared_file.hpp"
-#include "runtime/context.hpp"
+#include "store/context.hpp"
 
 namespace mlckpt::core {
 
