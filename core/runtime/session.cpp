@@ -256,7 +256,8 @@ void Session::checkpoint(int ckpt_id, int level) {
     wait_for_head();
     check_level(level);
     double start = MPI_Wtime();
-    CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, false);
+    CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, false,
+                            deferred(written_level(level)));
     try {
         for (const Variable& var : registry_.variables()) writer.add(var, registry_.name_of(var.id));
     } catch (const Error&) {
@@ -479,8 +480,8 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (!activate) return;
     wait_for_head();
     check_level(level);
-    icp_ =
-        std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, true);
+    icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, true,
+                                              deferred(written_level(level)));
     icp_level_ = level;
     icp_start_ = MPI_Wtime();
 }

@@ -1,0 +1,242 @@
+#include "runtime/checkpoint_file.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "common/fault_injection.hpp"
+#include "format/ftiff_writer.hpp"
+#include "format/posix_format.hpp"
+#include "format/slice_writer.hpp"
+#include "io/file.hpp"
+#include "mpi/collective.hpp"
+#include "store/checkpoint_store.hpp"
+#include "store/shared_l4.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+// POSIX and FTI-FF: written as "<name>.tmp", renamed when complete.
+class RenamedFile final : public CheckpointFile {
+  public:
+    RenamedFile(std::unique_ptr<FileWriter> writer, fs::path path)
+        : writer_(std::move(writer)), path_(std::move(path)), tmp_(fs::path(path_) += ".tmp") {}
+
+    void add(int id, std::span<const std::byte> data, const std::string& name) override {
+        writer_->add(id, data, name);
+    }
+    bool has(int id) const override { return writer_->has(id); }
+    FileRecord finish() override {
+        FileRecord record = writer_->finish();
+        rename_path(tmp_, path_);
+        sync_dir(path_.parent_path());
+        record.file = path_.filename().string();
+        return record;
+    }
+    void discard() noexcept override {
+        writer_.reset();
+        remove_file(tmp_);
+        remove_file(path_);
+        ::rmdir(path_.parent_path().c_str());  // what the level's work left is gone first
+    }
+    void update_state(FormatState& state) const override {
+        if (const ftiff::Layout* layout = writer_->ftiff_layout()) state.layout = *layout;
+    }
+
+  private:
+    std::unique_ptr<FileWriter> writer_;
+    fs::path path_;
+    fs::path tmp_;
+};
+
+// ckpt_io 2 and 4 at L4: one file (or a few) for every rank, finished
+// collectively, named by the writer.
+class SharedCheckpointFile final : public CheckpointFile {
+  public:
+    SharedCheckpointFile(std::unique_ptr<SliceWriter> writer, fs::path dir)
+        : writer_(std::move(writer)), dir_(std::move(dir)) {}
+
+    void add(int id, std::span<const std::byte> data, const std::string& name) override {
+        writer_->add(id, data, name);
+    }
+    bool has(int id) const override { return writer_->has(id); }
+    bool collective() const override { return true; }
+    FileRecord finish() override { return writer_->finish(); }
+    void discard() noexcept override {
+        if (!writer_) return;  // discarded already
+        for (const fs::path& p : writer_->shared_paths()) remove_file(p);
+        writer_.reset();
+        ::rmdir(dir_.c_str());
+    }
+    void update_state(FormatState&) const override {}
+
+  private:
+    std::unique_ptr<SliceWriter> writer_;
+    fs::path dir_;
+};
+
+// L4 differential: the rank's one file, updated in place; an update of a
+// file that holds a committed checkpoint goes through a redo journal
+// (format/dcp_writer.hpp).
+class DcpFile final : public CheckpointFile {
+  public:
+    // `entry_durable`: the file's directory entry is durable already (it
+    // holds the committed baseline).
+    DcpFile(std::unique_ptr<DcpWriter> writer, bool entry_durable, int rank, std::uint64_t seq)
+        : writer_(std::move(writer)), entry_durable_(entry_durable), rank_(rank), seq_(seq) {}
+
+    void add(int id, std::span<const std::byte> data, const std::string& name) override {
+        writer_->add(id, data, name);
+        fault_point("during_dcp_update", rank_, seq_);
+    }
+    bool has(int id) const override { return writer_->has(id); }
+    FileRecord finish() override {
+        FileRecord record = writer_->finish();
+        if (!entry_durable_) sync_dir(writer_->path().parent_path());
+        record.file = writer_->path().filename().string();
+        return record;
+    }
+    void discard() noexcept override { writer_->abandon(); }
+    void update_state(FormatState& state) const override {
+        state.layout = *writer_->ftiff_layout();
+        state.dcp = writer_->next_baseline();
+    }
+    void leave_to_background(BackgroundWork& background) override {
+        if (!writer_->journaled()) return;
+        // The update is durable in its sealed journal; the file takes it
+        // while the application goes on, and the next checkpoint waits.
+        background.run([journal = writer_->journal_path(), file = writer_->path(), rank = rank_, seq = seq_] {
+            try {
+                roll_forward(journal, file, [&] { fault_point("during_dcp_apply", rank, seq); });
+            } catch (...) {
+                // The journal stays: the next checkpoint applies it, or the restart.
+            }
+        });
+    }
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> dcp_bytes() const override {
+        return std::make_pair(writer_->bytes_written(), writer_->bytes_protected());
+    }
+
+  private:
+    std::unique_ptr<DcpWriter> writer_;
+    bool entry_durable_;
+    int rank_;
+    std::uint64_t seq_;
+};
+
+// The FB's maxFs and ptFs: the largest file of the L2/L3 group (of all ranks
+// without groups) and the file of the left neighbour, whose copy this rank
+// keeps at L2. Collective over the application ranks.
+FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
+    std::vector<std::int64_t> all(static_cast<std::size_t>(ctx.topo.app_size));
+    allgather(&mine, all.data(), 1, MPI_INT64_T, ctx.app);
+    FtiffWriter::Sizes sizes;
+    if (!ctx.topo.groups_valid) {
+        sizes.max_fs = *std::max_element(all.begin(), all.end());
+        return sizes;
+    }
+    for (int r : ctx.topo.group_app_ranks) sizes.max_fs = std::max(sizes.max_fs, all[static_cast<std::size_t>(r)]);
+    sizes.pt_fs = all[static_cast<std::size_t>(ctx.topo.left_app_rank)];
+    return sizes;
+}
+
+// Files are written around the page cache: the cache's copy and the reclaim
+// of older checkpoints' pages cost CPU time and make the write's time vary.
+// A file read back right after it is written finds it in the cache.
+WritePath posix_write_path(bool read_back) {
+    return read_back ? WritePath::page_cache : WritePath::direct;
+}
+
+std::unique_ptr<CheckpointFile> open_shared_file(Context& ctx, const CheckpointRef& ref,
+                                                 const std::vector<Variable>& vars, bool incremental) {
+    SharedFileSpec spec = shared_file_spec(ctx, ref);
+    const int rank = ctx.rank();
+    const std::uint64_t seq = ref.seq;
+    spec.before_commit = [rank, seq] { fault_point("before_shared_commit", rank, seq); };
+    std::uint64_t bytes = 0;
+    for (const Variable& v : vars) bytes += v.bytes();
+    try {
+        run_collectively(ctx.app, [&] { make_dirs(spec.dir); });
+        auto writer = std::make_unique<SliceWriter>(SharedFile::create(ctx.app, spec, {{rank, bytes}}), !incremental);
+        return std::make_unique<SharedCheckpointFile>(std::move(writer), spec.dir);
+    } catch (...) {
+        ::rmdir(spec.dir.c_str());
+        throw;
+    }
+}
+
+}  // namespace
+
+DcpOptions dcp_options(const Context& ctx) {
+    return {ctx.config.dcp_mode, static_cast<std::size_t>(ctx.config.dcp_block_size),
+            static_cast<std::size_t>(ctx.cpu_share.cpus)};
+}
+
+std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const CheckpointRef& ref,
+                                                     const std::vector<Variable>& vars, const FormatState& state,
+                                                     bool incremental, bool read_back) {
+    const IoMode format = file_format(ctx.config.ckpt_io, ref.level);
+    if (is_shared(format)) return open_shared_file(ctx, ref, vars, incremental);
+    const fs::path path = ctx.data_path(ref, ctx.topo.node_id);
+    const bool in_place = ref.level == kDcpLevel;
+    const bool ftiff = format == IoMode::ftiff;
+    std::unique_ptr<CheckpointFile> file;
+    try {
+        std::optional<ftiff::Layout> layout;
+        run_collectively(ctx.app, [&] {
+            make_dirs(path.parent_path());
+            if (!ftiff) return;
+            std::vector<ftiff::VariableExtent> extents;
+            for (const Variable& v : vars) extents.push_back({v.id, static_cast<std::int64_t>(v.bytes())});
+            layout = state.layout;
+            layout->update(extents);
+        });
+        FtiffWriter::Sizes sizes;
+        if (ftiff) sizes = exchange_file_sizes(ctx, layout->file_size());
+        run_collectively(ctx.app, [&] {
+            if (in_place) {
+                // The baseline counts only while the file still holds it.
+                // An update committed but not yet applied (its background
+                // apply failed) is applied first: the baseline describes it.
+                settle_dcp_journal(ctx);
+                const DcpBaseline* base =
+                    state.dcp.seq != 0 && ctx.catalog.contains(state.dcp.seq, kDcpLevel) ? &state.dcp : nullptr;
+                auto writer = std::make_unique<DcpWriter>(path, ctx.dcp_journal_path(), ref.seq, *layout, base,
+                                                          dcp_options(ctx), sizes);
+                file = std::make_unique<DcpFile>(std::move(writer), base != nullptr, ctx.rank(), ref.seq);
+            } else if (ftiff) {
+                file = std::make_unique<RenamedFile>(
+                    std::make_unique<FtiffWriter>(fs::path(path) += ".tmp", *layout, sizes), path);
+            } else {
+                file = std::make_unique<RenamedFile>(
+                    std::make_unique<PosixWriter>(fs::path(path) += ".tmp", posix_write_path(read_back)), path);
+            }
+        });
+    } catch (...) {
+        if (file) {
+            file->discard();
+        } else if (!in_place) {
+            remove_file(fs::path(path) += ".tmp");
+            ::rmdir(path.parent_path().c_str());
+        }
+        throw;
+    }
+    return file;
+}
+
+std::exception_ptr finish_checkpoint_file(const Context& ctx, const CheckpointRef& ref, CheckpointFile& file,
+                                          FileRecord& record) noexcept {
+    try {
+        record = file.finish();
+        record.rank = ctx.rank();
+        record.holder = ctx.rank();
+        record.node = ctx.topo.node_id;
+        fault_point("after_data_write", ctx.rank(), ref.seq);
+        return nullptr;
+    } catch (...) {
+        return std::current_exception();
+    }
+}
+
+}  // namespace mlckpt::core
