@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "common/plural.hpp"
 #include "config/cross_checks.hpp"
 #include "config/restart_state.hpp"
 #include "io/file.hpp"
@@ -18,11 +19,6 @@
 namespace mlckpt::core {
 
 namespace {
-
-// "1 node", "4 nodes".
-std::string plural(std::size_t n, const char* word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
 
 const char* level_name(int level) {
     switch (level) {

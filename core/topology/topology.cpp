@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/plural.hpp"
 
 namespace mlckpt::core {
 
@@ -20,7 +21,7 @@ void assign_groups(Topology& t, int group_size) {
     t.group_size = group_size;
     if (t.nodes % group_size != 0) {
         t.groups_problem = "group_size = " + std::to_string(group_size) + " does not divide the " +
-                           std::to_string(t.nodes) + " nodes of the run";
+                           plural(static_cast<std::size_t>(t.nodes), "node") + " of the run";
         return;
     }
     if (group_size < 2) {
@@ -51,8 +52,8 @@ int Topology::app_rank_of_node(int node, int index) const {
 std::vector<int> simulated_node_map(int world_size, int node_size, const std::string& config_path) {
     if (world_size % node_size != 0) {
         fail(ErrorKind::config, config_path + ": [basic] node_size = '" + std::to_string(node_size) +
-                                    "': does not divide the " + std::to_string(world_size) +
-                                    " ranks of the run (local_test = 1 simulates nodes of node_size ranks); "
+                                    "': does not divide the " + plural(static_cast<std::size_t>(world_size), "rank") +
+                                    " of the run (local_test = 1 simulates nodes of node_size ranks); "
                                     "allowed: a divisor of " +
                                     std::to_string(world_size));
     }

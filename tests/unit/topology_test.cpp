@@ -77,6 +77,8 @@ TEST(Topology, GroupsUnavailableWhenGroupSizeDoesNotDivideNodes) {
     Topology t = at(6, 2, 2, false, 0);  // 3 nodes
     EXPECT_FALSE(t.groups_valid);
     EXPECT_EQ(t.groups_problem, "group_size = 2 does not divide the 3 nodes of the run");
+    Topology single = at(2, 2, 4, false, 0);  // 1 node
+    EXPECT_EQ(single.groups_problem, "group_size = 4 does not divide the 1 node of the run");
     Topology one = at(4, 2, 1, false, 0);
     EXPECT_FALSE(one.groups_valid);
     EXPECT_NE(one.groups_problem.find("group_size = 1"), std::string::npos);
