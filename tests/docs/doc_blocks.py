@@ -296,6 +296,19 @@ def main():
     shutil.rmtree(opts.work, ignore_errors=True)
     failures = []
     checked = 0
+
+    def attempt(block, check):
+        """Runs check(work directory) for a block, recording a failure."""
+        work = opts.work / f"{block.doc.stem}-{block.line}"
+        work.mkdir(parents=True)
+        if opts.list:
+            return
+        try:
+            check(work.resolve())
+        except Failure as e:
+            print(f"FAILED {block.name}: {e}")
+            failures.append(block.name)
+
     for doc in opts.docs:
         blocks = parse_blocks(doc)
         configs = [b for b in blocks if b.kind == "config" and not b.skipped]
@@ -312,29 +325,14 @@ def main():
             used.add(config.line if config.doc == doc else None)
             print(f"{block.name}: {block.lang} program")
             checked += 1
-            workdir = opts.work / f"{doc.stem}-{block.line}"
-            workdir.mkdir(parents=True)
-            if opts.list:
-                continue
-            try:
-                check_program(build, block, blocks[i + 1:], config, workdir.resolve())
-            except Failure as e:
-                print(f"FAILED {block.name}: {e}")
-                failures.append(block.name)
+            attempt(block, lambda work, block=block, rest=blocks[i + 1:], config=config:
+                    check_program(build, block, rest, config, work))
         for config in configs:
             if config.line in used:
                 continue
             print(f"{config.name}: configuration")
             checked += 1
-            workdir = opts.work / f"{doc.stem}-{config.line}"
-            workdir.mkdir(parents=True)
-            if opts.list:
-                continue
-            try:
-                check_config(build, config, workdir.resolve())
-            except Failure as e:
-                print(f"FAILED {config.name}: {e}")
-                failures.append(config.name)
+            attempt(config, lambda work, config=config: check_config(build, config, work))
     print(f"{checked} complete blocks, {len(failures)} failed" + (": " + ", ".join(failures) if failures else ""))
     return 1 if failures else 0
 
