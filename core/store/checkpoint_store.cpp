@@ -64,13 +64,13 @@ void drop_superseded_dcp_metadata(const Context& ctx, Catalog& found) {
 
 }  // namespace
 
-void settle_dcp_journal(const Context& ctx) {
+void settle_dcp_journal(const Context& ctx, bool keep_unknown) {
     const fs::path journal = ctx.dcp_journal_path();
     std::error_code ec;
     if (!fs::exists(journal, ec)) return;
     std::optional<std::uint64_t> seq = redo_journal_seq(journal);
     if (!seq || !ctx.catalog.contains(*seq, kDcpLevel)) {
-        remove_file(journal);  // an update never committed: the file was never touched
+        if (!keep_unknown) remove_file(journal);  // an update never committed: the file was never touched
         return;
     }
     const fs::path file = ctx.data_path_for({0, kDcpLevel, 0}, ctx.rank(), 0);
@@ -462,8 +462,8 @@ void load_catalog_and_clean(Context& ctx) {
         if (ctx.rank() == 0) remove_uncommitted(ctx, keep, ctx.layout.global_exec_dir() / "l4", 4);
     }
     try {
-        // Without metadata a journal's update cannot be known to have committed: it stays as found.
-        if (!keep_all) settle_dcp_journal(ctx);
+        // After lost metadata, only an update whose metadata was restored is known to have committed.
+        settle_dcp_journal(ctx, keep_all);
     } catch (const Error& e) {
         // The file then fails its recorded size and CRC, and the restart falls back to an older checkpoint.
         ctx.log.warning(std::string("cannot complete the update of the L4 differential file: ") + e.what());

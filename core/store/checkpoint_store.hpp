@@ -38,9 +38,11 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs);
 
 // The journal of this rank's L4 differential file, left by a crash or by a
 // background apply that failed: applied when its update was committed
-// (with a warning), removed otherwise. Throws a corrupt or io Error when a
+// (with a warning), removed otherwise, unless `keep_unknown` (a restart
+// that lost its metadata cannot tell an update that never committed from
+// one whose metadata is gone: it stays). Throws a corrupt or io Error when a
 // committed update cannot be applied.
-void settle_dcp_journal(const Context& ctx);
+void settle_dcp_journal(const Context& ctx, bool keep_unknown = false);
 
 // Collective. Copies a node-local checkpoint to L4, verifying each file's
 // CRC on the way, and commits it with the same sequence number. POSIX files

@@ -212,8 +212,10 @@ TEST(Dcp, CrashBeforeTheCommitRollsBack) {
 // The last rank is killed on its background thread once checkpoint 3 is
 // committed, after applying the first record of its journal to its file:
 // the restart completes the update from the journal and recovers
-// checkpoint 3 bit for bit.
-TEST(Dcp, CrashWhileTheJournalIsAppliedRollsForward) {
+// checkpoint 3 bit for bit. With `lose_metadata`, the metadata directory is
+// lost as well: the restart restores it from the copies beside the data,
+// and only then is the journal's update known to have committed.
+void journal_applied_at_restart(bool lose_metadata) {
     std::string cfg = dcp_config("2");
     const int victim = app_ranks_expected() - 1;
     if (phase() == 1) {
@@ -230,9 +232,20 @@ TEST(Dcp, CrashWhileTheJournalIsAppliedRollsForward) {
     if (world_rank() == 0) {
         EXPECT_FALSE(find_files("dCP-Rank" + std::to_string(victim) + ".fti.journal").empty())
             << "the victim's journal was left to apply";
+        if (lose_metadata) {
+            for (const auto& entry : fs::directory_iterator(meta_dir())) fs::remove_all(entry.path());
+        }
     }
     world_barrier();
     restart_recovers(cfg, [](Data& expected) { expected.fill(3); });
+}
+
+TEST(Dcp, CrashWhileTheJournalIsAppliedRollsForward) {
+    journal_applied_at_restart(false);
+}
+
+TEST(Dcp, LostMetadataStillRollsTheJournalForward) {
+    journal_applied_at_restart(true);
 }
 
 // The restarted run protects only variable 0: variable 1 keeps its

@@ -123,6 +123,7 @@ mlckpt_add_mpi_scenario(Dcp.OnlyChangedBlocksAreWrittenCrc32 RANKS 1 4 8 PHASES 
 mlckpt_add_mpi_scenario(Dcp.CrashDuringUpdateRollsBack RANKS 4 8 PHASES killed ok)
 mlckpt_add_mpi_scenario(Dcp.CrashAfterTheJournalIsSealedRollsBack RANKS 4 PHASES killed ok)
 mlckpt_add_mpi_scenario(Dcp.CrashWhileTheJournalIsAppliedRollsForward RANKS 1 4 PHASES killed ok)
+mlckpt_add_mpi_scenario(Dcp.LostMetadataStillRollsTheJournalForward RANKS 1 4 PHASES killed ok)
 mlckpt_add_mpi_scenario(Dcp.CrashBeforeTheCommitRollsBack RANKS 4 PHASES killed ok)
 mlckpt_add_mpi_scenario(Dcp.FullL4CheckpointReplacesTheDcpFiles RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Dcp.FullDiskKeepsThePreviousCheckpoint RANKS 1 4 PHASES ok ok)
