@@ -357,9 +357,37 @@ void keep_data_without_metadata(Context& ctx) {
     if (!summary.empty()) ctx.catalog.keep_unrecorded(highest, summary);
 }
 
-// Rank 0, when a restart finds no metadata of its execution: restores it
-// from the copies beside the data (write_meta_copy) that verify and belong
-// to this execution, and adds them to `found`.
+// Rank 0: restores the metadata of checkpoint (seq, level) from its copy
+// beside the data, if that verifies and belongs to this checkpoint and
+// execution, and adds it to `found`. `what` says what became of the
+// metadata ("was missing", "was damaged").
+bool restore_from_copy(const Context& ctx, std::uint64_t seq, int level, Catalog& found, const std::string& what) {
+    const fs::path copy = ctx.layout.meta_copy(level, seq, ctx.topo.node_id);
+    std::error_code ec;
+    if (!fs::exists(copy, ec)) return false;
+    try {
+        const std::string text = read_text_file(copy);
+        CheckpointMeta meta = parse_meta(text, copy.string());
+        if (!meta.complete || meta.seq != seq || meta.level != level || meta.exec_id != ctx.layout.exec_id()) {
+            ctx.log.warning("not restoring metadata from '" + copy.string() +
+                            "': incomplete, or not that of this checkpoint and execution");
+            return false;
+        }
+        make_dirs(ctx.layout.meta_exec_dir());
+        atomic_write_file(ctx.layout.meta_file(level, seq), text);
+        found.add({seq, level, meta.ckpt_id});
+        ctx.log.warning("the metadata of checkpoint " + std::to_string(meta.ckpt_id) + " (seq " + std::to_string(seq) +
+                        ") " + what + " in '" + ctx.layout.meta_exec_dir().string() + "': restored from its copy '" +
+                        copy.string() + "'");
+        return true;
+    } catch (const Error& e) {
+        ctx.log.warning(std::string("not restoring metadata from its copy: ") + e.what());
+        return false;
+    }
+}
+
+// Rank 0, when a restart finds no metadata of its execution: restores what
+// the copies beside the data hold (write_meta_copy).
 void restore_lost_metadata(const Context& ctx, Catalog& found) {
     std::vector<std::pair<std::uint64_t, int>> candidates;
     for (const auto& dir : visible_checkpoint_directories(ctx, {1, 2, 3, 4})) candidates.push_back(dir);
@@ -371,27 +399,7 @@ void restore_lost_metadata(const Context& ctx, Catalog& found) {
             candidates.emplace_back(seq, level);
         }
     }
-    for (const auto& [seq, level] : candidates) {
-        const fs::path copy = ctx.layout.meta_copy(level, seq, ctx.topo.node_id);
-        if (!fs::exists(copy, ec)) continue;
-        try {
-            const std::string text = read_text_file(copy);
-            CheckpointMeta meta = parse_meta(text, copy.string());
-            if (!meta.complete || meta.seq != seq || meta.level != level || meta.exec_id != ctx.layout.exec_id()) {
-                ctx.log.warning("not restoring metadata from '" + copy.string() +
-                                "': incomplete, or not that of this checkpoint and execution");
-                continue;
-            }
-            make_dirs(ctx.layout.meta_exec_dir());
-            atomic_write_file(ctx.layout.meta_file(level, seq), text);
-            found.add({seq, level, meta.ckpt_id});
-            ctx.log.warning("the metadata of checkpoint " + std::to_string(meta.ckpt_id) + " (seq " +
-                            std::to_string(seq) + ") was missing from '" + ctx.layout.meta_exec_dir().string() +
-                            "': restored from its copy '" + copy.string() + "'");
-        } catch (const Error& e) {
-            ctx.log.warning(std::string("not restoring metadata from its copy: ") + e.what());
-        }
-    }
+    for (const auto& [seq, level] : candidates) restore_from_copy(ctx, seq, level, found, "was missing");
 }
 
 }  // namespace
@@ -424,6 +432,9 @@ void load_catalog_and_clean(Context& ctx) {
                     }
                     found.add({seq, level, meta.ckpt_id});
                 } catch (const Error& e) {
+                    if (restore_from_copy(ctx, seq, level, found, "was damaged (" + std::string(e.what()) + ")")) {
+                        continue;
+                    }
                     ctx.log.warning(std::string("ignoring damaged metadata (its data is left in place): ") + e.what());
                     damaged.add({seq, level, 0});
                 }

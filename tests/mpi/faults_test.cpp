@@ -54,15 +54,30 @@ TEST(Faults, OverwrittenFileFallsBack) {
     });
 }
 
-// Damaged metadata is not trusted, but its checkpoint's files are not
-// deleted as leftovers either: they may be recoverable by hand.
-TEST(Faults, DamagedMetadataFallsBack) {
+// Damaged metadata is restored from its copy beside the data, and the
+// restart recovers the newest checkpoint.
+TEST(Faults, DamagedMetadataIsRestoredFromItsCopy) {
     std::string cfg = config();
     if (phase() == 1) return write_l4_then_l1(cfg);
     if (world_rank() == 0) {
         auto metas = files_below(meta_dir(), [](const fs::path& f) { return f.filename() == "ckpt2.l1.meta"; });
         ASSERT_EQ(metas.size(), 1u);
         overwrite_in_place(metas[0], 40, 4);
+    }
+    world_barrier();
+    recover_then_finalize(cfg, 2);
+}
+
+// With its copy damaged too, damaged metadata is not trusted, but its
+// checkpoint's files are not deleted as leftovers either: they may be
+// recoverable by hand. The restart falls back to the older checkpoint.
+TEST(Faults, DamagedMetadataFallsBack) {
+    std::string cfg = config();
+    if (phase() == 1) return write_l4_then_l1(cfg);
+    if (world_rank() == 0) {
+        auto metas = files_matching("ckpt2\\.l1\\.meta");
+        ASSERT_EQ(metas.size(), 2u) << "the metadata and its copy";
+        for (const fs::path& meta : metas) overwrite_in_place(meta, 40, 4);
     }
     world_barrier();
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));

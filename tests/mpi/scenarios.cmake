@@ -18,6 +18,7 @@ mlckpt_add_mpi_scenario(Faults.DeletedFileFallsBackToOlderCheckpoint RANKS 1 4 8
 mlckpt_add_mpi_scenario(Faults.DeletedNodeDirectoryFallsBack RANKS 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Faults.TruncatedFileFallsBack RANKS 1 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Faults.OverwrittenFileFallsBack RANKS 1 4 8 PHASES ok ok)
+mlckpt_add_mpi_scenario(Faults.DamagedMetadataIsRestoredFromItsCopy RANKS 1 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Faults.DamagedMetadataFallsBack RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Faults.OnlyCheckpointCorruptIsNamed RANKS 1 4 8 PHASES ok ok ok)
 mlckpt_add_mpi_scenario(Faults.LostMetadataIsRestoredForL1 RANKS 1 4 PHASES ok ok)
