@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/fault_injection.hpp"
+#include "common/plural.hpp"
 #include "config/restart_state.hpp"
 #include "format/redo_journal.hpp"
 #include "hash/crc32.hpp"
@@ -338,7 +339,7 @@ void keep_data_without_metadata(Context& ctx) {
                 parts.push_back("L4 '" + ctx.layout.ckpt_dir(4, seq, 0).string() + "'");
             } else {
                 parts.push_back("L" + std::to_string(level) + " ckpt" + std::to_string(seq) + " on " +
-                                std::to_string(count) + (count == 1 ? " node" : " nodes") + " ('" +
+                                plural(static_cast<std::size_t>(count), "node") + " ('" +
                                 ctx.layout.ckpt_dir(level, seq, ctx.topo.node_id).string() + "' and the like)");
             }
         }
@@ -350,10 +351,8 @@ void keep_data_without_metadata(Context& ctx) {
                        ctx.config.path;
         }
     }
-    std::string text = bcast_string(ctx.app, std::to_string(highest) + '\n' + summary, 0);
-    std::size_t cut = text.find('\n');
-    highest = std::stoull(text.substr(0, cut));
-    summary = text.substr(cut + 1);
+    summary = bcast_string(ctx.app, summary, 0);
+    check_mpi(MPI_Bcast(&highest, 1, MPI_UINT64_T, 0, ctx.app), "MPI_Bcast");
     if (!summary.empty()) ctx.catalog.keep_unrecorded(highest, summary);
 }
 
