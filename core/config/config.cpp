@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "format/file_formats.hpp"
 
 namespace mlckpt::core {
 
@@ -251,18 +252,12 @@ void check_consistency(const Config& c) {
 
 }  // namespace
 
+bool is_shared(IoMode mode) {
+    return file_format_of(mode).shared;
+}
+
 const char* io_mode_name(IoMode mode) {
-    switch (mode) {
-        case IoMode::posix:
-            return "POSIX";
-        case IoMode::mpiio:
-            return "MPI-IO";
-        case IoMode::ftiff:
-            return "FTI-FF";
-        case IoMode::container:
-            return "shared container";
-    }
-    return "unknown";
+    return file_format_of(mode).name;
 }
 
 Config load_config(const std::string& path) {

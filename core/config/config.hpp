@@ -59,9 +59,7 @@ struct Config {
 Config load_config(const std::string& path);
 
 // Whether a mode writes one file (or container) for all ranks at L4.
-inline bool is_shared(IoMode mode) {
-    return mode == IoMode::mpiio || mode == IoMode::container;
-}
+bool is_shared(IoMode mode);
 
 // The human-readable name of a checkpoint I/O mode ("POSIX", "FTI-FF", ...).
 const char* io_mode_name(IoMode mode);

@@ -1,5 +1,7 @@
 #include "format/checkpoint_meta.hpp"
 
+#include "format/file_formats.hpp"
+
 #include <charconv>
 
 #include "common/error.hpp"
@@ -221,7 +223,7 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
     m.seq = in.expect_number<std::uint64_t>("SEQ");
     m.level = in.expect_number<int>("LEVEL");
     int io = in.expect_number<int>("IO");
-    if (io < 1 || io > 4) in.error("unknown IO mode " + std::to_string(io));
+    if (!is_registered_format(io)) in.error("unknown IO mode " + std::to_string(io));
     m.io = static_cast<IoMode>(io);
     m.ranks = in.expect_number<int>("RANKS");
     m.node_size = in.expect_number<int>("NODE_SIZE");

@@ -82,4 +82,31 @@ FileRecord write_parity(const RedundancyIo& io, const GroupMember& m, const Chec
 FileRecord repair_parity(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
                          const CheckpointRef& ref, const Holdings& held);
 
+// The redundancy of one level as one object, whoever does its work (the
+// application rank inline, the node's head) and whenever (at checkpoint
+// time, at restart): L2 partner copies, L3 Reed-Solomon parity. A new kind
+// of redundancy is one more implementation, returned by redundancy_of().
+class Redundancy {
+  public:
+    virtual ~Redundancy() = default;
+
+    // Checkpoint time: makes this member's share of the group's redundancy
+    // for its file `data` (from `content` when given); returns its record.
+    virtual FileRecord write(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref,
+                             const FileRecord& data, const MemoryContent* content = nullptr) const = 0;
+    // Restart: rebuilds what the group lost; returns the record of the
+    // redundancy kept here, as it now is.
+    virtual FileRecord repair(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
+                              const CheckpointRef& ref, const Holdings& held) const = 0;
+    // Whether write() checks the data against the CRC-32 of `data` (a copy
+    // does; parity has nothing to check it against).
+    virtual bool checks_data_crc() const = 0;
+    // For messages: "partner copy", "Reed-Solomon".
+    virtual const char* name() const = 0;
+};
+
+// The redundancy of `level`; nullptr for levels without one (L1, L4, L4
+// differential).
+const Redundancy* redundancy_of(int level);
+
 }  // namespace mlckpt::core

@@ -30,9 +30,8 @@ void check_fits_run(const Context& ctx, const CheckpointMeta& meta, const fs::pa
         fail(ErrorKind::corrupt, "metadata '" + meta_path.string() + "' lists " + std::to_string(meta.files.size()) +
                                      " files for " + std::to_string(meta.ranks) + " ranks");
     }
-    bool grouped = meta.level == 2 || meta.level == 3;
-    if (grouped && (meta.node_size != ctx.config.node_size || meta.group_size != ctx.config.group_size ||
-                    !ctx.topo.groups_valid)) {
+    if (redundancy_of(meta.level) != nullptr && (meta.node_size != ctx.config.node_size ||
+                                                 meta.group_size != ctx.config.group_size || !ctx.topo.groups_valid)) {
         fail(ErrorKind::not_recoverable, "it was written with node_size = " + std::to_string(meta.node_size) +
                                              " and group_size = " + std::to_string(meta.group_size) +
                                              "; its partner copies or parity need the same groups "
@@ -50,7 +49,8 @@ std::string problem_with(const fs::path& path, const FileRecord* record, IoMode 
         if (whole) {
             verify_checkpoint_file(path, *record, io, buffer);
         } else {
-            CheckpointReader(path, record->type == "PARITY" ? IoMode::posix : io, *record);  // parity is raw bytes
+            open_checkpoint_reader(path, record->type == "PARITY" ? IoMode::posix : io,
+                                   *record);  // parity is raw bytes
         }
         return {};
     } catch (const Error& e) {
@@ -76,7 +76,8 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
     // L1 and L4 files are found where the metadata says they were written;
     // L2 and L3 need the same groups, hence the same nodes.
     int node = ctx.topo.node_id;
-    bool grouped = ref.level == 2 || ref.level == 3;
+    const Redundancy* redundancy = redundancy_of(ref.level);
+    const bool grouped = redundancy != nullptr;
     fs::path path = own != nullptr && !grouped ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file
                                                : ctx.data_path(ref, node);
     RecoverySource source{ref, meta.io, rec, path, std::nullopt, false};
@@ -108,8 +109,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
         if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
         const GroupMember self = own_member(ctx.topo, ctx.group);
-        source.redundancy = ref.level == 2 ? repair_partner_copies(ctx.redundancy_io(), self, meta, ref, mine)
-                                           : repair_parity(ctx.redundancy_io(), self, meta, ref, mine);
+        source.redundancy = redundancy->repair(ctx.redundancy_io(), self, meta, ref, mine);
         source.redundancy_unrecorded = meta.redundancy.size() != meta.files.size();
         return source;
     }

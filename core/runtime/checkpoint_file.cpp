@@ -5,8 +5,7 @@
 #include <algorithm>
 
 #include "common/fault_injection.hpp"
-#include "format/ftiff_writer.hpp"
-#include "format/posix_format.hpp"
+#include "format/file_formats.hpp"
 #include "format/slice_writer.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
@@ -144,7 +143,7 @@ FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
 // Files are written around the page cache: the cache's copy and the reclaim
 // of older checkpoints' pages cost CPU time and make the write's time vary.
 // A file read back right after it is written finds it in the cache.
-WritePath posix_write_path(bool read_back) {
+WritePath write_path(bool read_back) {
     return read_back ? WritePath::page_cache : WritePath::direct;
 }
 
@@ -176,24 +175,24 @@ DcpOptions dcp_options(const Context& ctx) {
 std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const CheckpointRef& ref,
                                                      const std::vector<Variable>& vars, const FormatState& state,
                                                      bool incremental, bool read_back) {
-    const IoMode format = file_format(ctx.config.ckpt_io, ref.level);
-    if (is_shared(format)) return open_shared_file(ctx, ref, vars, incremental);
+    const FileFormat& format = file_format_of(file_format(ctx.config.ckpt_io, ref.level));
+    if (format.shared) return open_shared_file(ctx, ref, vars, incremental);
     const fs::path path = ctx.data_path(ref, ctx.topo.node_id);
     const bool in_place = ref.level == kDcpLevel;
-    const bool ftiff = format == IoMode::ftiff;
+    const bool layout_needed = format.continues_layout;
     std::unique_ptr<CheckpointFile> file;
     try {
         std::optional<ftiff::Layout> layout;
         run_collectively(ctx.app, [&] {
             make_dirs(path.parent_path());
-            if (!ftiff) return;
+            if (!layout_needed) return;
             std::vector<ftiff::VariableExtent> extents;
             for (const Variable& v : vars) extents.push_back({v.id, static_cast<std::int64_t>(v.bytes())});
             layout = state.layout;
             layout->update(extents);
         });
         FtiffWriter::Sizes sizes;
-        if (ftiff) sizes = exchange_file_sizes(ctx, layout->file_size());
+        if (layout_needed) sizes = exchange_file_sizes(ctx, layout->file_size());
         run_collectively(ctx.app, [&] {
             if (in_place) {
                 // The baseline counts only while the file still holds it.
@@ -205,12 +204,9 @@ std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const Checkpo
                 auto writer = std::make_unique<DcpWriter>(path, ctx.dcp_journal_path(), ref.seq, *layout, base,
                                                           dcp_options(ctx), sizes);
                 file = std::make_unique<DcpFile>(std::move(writer), base != nullptr, ctx.rank(), ref.seq);
-            } else if (ftiff) {
-                file = std::make_unique<RenamedFile>(
-                    std::make_unique<FtiffWriter>(fs::path(path) += ".tmp", *layout, sizes), path);
             } else {
-                file = std::make_unique<RenamedFile>(
-                    std::make_unique<PosixWriter>(fs::path(path) += ".tmp", posix_write_path(read_back)), path);
+                WriterSetup setup{fs::path(path) += ".tmp", write_path(read_back), layout ? &*layout : nullptr, sizes};
+                file = std::make_unique<RenamedFile>(format.create_writer(setup), path);
             }
         });
     } catch (...) {

@@ -1,6 +1,7 @@
 #include "runtime/checkpoint_writer.hpp"
 
 #include "common/error.hpp"
+#include "levels/redundancy.hpp"
 #include "store/checkpoint_store.hpp"
 
 namespace mlckpt::core {
@@ -17,7 +18,7 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
     work_ = level_work(ctx, ref_, by_head, from_memory);
     // Read right after it is written: by the head, or for an L2 copy or L3
     // parity made from the file.
-    const bool read_back = by_head || ((level == 2 || level == 3) && !from_memory);
+    const bool read_back = by_head || (redundancy_of(level) != nullptr && !from_memory);
     file_ = open_checkpoint_file(ctx, ref_, vars, state, incremental, read_back);
 }
 

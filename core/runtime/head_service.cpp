@@ -72,8 +72,7 @@ std::string HeadService::process(const std::vector<std::string>& posts) {
                 }
                 GroupMember m = head_member(ctx_.topo, sector_, static_cast<int>(i));
                 mine.push_back(data[i]);
-                mine.push_back(ref.level == 2 ? write_partner_copy(ctx_.redundancy_io(), m, ref, data[i])
-                                              : write_parity(ctx_.redundancy_io(), m, ref, data[i]));
+                mine.push_back(redundancy_of(ref.level)->write(ctx_.redundancy_io(), m, ref, data[i]));
             }
         });
         const IoMode io = file_format(ctx_.config.ckpt_io, ref.level);

@@ -39,7 +39,8 @@ class FileAlone final : public LevelWork {
 // L2 and L3 inline: the partner copy or parity of the group.
 class GroupRedundancy : public LevelWork {
   public:
-    GroupRedundancy(const Context& ctx, const CheckpointRef& ref) : ctx_(ctx), ref_(ref) {}
+    GroupRedundancy(const Context& ctx, const CheckpointRef& ref, const Redundancy& redundancy)
+        : ctx_(ctx), ref_(ref), redundancy_(&redundancy) {}
 
     void discard() noexcept override {
         const fs::path kept = ctx_.redundancy_path(ref_, ctx_.topo.node_id);
@@ -54,14 +55,14 @@ class GroupRedundancy : public LevelWork {
         FileRecord kept;
         run_collectively(ctx_.app, [&] {
             const GroupMember self = own_member(ctx_.topo, ctx_.group);
-            kept = ref_.level == 2 ? write_partner_copy(ctx_.redundancy_io(), self, ref_, data, content)
-                                   : write_parity(ctx_.redundancy_io(), self, ref_, data, content);
+            kept = redundancy_->write(ctx_.redundancy_io(), self, ref_, data, content);
         });
         return kept;
     }
 
     const Context& ctx_;
     CheckpointRef ref_;
+    const Redundancy* redundancy_;
 };
 
 // The file first, then the copy or parity read back from it.
@@ -96,7 +97,7 @@ class RedundancyFromMemory final : public GroupRedundancy {
         // The partner checks the copy it receives against this CRC.
         FileRecord in_memory;
         in_memory.size = content_.size();
-        in_memory.crc32 = ref_.level == 2 ? content_.crc32() : 0;
+        in_memory.crc32 = redundancy_->checks_data_crc() ? content_.crc32() : 0;
         FileRecord data;
         auto written = std::async(std::launch::async, [&] { return write_file(file, data); });
         FileRecord kept;
@@ -107,7 +108,7 @@ class RedundancyFromMemory final : public GroupRedundancy {
             redundancy_failure = std::current_exception();
         }
         failure = written.get();  // the worker is done before anything is discarded
-        if (!failure && ref_.level == 2 && data.crc32 != in_memory.crc32) {
+        if (!failure && redundancy_->checks_data_crc() && data.crc32 != in_memory.crc32) {
             failure = std::make_exception_ptr(
                 Error(ErrorKind::corrupt, "'" + ctx_.data_path(ref_, ctx_.topo.node_id).string() +
                                               "' was written with CRC " + crc32_hex(data.crc32) +
@@ -148,14 +149,15 @@ class RedundancyFromMemory final : public GroupRedundancy {
 }  // namespace
 
 bool level_work_from_memory(const Context& ctx, const CheckpointRef& ref, bool by_head, bool incremental) {
-    const bool redundancy = ref.level == 2 || ref.level == 3;
-    return redundancy && !by_head && !incremental && file_format(ctx.config.ckpt_io, ref.level) == IoMode::posix;
+    return redundancy_of(ref.level) != nullptr && !by_head && !incremental &&
+           file_format(ctx.config.ckpt_io, ref.level) == IoMode::posix;
 }
 
 std::unique_ptr<LevelWork> level_work(Context& ctx, const CheckpointRef& ref, bool by_head, bool from_memory) {
-    if (by_head || (ref.level != 2 && ref.level != 3)) return std::make_unique<FileAlone>(ctx, ref);
-    if (from_memory) return std::make_unique<RedundancyFromMemory>(ctx, ref);
-    return std::make_unique<RedundancyFromFile>(ctx, ref);
+    const Redundancy* redundancy = redundancy_of(ref.level);
+    if (by_head || redundancy == nullptr) return std::make_unique<FileAlone>(ctx, ref);
+    if (from_memory) return std::make_unique<RedundancyFromMemory>(ctx, ref, *redundancy);
+    return std::make_unique<RedundancyFromFile>(ctx, ref, *redundancy);
 }
 
 }  // namespace mlckpt::core

@@ -10,6 +10,7 @@
 #include "config/cross_checks.hpp"
 #include "config/restart_state.hpp"
 #include "io/file.hpp"
+#include "levels/redundancy.hpp"
 #include "runtime/head_service.hpp"
 #include "storage/execution_dirs.hpp"
 #include "store/checkpoint_store.hpp"
@@ -198,7 +199,7 @@ void Session::adopt(RecoverySource source) {
     }
     // The restarted run continues the containers of the file it restarts from.
     if (source_->io == IoMode::ftiff && ctx_.config.ckpt_io == IoMode::ftiff) {
-        format_.layout = *CheckpointReader(source_->path, source_->io, source_->record).layout();
+        format_.layout = *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout();
     }
 }
 
@@ -223,10 +224,11 @@ void Session::check_level(int level) const {
             fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" + std::to_string(-agreed[0]) +
                                        " to " + std::to_string(agreed[1]) + "); every rank must pass the same level");
         }
-        if ((level == 2 || level == 3) && !ctx_.topo.groups_valid) {
-            fail(ErrorKind::usage, std::string("level ") + std::to_string(level) + " (" +
-                                       (level == 2 ? "partner copy" : "Reed-Solomon") + ") needs groups, but " +
-                                       ctx_.topo.groups_problem + " (" + ctx_.config.path + " [basic] group_size)");
+        const Redundancy* redundancy = redundancy_of(level);
+        if (redundancy != nullptr && !ctx_.topo.groups_valid) {
+            fail(ErrorKind::usage, std::string("level ") + std::to_string(level) + " (" + redundancy->name() +
+                                       ") needs groups, but " + ctx_.topo.groups_problem + " (" + ctx_.config.path +
+                                       " [basic] group_size)");
         }
         if (level == kDcpLevel && !ctx_.config.enable_dcp) {
             fail(ErrorKind::usage, "FTI_L4_DCP needs [basic] enable_dcp = 1 in " + ctx_.config.path);
@@ -373,7 +375,7 @@ void Session::recover() {
             if (!e.remote()) {
                 ctx_.log.warning("cannot recover from checkpoint " + std::to_string(failed.ckpt_id) + ": " + e.what());
             }
-            const bool repairable = (failed.level == 2 || failed.level == 3) && !source_->data_verified;
+            const bool repairable = redundancy_of(failed.level) != nullptr && !source_->data_verified;
             Selection next = repairable ? repair_checkpoint(ctx_, failed) : select_checkpoint(ctx_, failed);
             if (!next.source) {
                 // As after an FTI_Init that found nothing: a fresh run, and
@@ -407,14 +409,14 @@ void Session::read_source() {
         if (!source_) stored_var(-1);  // nothing protected and nothing to recover from
     });
     run_collectively(ctx_.app, [&] {
-        CheckpointReader reader(source_->path, source_->io, source_->record);
+        std::unique_ptr<CheckpointReader> reader = open_checkpoint_reader(source_->path, source_->io, source_->record);
         std::vector<CheckpointReader::Target> targets;
         for (const Variable& var : registry_.variables()) targets.push_back({&stored_var(var.id), var.data()});
-        reader.read_all(targets, ctx_.app, mpiio_piece_bytes(ctx_.config));
-        if (source_->ref.level == kDcpLevel && reader.layout() != nullptr) {
+        reader->read_all(targets, ctx_.app, mpiio_piece_bytes(ctx_.config));
+        if (source_->ref.level == kDcpLevel && reader->layout() != nullptr) {
             // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
             const DcpOptions options = dcp_options(ctx_);
-            format_.dcp = DcpBaseline{source_->ref.seq, *reader.layout(), {}};
+            format_.dcp = DcpBaseline{source_->ref.seq, *reader->layout(), {}};
             for (const Variable& var : registry_.variables()) {
                 format_.dcp.digests[var.id] = block_digests(var.data(), options);
             }
@@ -424,7 +426,7 @@ void Session::read_source() {
 
 void Session::recover_var_init() {
     if (!source_) stored_var(-1);
-    recover_var_reader_.emplace(source_->path, source_->io, source_->record);
+    recover_var_reader_ = open_checkpoint_reader(source_->path, source_->io, source_->record);
 }
 
 void Session::recover_var(int id) {

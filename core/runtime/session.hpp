@@ -108,7 +108,7 @@ class Session {
     int icp_level_ = 0;
     bool icp_inactive_ = false;
     double icp_start_ = 0.0;
-    std::optional<CheckpointReader> recover_var_reader_;
+    std::unique_ptr<CheckpointReader> recover_var_reader_;
     FormatState format_;  // FTI-FF containers and the dCP baseline, continued by every checkpoint
     bool finalized_ = false;
 };

@@ -1,0 +1,51 @@
+#include "format/file_formats.hpp"
+
+#include <iterator>
+
+#include "common/error.hpp"
+#include "format/ftiff_reader.hpp"
+#include "format/posix_format.hpp"
+#include "format/stream_reader.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+std::unique_ptr<FileWriter> create_posix_writer(const WriterSetup& s) {
+    return std::make_unique<PosixWriter>(s.path, s.write_path);
+}
+
+std::unique_ptr<FileWriter> create_ftiff_writer(const WriterSetup& s) {
+    return std::make_unique<FtiffWriter>(s.path, *s.layout, s.sizes);
+}
+
+// clang-format off
+const FileFormat kFormats[] = {
+    // io                name                continues  shared  writer               reader                 verifier
+    {IoMode::posix,     "POSIX",            false,     false,  create_posix_writer, open_posix_reader,     verify_posix_file},
+    {IoMode::mpiio,     "MPI-IO",           false,     true,   nullptr,             open_mpiio_reader,     verify_mpiio_data},
+    {IoMode::ftiff,     "FTI-FF",           true,      false,  create_ftiff_writer, open_ftiff_reader,     verify_ftiff_data},
+    {IoMode::container, "shared container", false,     true,   nullptr,             open_container_reader, verify_container_data},
+};
+// clang-format on
+
+const FileFormat* find(long value) {
+    for (const FileFormat& f : kFormats) {
+        if (static_cast<long>(f.io) == value) return &f;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+const FileFormat& file_format_of(IoMode io) {
+    const FileFormat* f = find(static_cast<long>(io));
+    if (f == nullptr) fail(ErrorKind::corrupt, "unknown checkpoint I/O mode " + std::to_string(static_cast<int>(io)));
+    return *f;
+}
+
+bool is_registered_format(long value) {
+    return find(value) != nullptr;
+}
+
+}  // namespace mlckpt::core

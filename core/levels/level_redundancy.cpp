@@ -1,0 +1,47 @@
+#include "levels/redundancy.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+// A kind of redundancy given by its collective functions.
+class GroupFunctions final : public Redundancy {
+  public:
+    using WriteFn = FileRecord (*)(const RedundancyIo&, const GroupMember&, const CheckpointRef&, const FileRecord&,
+                                   const MemoryContent*);
+    using RepairFn = FileRecord (*)(const RedundancyIo&, const GroupMember&, const CheckpointMeta&,
+                                    const CheckpointRef&, const Holdings&);
+
+    GroupFunctions(WriteFn write, RepairFn repair, bool checks_data_crc, const char* name)
+        : write_(write), repair_(repair), checks_data_crc_(checks_data_crc), name_(name) {}
+
+    FileRecord write(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, const FileRecord& data,
+                     const MemoryContent* content) const override {
+        return write_(io, m, ref, data, content);
+    }
+    FileRecord repair(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
+                      const CheckpointRef& ref, const Holdings& held) const override {
+        return repair_(io, m, meta, ref, held);
+    }
+    bool checks_data_crc() const override { return checks_data_crc_; }
+    const char* name() const override { return name_; }
+
+  private:
+    WriteFn write_;
+    RepairFn repair_;
+    bool checks_data_crc_;
+    const char* name_;
+};
+
+}  // namespace
+
+const Redundancy* redundancy_of(int level) {
+    // A partner copy is checked against its file's CRC-32; parity has nothing to check it against.
+    static const GroupFunctions partner_copy(write_partner_copy, repair_partner_copies, true, "partner copy");
+    static const GroupFunctions parity(write_parity, repair_parity, false, "Reed-Solomon");
+    if (level == 2) return &partner_copy;
+    if (level == 3) return &parity;
+    return nullptr;
+}
+
+}  // namespace mlckpt::core
