@@ -43,11 +43,17 @@ int code_for(ErrorKind kind, Failure policy) {
     return policy == Failure::nrec_on_data && data_problem ? FTI_NREC : FTI_NSCS;
 }
 
-void report(const char* function, const std::string& message, bool print) {
+// `expected`: a condition the application is told to handle (a size that
+// differs at recovery, nothing to recover from): a warning, as in FTI.
+void report(const char* function, const std::string& message, bool print, bool expected = false) {
     g_last_error = std::string(function) + ": " + message;
     if (!print) return;
     if (g_session) {
-        g_session->log().error(g_last_error);
+        if (expected) {
+            g_session->log().warning(g_last_error);
+        } else {
+            g_session->log().error(g_last_error);
+        }
         return;
     }
     int rank = 0;
@@ -65,7 +71,8 @@ Result guarded(const char* function, Result on_failure, Failure policy, Body&& b
     try {
         return body();
     } catch (const Error& e) {
-        report(function, e.what(), !e.remote());
+        report(function, e.what(), !e.remote(),
+               policy == Failure::nrec_on_data && e.kind() == ErrorKind::not_recoverable);
         if constexpr (std::is_same_v<Result, int>) {
             return on_failure == FTI_NSCS ? code_for(e.kind(), policy) : on_failure;
         } else {
@@ -115,15 +122,27 @@ extern "C" {
 
 int FTI_Init(const char* configFile, MPI_Comm globalComm) {
     return guarded("FTI_Init", [&]() -> int {
-        require(!g_session, "FTI_Init was already called; call FTI_Finalize first");
         require(configFile != nullptr, "configuration file path is NULL");
         int mpi_ready = 0;
         MPI_Initialized(&mpi_ready);
         require(mpi_ready != 0, "MPI is not initialized: call MPI_Init before FTI_Init");
         require(globalComm != MPI_COMM_NULL, "the communicator is MPI_COMM_NULL");
+        if (g_session) {
+            // As FTI: a second FTI_Init starts over. Head ranks wait for
+            // their application ranks' requests and would never join it.
+            require(!g_session->has_heads(),
+                    "FTI_Init was already called and this run has head ranks (head = 1), which serve the "
+                    "first one until FTI_Finalize; call FTI_Finalize first");
+            g_session->abandon();
+            g_session.reset();
+        }
+        // As FTI: until the library's own communicator exists (and when
+        // FTI_Init fails), FTI_COMM_WORLD is the one the application gave.
+        FTI_COMM_WORLD = globalComm;
 
         auto s = std::make_unique<Session>(configFile, globalComm);
         if (s->is_head()) {
+            FTI_COMM_WORLD = MPI_COMM_NULL;  // a head has no part in the application's communication
             s->run_head();
             if (s->keep_heads_alive()) {
                 g_session = std::move(s);

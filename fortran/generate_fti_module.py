@@ -239,6 +239,10 @@ module fti
 
 {public_lines}
 
+  interface FTI_InitType
+    module procedure FTI_InitType_size, FTI_InitType_int
+  end interface FTI_InitType
+
   interface FTI_Protect
     module procedure FTI_Protect_ptr, FTI_Protect_ptr_count4
 {chr(10).join(procedure_lines)}

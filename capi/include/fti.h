@@ -42,6 +42,12 @@
 #define FTI_L4 4     /* parallel file system */
 #define FTI_L4_DCP 8 /* parallel file system, differential */
 
+/* Head ranks (head = 1): an application rank that ends without FTI_Finalize
+ * releases its node's head by sending this int on [advanced] final_tag to
+ * the head over the communicator given to FTI_Init, as FTI's programs do
+ * (the head then joins an MPI_Barrier on that communicator and exits). */
+#define FTI_ENDW 995
+
 /* Size of FTI's fixed character buffers. */
 #define FTI_BUFS 256
 
@@ -87,9 +93,12 @@ MLCKPT_EXPORT extern fti_id_t FTI_LDBE;
  * creates the directories and, on a restart, selects the newest checkpoint
  * that verifies. FTI_SCES; FTI_NREC when a restart was requested but nothing
  * is recoverable (the library is then usable for a fresh run); FTI_NSCS on
- * any other failure (bad configuration, unwritable directory, misuse);
- * FTI_HEAD on head ranks with keep_heads_alive = 1 (otherwise head ranks
- * never return). */
+ * any other failure (bad configuration, unwritable directory, misuse), and
+ * FTI_COMM_WORLD is then globalComm; FTI_HEAD on head ranks with
+ * keep_heads_alive = 1 (otherwise head ranks never return). Called again
+ * without FTI_Finalize (head = 0), it starts over as a relaunch would: the
+ * protected variables are forgotten, the checkpoints taken so far stay and,
+ * once the configuration says failure = 1, are restarted from. */
 MLCKPT_EXPORT int FTI_Init(const char* configFile, MPI_Comm globalComm);
 
 /* 0 fresh run, 1 restart, 2 restart from a checkpoint kept by

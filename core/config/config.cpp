@@ -2,13 +2,16 @@
 
 #include <iniparser.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -56,15 +59,15 @@ bool parse_flag(const Where& w) {
 }
 
 double parse_minutes(const Where& w) {
-    const char* allowed = "a number of minutes >= 0 (0 disables the level; decimals allowed)";
+    const char* allowed = "a number of minutes (0 or less disables the level; decimals allowed)";
     errno = 0;
     char* end = nullptr;
     double out = std::strtod(w.value.c_str(), &end);
     if (w.value.empty() || end != w.value.c_str() + w.value.size() || errno != 0) {
         bad_value(w, "not a number", allowed);
     }
-    if (!(out >= 0.0) || out > 1e9) bad_value(w, "out of range", allowed);
-    return out;
+    if (std::isnan(out) || out > 1e9) bad_value(w, "out of range", allowed);
+    return std::max(out, 0.0);  // FTI's templates write -1 for a level that is off
 }
 
 struct KeySpec {
@@ -95,9 +98,70 @@ KeySpec interval_key(const char* key, int level) {
             }};
 }
 
+// Where FTI reads any integer and replaces what it does not use, mlckpt
+// does the same and says so.
+std::string replaced(const Where& w, const std::string& why, const std::string& instead) {
+    return w.file + ": [" + w.section + "] " + w.key + " = '" + w.value + "': " + why + "; " + instead;
+}
+
+// FTI reads inline_l<L> as an integer and takes any value but 0 as 1.
 KeySpec inline_key(const char* key, int level) {
-    return {"basic", key, false,
-            [=](Config& c, const Where& w) { c.inline_post[static_cast<std::size_t>(level - 2)] = parse_flag(w); }};
+    return {"basic", key, false, [=](Config& c, const Where& w) {
+                bool& is_inline = c.inline_post[static_cast<std::size_t>(level - 2)];
+                long v = 0;
+                auto [end, ec] = std::from_chars(w.value.data(), w.value.data() + w.value.size(), v);
+                if (ec == std::errc() && end == w.value.data() + w.value.size() && v != 0 && v != 1) {
+                    c.warnings.push_back(replaced(w, "not 0 or 1", "taken as 1 (inline), as FTI does"));
+                    is_inline = true;
+                    return;
+                }
+                is_inline = parse_flag(w);
+            }};
+}
+
+// ckpt_io: a value no format has falls back to POSIX with a warning, as in
+// FTI (which does so for an unset value, and for HDF5 where it was built
+// without it).
+void apply_ckpt_io(Config& c, const Where& w) {
+    long v = parse_integer(w, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+    if (is_registered_format(v)) {
+        c.ckpt_io = static_cast<IoMode>(v);
+        return;
+    }
+    const char* why = v == 5 ? "HDF5 checkpoints are not provided" : "no checkpoint format has this number";
+    c.warnings.push_back(replaced(w, why,
+                                  "writing POSIX files (ckpt_io = 1); the formats are 1 POSIX, 2 MPI-IO, "
+                                  "3 FTI-FF, 4 container"));
+    c.ckpt_io = IoMode::posix;
+}
+
+// FTI turns any group_size below 1 into 1 and refuses more than 32 only
+// where Reed-Solomon is used (check_consistency).
+void apply_group_size(Config& c, const Where& w) {
+    long v = parse_integer(w, std::numeric_limits<int>::min(), 4096);
+    c.group_size = static_cast<int>(std::max(v, 1L));
+}
+
+// FTI accepts any transfer size and uses 16 MiB outside 8 to 64.
+void apply_transfer_size(Config& c, const Where& w) {
+    long v = parse_integer(w, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+    if (v < 1 || v > 65536) {
+        c.warnings.push_back(replaced(w, "outside 1 to 65536 MiB", "using 16 MiB"));
+        v = 16;
+    }
+    c.transfer_size_mb = static_cast<int>(v);
+}
+
+// failure = 3 restarts FTI from a single HDF5 file, which needs ckpt_io = 5:
+// FTI then starts a fresh run with a warning.
+void apply_failure(Config& c, const Where& w) {
+    long v = parse_integer(w, 0, 3);
+    if (v == 3) {
+        c.warnings.push_back(replaced(w, "a restart from one global HDF5 file needs HDF5 checkpoints (ckpt_io = 5)",
+                                      "this is a fresh run"));
+        v = 0;
+    }
+    c.failure = static_cast<int>(v);
 }
 
 // FTI keys with no meaning here (HDF5, staging, GPU, Lustre striping, SDC
@@ -155,23 +219,22 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(flag_key("basic", "keep_last_ckpt", &Config::keep_last_ckpt));
         s.push_back(flag_key("basic", "keep_l4_ckpt", &Config::keep_l4_ckpt));
         s.push_back(flag_key("basic", "keep_heads_alive", &Config::keep_heads_alive));
-        s.push_back(int_key("basic", "group_size", &Config::group_size, 1, 32));
+        s.push_back({"basic", "group_size", false, apply_group_size});
         s.push_back(int_key("basic", "verbosity", &Config::verbosity, 1, 3));
-        s.push_back({"basic", "ckpt_io", false, [](Config& c, const Where& w) {
-                         long v = parse_integer(w, 1, 4);
-                         c.ckpt_io = static_cast<IoMode>(v);
-                     }});
+        s.push_back({"basic", "ckpt_io", false, apply_ckpt_io});
         s.push_back(flag_key("basic", "enable_dcp", &Config::enable_dcp));
-        s.push_back({"basic", "dcp_mode", false,
-                     [](Config& c, const Where& w) { c.dcp_mode = static_cast<DcpMode>(parse_integer(w, 1, 2)); }});
-        s.push_back(int_key("basic", "dcp_block_size", &Config::dcp_block_size, 512, 65536));
+        s.push_back(int_key("basic", "dcp_mode", &Config::dcp_mode_value, std::numeric_limits<int>::min(),
+                            std::numeric_limits<int>::max()));
+        s.push_back(int_key("basic", "dcp_block_size", &Config::dcp_block_size, std::numeric_limits<int>::min(),
+                            std::numeric_limits<int>::max()));
         s.push_back(int_key("basic", "max_var_id", &Config::max_var_id, 0, 2147483646));
         s.push_back({"basic", "max_sync_intv", false, [](Config& c, const Where& w) {
-                         // FTI's own example files say 0, meaning the default.
-                         long v = parse_integer(w, 0, 1 << 30);
-                         c.max_sync_intv = v == 0 ? 512 : static_cast<int>(v);
+                         // FTI's own example files say 0, meaning the default, and
+                         // FTI takes a negative value as unset.
+                         long v = parse_integer(w, std::numeric_limits<int>::min(), 1 << 30);
+                         c.max_sync_intv = v <= 0 ? 512 : static_cast<int>(v);
                      }});
-        s.push_back(int_key("restart", "failure", &Config::failure, 0, 2));
+        s.push_back({"restart", "failure", false, apply_failure});
         s.push_back({"restart", "exec_id", false, [](Config& c, const Where& w) {
                          for (char ch : w.value) {
                              bool ok =
@@ -181,7 +244,7 @@ const std::vector<KeySpec>& key_specs() {
                          c.exec_id = w.value;
                      }});
         s.push_back(int_key("advanced", "block_size", &Config::block_size_kb, 1, 1048576));
-        s.push_back(int_key("advanced", "transfer_size", &Config::transfer_size_mb, 1, 65536));
+        s.push_back({"advanced", "transfer_size", false, apply_transfer_size});
         s.push_back(flag_key("advanced", "local_test", &Config::local_test));
         s.push_back({"advanced", "container_block_size", false, [](Config& c, const Where& w) {
                          long v = parse_integer(w, 0, 1L << 30);
@@ -196,6 +259,7 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("advanced", "ckpt_tag", &Config::ckpt_tag, 0, 32767));
         s.push_back(int_key("advanced", "stage_tag", &Config::stage_tag, 0, 32767));
         s.push_back(int_key("advanced", "final_tag", &Config::final_tag, 0, 32767));
+        s.push_back(int_key("advanced", "fast_forward", &Config::fast_forward, 1, 10));
         return s;
     }();
     return specs;
@@ -235,8 +299,33 @@ struct DictionaryDeleter {
     void operator()(dictionary* d) const { iniparser_freedict(d); }
 };
 
-void check_consistency(const Config& c) {
+// FTI checks the differential checkpoint settings only when dCP is on, and
+// turns dCP off (with a warning) when they are wrong: FTI_L4_DCP then takes
+// a full L4 checkpoint.
+void check_dcp_settings(Config& c) {
+    if (!c.enable_dcp) return;
+    const std::string where = c.path + ": [basic] ";
+    if (c.dcp_mode_value != 1 && c.dcp_mode_value != 2) {
+        c.warnings.push_back(where + "dcp_mode = " + std::to_string(c.dcp_mode_value) +
+                             ": not 1 (MD5) or 2 (CRC-32); differential checkpoints are off");
+        c.enable_dcp = false;
+    } else if (c.dcp_block_size < 512 || c.dcp_block_size > 65536) {
+        c.warnings.push_back(where + "dcp_block_size = " + std::to_string(c.dcp_block_size) +
+                             ": not from 512 to 65536 bytes; differential checkpoints are off");
+        c.enable_dcp = false;
+    }
+    c.dcp_mode = static_cast<DcpMode>(c.dcp_mode_value);
+}
+
+void check_consistency(Config& c) {
+    check_dcp_settings(c);
     const std::string& f = c.path;
+    if (c.interval_minutes(3) > 0 && c.group_size > Config::kMaxParityGroup) {
+        fail(ErrorKind::config, f + ": [basic] group_size = " + std::to_string(c.group_size) +
+                                    " with ckpt_l3 > 0: Reed-Solomon groups have at most " +
+                                    std::to_string(Config::kMaxParityGroup) + " nodes; allowed: 1 to " +
+                                    std::to_string(Config::kMaxParityGroup) + ", or ckpt_l3 = 0");
+    }
     if (c.head && c.node_size < 2) {
         fail(ErrorKind::config, f +
                                     ": [basic] head = 1 needs node_size >= 2 (one rank per node "

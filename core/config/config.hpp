@@ -4,6 +4,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "format/io_mode.hpp"
 
@@ -28,6 +29,7 @@ struct Config {
     IoMode ckpt_io = IoMode::posix;
     bool enable_dcp = false;
     DcpMode dcp_mode = DcpMode::md5;
+    int dcp_mode_value = 1;      // as written: 1 MD5, 2 CRC-32
     int dcp_block_size = 16384;  // bytes
     int max_var_id = 1048575;
     int max_sync_intv = 512;  // FTI_Snapshot: most iterations between time syncs
@@ -48,8 +50,16 @@ struct Config {
     int ckpt_tag = 711;
     int stage_tag = 406;
     int final_tag = 3107;
+    int fast_forward = 1;  // FTI_Snapshot: the intervals, in iterations, divided by this
+
+    // Values FTI accepts and replaces (or settings it turns off), with what
+    // was done instead: logged by rank 0 at FTI_Init.
+    std::vector<std::string> warnings;
 
     double interval_minutes(int level) const { return ckpt_interval_min[level - 1]; }
+    // The most nodes of a Reed-Solomon group (L3).
+    static constexpr int kMaxParityGroup = 32;
+
     bool is_inline(int level) const { return level < 2 || inline_post[level - 2]; }
     // The node's head finishes checkpoints of this level (copy, parity or
     // L4 flush) from the file the application rank wrote.

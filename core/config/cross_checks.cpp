@@ -7,14 +7,6 @@
 
 namespace mlckpt::core {
 
-void check_supported(const Config& c) {
-    if (c.enable_dcp && c.ckpt_io != IoMode::ftiff) {
-        fail(ErrorKind::config, c.path + ": [basic] enable_dcp = 1 needs ckpt_io = 3 (FTI-FF), not ckpt_io = " +
-                                    std::to_string(static_cast<int>(c.ckpt_io)) +
-                                    "; allowed: enable_dcp = 0, or ckpt_io = 3");
-    }
-}
-
 void check_container_files(const Config& c, const Topology& t) {
     if (c.ckpt_io == IoMode::container && c.container_files > t.app_size) {
         fail(ErrorKind::config, c.path + ": [advanced] container_files = '" + std::to_string(c.container_files) +

@@ -9,8 +9,6 @@
 
 namespace mlckpt::core {
 
-// Features that cannot work together.
-void check_supported(const Config& c);
 // A container has at most one physical file per application rank.
 void check_container_files(const Config& c, const Topology& t);
 // Snapshots at L2 or L3 need groups.

@@ -5,10 +5,6 @@
 
 namespace mlckpt::core {
 
-void CheckpointReader::read_all(const std::vector<Target>& targets, MPI_Comm, std::size_t) const {
-    for (const Target& t : targets) read(*t.var, t.out);
-}
-
 std::unique_ptr<CheckpointReader> open_checkpoint_reader(const fs::path& path, IoMode io, const FileRecord& record) {
     return file_format_of(io).open_reader(path, record);
 }

@@ -4,8 +4,6 @@
 // by the IoMode the metadata records.
 #pragma once
 
-#include <mpi.h>
-
 #include <memory>
 #include <span>
 #include <vector>
@@ -24,18 +22,10 @@ class CheckpointReader {
   public:
     virtual ~CheckpointReader() = default;
 
-    // Reads variable `var` into `out` (sizes must match), checking it.
+    // Reads variable `var` into `out` (sizes must match), checking it. Each
+    // rank reads alone (no MPI), so that ranks may recover in any order and
+    // by any of FTI's calls.
     virtual void read(const VarRecord& var, std::span<std::byte> out) const = 0;
-
-    struct Target {
-        const VarRecord* var;
-        std::span<std::byte> out;
-    };
-    // Reads every target; one by one unless the format reads collectively
-    // (over `comm`, in pieces of at most `piece_bytes`), in which case every
-    // rank of `comm` calls it. Throws after any collective step if anything
-    // failed.
-    virtual void read_all(const std::vector<Target>& targets, MPI_Comm comm, std::size_t piece_bytes) const;
 
     // FTI-FF: the file's container layout; nullptr for other formats.
     virtual const ftiff::Layout* layout() const { return nullptr; }

@@ -1,16 +1,10 @@
 #include "format/stream_reader.hpp"
 
-#include <algorithm>
-#include <exception>
-#include <optional>
-
 #include "common/error.hpp"
 #include "format/container_layout.hpp"
 #include "format/data_extents.hpp"
 #include "format/posix_format.hpp"
 #include "hash/crc32.hpp"
-#include "mpi/collective.hpp"
-#include "mpi/mpi_file.hpp"
 
 namespace mlckpt::core {
 
@@ -49,7 +43,7 @@ Extents container_task(const File& file, const FileRecord& record) {
 }
 
 // The rank's bytes, wherever the file has them.
-class StreamReader : public CheckpointReader {
+class StreamReader final : public CheckpointReader {
   public:
     StreamReader(File file, Extents extents) : file_(std::move(file)), extents_(std::move(extents)) {}
 
@@ -57,81 +51,9 @@ class StreamReader : public CheckpointReader {
         read_checked_var(file_, extents_, var, out);
     }
 
-  protected:
+  private:
     File file_;
     Extents extents_;
-};
-
-struct Piece {
-    std::uint64_t offset;
-    std::span<std::byte> out;
-};
-
-// The file pieces behind `targets`, cut to at most `piece_bytes` each.
-std::vector<Piece> pieces_of(const Extents& extents, const std::vector<CheckpointReader::Target>& targets,
-                             std::size_t piece_bytes) {
-    std::vector<Piece> pieces;
-    for (const CheckpointReader::Target& t : targets) {
-        if (t.out.size() != t.var->size) {
-            fail(ErrorKind::usage, "variable " + std::to_string(t.var->id) + ": buffer of " +
-                                       std::to_string(t.out.size()) + " bytes for " + std::to_string(t.var->size) +
-                                       " stored bytes");
-        }
-        std::size_t done = 0;
-        for (const Extent& e : sub_extents(extents, t.var->offset, t.var->size)) {
-            for (std::uint64_t pos = 0; pos < e.length;) {
-                auto n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_bytes, e.length - pos));
-                pieces.push_back({e.offset + pos, t.out.subspan(done, n)});
-                pos += n;
-                done += n;
-            }
-        }
-    }
-    return pieces;
-}
-
-// A slice of the shared MPI-IO file: read_all opens and closes the file
-// collectively over `comm` and reads with independent calls.
-class MpiioSliceReader final : public StreamReader {
-  public:
-    using StreamReader::StreamReader;
-
-    void read_all(const std::vector<Target>& targets, MPI_Comm comm, std::size_t piece_bytes) const override {
-        std::exception_ptr failure;
-        std::vector<Piece> pieces;
-        try {
-            pieces = pieces_of(extents_, targets, piece_bytes);
-        } catch (...) {
-            failure = std::current_exception();
-        }
-        std::optional<MpiFile> mpi;
-        std::exception_ptr open_failure;
-        try {
-            mpi.emplace(comm, file_.path(), MPI_MODE_RDONLY);
-        } catch (...) {
-            open_failure = std::current_exception();
-        }
-        try {
-            agree(comm, open_failure);
-        } catch (...) {
-            if (mpi) mpi->abandon();  // a collective close would never complete
-            throw;
-        }
-        try {
-            if (!failure) {
-                for (const Piece& p : pieces) mpi->read_at(p.offset, p.out);
-            }
-        } catch (...) {
-            failure = std::current_exception();
-        }
-        try {
-            mpi->close();
-        } catch (...) {
-            if (!failure) failure = std::current_exception();
-        }
-        if (failure) std::rethrow_exception(failure);
-        for (const Target& t : targets) check_var_crc(file_, *t.var, t.out);
-    }
 };
 
 void verify_stream_crc(const File& file, const Extents& extents, const FileRecord& record, std::size_t buffer_bytes) {
@@ -154,7 +76,7 @@ std::unique_ptr<CheckpointReader> open_posix_reader(const fs::path& path, const 
 std::unique_ptr<CheckpointReader> open_mpiio_reader(const fs::path& path, const FileRecord& record) {
     File file = File::open_read(path);
     Extents extents = mpiio_slice(file, record);
-    return std::make_unique<MpiioSliceReader>(std::move(file), std::move(extents));
+    return std::make_unique<StreamReader>(std::move(file), std::move(extents));
 }
 
 std::unique_ptr<CheckpointReader> open_container_reader(const fs::path& path, const FileRecord& record) {

@@ -1,7 +1,7 @@
 // Readers of the formats whose rank data is a byte stream checked by the
 // CRC-32s of the metadata (the rank's bytes and each variable): a POSIX
-// file (the whole file), an MPI-IO slice of the shared L4 file (read
-// collectively) and a container task (its chunks, found through the
+// file (the whole file), an MPI-IO slice of the shared L4 file and a
+// container task (its chunks, found through the
 // container's metadata blocks).
 #pragma once
 

@@ -7,7 +7,7 @@ namespace mlckpt::core {
 bool Logger::enabled(LogLevel level) const {
     if (level == LogLevel::error) return true;
     if (static_cast<int>(level) < verbosity_) return false;
-    return level != LogLevel::info || prints_info_;
+    return (level != LogLevel::info && level != LogLevel::dcp) || prints_info_;
 }
 
 void Logger::print(LogLevel level, const std::string& message) const {
@@ -15,6 +15,10 @@ void Logger::print(LogLevel level, const std::string& message) const {
     switch (level) {
         case LogLevel::info:
             std::fprintf(stdout, "[ FTI  Information ] : %s\n", message.c_str());
+            std::fflush(stdout);
+            break;
+        case LogLevel::dcp:
+            std::fprintf(stdout, "[ FTI  dCP Message ] : %s\n", message.c_str());
             std::fflush(stdout);
             break;
         case LogLevel::debug:

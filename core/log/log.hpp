@@ -6,7 +6,9 @@
 
 namespace mlckpt::core {
 
-enum class LogLevel { debug = 1, info = 2, warning = 3, error = 4 };
+// dcp: FTI's statistics of differential checkpoints, printed by rank 0 at
+// every verbosity, as FTI does.
+enum class LogLevel { debug = 1, info = 2, warning = 3, error = 4, dcp = 5 };
 
 class Logger {
   public:
@@ -19,6 +21,7 @@ class Logger {
     void info(const std::string& message) const { print(LogLevel::info, message); }
     void warning(const std::string& message) const { print(LogLevel::warning, message); }
     void error(const std::string& message) const { print(LogLevel::error, message); }
+    void dcp(const std::string& message) const { print(LogLevel::dcp, message); }
 
     // Whether a line of this level would be printed on this rank.
     bool enabled(LogLevel level) const;

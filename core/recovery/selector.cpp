@@ -66,21 +66,30 @@ enum class DataCheck {
 
 // This rank's part of a candidate. Per-rank problems never skip the group
 // steps that follow, so no member is left waiting.
+}  // namespace
+
+RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& meta, const CheckpointRef& ref) {
+    const FileRecord& rec = meta.files[static_cast<std::size_t>(ctx.rank())];
+    // L1 and L4 files are found where the metadata says they were written;
+    // L2 and L3 need the same groups, hence the same nodes.
+    const bool own = rec.rank == ctx.rank() && redundancy_of(ref.level) == nullptr;
+    fs::path path =
+        own ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file : ctx.data_path(ref, ctx.topo.node_id);
+    return {ref, meta.io, rec, path, std::nullopt, false};
+}
+
+namespace {
+
 RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text, DataCheck check) {
     fs::path meta_path = ctx.layout.meta_file(ref.level, ref.seq);
     CheckpointMeta meta = parse_meta(meta_text, meta_path.string());
     check_fits_run(ctx, meta, meta_path);
 
-    const FileRecord& rec = meta.files[static_cast<std::size_t>(ctx.rank())];
-    const FileRecord* own = rec.rank == ctx.rank() ? &rec : nullptr;
-    // L1 and L4 files are found where the metadata says they were written;
-    // L2 and L3 need the same groups, hence the same nodes.
-    int node = ctx.topo.node_id;
+    RecoverySource source = own_recovery_source(ctx, meta, ref);
+    const FileRecord* own = source.record.rank == ctx.rank() ? &source.record : nullptr;
+    const int node = ctx.topo.node_id;
     const Redundancy* redundancy = redundancy_of(ref.level);
     const bool grouped = redundancy != nullptr;
-    fs::path path = own != nullptr && !grouped ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file
-                                               : ctx.data_path(ref, node);
-    RecoverySource source{ref, meta.io, rec, path, std::nullopt, false};
     Holdings mine;
     const bool whole = grouped && check == DataCheck::whole;
     std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), whole);

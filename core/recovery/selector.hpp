@@ -35,6 +35,10 @@ struct Selection {
     std::string report;  // why nothing was selected, checkpoint by checkpoint
 };
 
+// This rank's part of committed checkpoint `ref` (metadata `meta`), without
+// any check: where its file is and its record. Not collective.
+RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& meta, const CheckpointRef& ref);
+
 // `after`: the search resumes after this checkpoint, whose data failed.
 Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& after = std::nullopt);
 // `failed`, an L2 or L3 checkpoint whose data failed while it was read,

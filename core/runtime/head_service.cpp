@@ -1,7 +1,9 @@
 #include "runtime/head_service.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
+#include <thread>
 
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
@@ -25,29 +27,74 @@ std::string receive_text(MPI_Comm comm, int source, int tag, int* actual_source)
     return text;
 }
 
+std::pair<std::size_t, std::string> HeadService::next_request() {
+    const auto& apps = ctx_.topo.node_app_world_ranks;
+    auto index_of = [&](int rank) {
+        return static_cast<std::size_t>(std::find(apps.begin(), apps.end(), rank) - apps.begin());
+    };
+    // A head has its core to itself: it polls, backing off to 1 ms.
+    std::chrono::microseconds pause(20);
+    for (;;) {
+        int ready = 0;
+        MPI_Status status;
+        check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, ctx_.config.general_tag, world_, &ready, &status), "MPI_Iprobe");
+        if (ready) {
+            int source = 0;
+            std::string text = receive_text(world_, status.MPI_SOURCE, ctx_.config.general_tag, &source);
+            std::size_t index = index_of(source);
+            if (index < apps.size()) return {index, std::move(text)};
+            continue;  // not one of this node's ranks
+        }
+        check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, ctx_.config.final_tag, application_, &ready, &status), "MPI_Iprobe");
+        if (ready) {
+            int token = 0;
+            check_mpi(
+                MPI_Recv(&token, 1, MPI_INT, status.MPI_SOURCE, ctx_.config.final_tag, application_, MPI_STATUS_IGNORE),
+                "MPI_Recv");
+            std::size_t index = index_of(status.MPI_SOURCE);
+            if (index >= apps.size()) continue;
+            if (token != kEndOfWork) {
+                ctx_.log.warning("rank " + std::to_string(status.MPI_SOURCE) + " sent " + std::to_string(token) +
+                                 " on final_tag " + std::to_string(ctx_.config.final_tag) +
+                                 " where FTI_ENDW (995) ends its work; taken as FTI_ENDW");
+            }
+            return {index, "ENDW"};
+        }
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(1000));
+    }
+}
+
 void HeadService::run() {
     const auto& apps = ctx_.topo.node_app_world_ranks;
     std::vector<std::string> posts(apps.size());
+    std::vector<bool> ended(apps.size(), false);
     std::size_t waiting = 0;
-    std::size_t finalized = 0;
-    while (finalized < apps.size()) {
-        int source = 0;
-        std::string text = receive_text(world_, MPI_ANY_SOURCE, ctx_.config.general_tag, &source);
-        auto index = static_cast<std::size_t>(std::find(apps.begin(), apps.end(), source) - apps.begin());
-        if (index >= apps.size()) continue;  // not one of this node's ranks
-        if (text == "FINALIZE") {
-            ++finalized;
+    std::size_t ended_count = 0;
+    bool released = false;  // by FTI_ENDW
+    while (ended_count < apps.size()) {
+        auto [index, text] = next_request();
+        if (text == "FINALIZE" || text == "ENDW") {
+            released = released || text == "ENDW";
+            if (!ended[index]) ++ended_count;
+            ended[index] = true;
             continue;
         }
         posts[index] = std::move(text);
         if (++waiting < apps.size()) continue;
-        std::string verdict = process(posts);
-        for (int app : apps) send_text(world_, verdict, app, ctx_.config.stage_tag);
+        const Verdict verdict = process(posts);
+        for (int app : apps) {
+            check_mpi(MPI_Send(&verdict.level, 1, MPI_INT, app, ctx_.config.general_tag, application_), "MPI_Send");
+            if (verdict.level == kHeadFailed) send_text(world_, verdict.reason, app, ctx_.config.stage_tag);
+        }
         waiting = 0;
     }
+    // FTI's programs end a run without FTI_Finalize by an MPI_Barrier on
+    // their communicator after FTI_ENDW, which the heads join.
+    if (released) check_mpi(MPI_Barrier(application_), "MPI_Barrier");
 }
 
-std::string HeadService::process(const std::vector<std::string>& posts) {
+HeadService::Verdict HeadService::process(const std::vector<std::string>& posts) {
     std::vector<FileRecord> data;
     CheckpointRef ref;
     std::vector<FileRecord> mine;
@@ -85,10 +132,10 @@ std::string HeadService::process(const std::vector<std::string>& posts) {
             mine = flush_into_shared_file(ctx_, heads_, ref, sources);
         }
         commit_metadata(ctx_, heads_, ref, mine, io);
-        return "OK";
+        return {ref.level, {}};
     } catch (const Error& e) {
         if (!e.remote()) ctx_.log.warning(std::string("post-processing by the head failed: ") + e.what());
-        return std::string("ERR ") + e.what();
+        return {kHeadFailed, e.what()};
     }
 }
 

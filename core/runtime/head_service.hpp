@@ -8,37 +8,62 @@
 // head's verdict before older checkpoints are retired, so there is always a
 // complete checkpoint to restart from.
 //
-// Messages travel over the library's world communicator as text:
+// Requests travel over the library's world communicator as text:
 //   application -> head (general_tag): "POST <seq> <level> <ckpt_id>\n<record>"
 //                                      or "FINALIZE"
-//   head -> application (stage_tag):   "OK" or "ERR <reason>"
+// and the verdict as FTI sends it, so that FTI's programs that wait for it
+// themselves keep working: over the application's communicator (the one
+// given to FTI_Init), general_tag, one int, the level completed or -1; after
+// a -1, the reason as text over the world communicator (stage_tag).
+// An application rank that ends without FTI_Finalize sends FTI_ENDW (995,
+// one int) on final_tag over the application's communicator, as FTI's do;
+// once every rank of its node has ended either way, the head returns, and
+// if any sent FTI_ENDW it first joins their MPI_Barrier on that
+// communicator.
 #pragma once
 
 #include <mpi.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/context.hpp"
 
 namespace mlckpt::core {
 
+// The head's verdict on a checkpoint it completed (the int FTI sends).
+constexpr int kHeadFailed = -1;
+// FTI_ENDW of fti.h.
+constexpr int kEndOfWork = 995;
+
 class HeadService {
   public:
     // `heads`: every head rank; `sector`: the heads of this head's group of
     // nodes, ranked by ring position (MPI_COMM_NULL without valid groups).
-    HeadService(Context& ctx, MPI_Comm world, MPI_Comm heads, MPI_Comm sector)
-        : ctx_(ctx), world_(world), heads_(heads), sector_(sector) {}
+    // `application`: the communicator given to FTI_Init.
+    HeadService(Context& ctx, MPI_Comm world, MPI_Comm application, MPI_Comm heads, MPI_Comm sector)
+        : ctx_(ctx), world_(world), application_(application), heads_(heads), sector_(sector) {}
 
-    // Serves the node's application ranks until each has finalized.
+    // Serves the node's application ranks until each has finalized or sent
+    // FTI_ENDW.
     void run();
 
   private:
+    struct Verdict {
+        int level = kHeadFailed;  // the level completed, or kHeadFailed
+        std::string reason;       // why it failed
+    };
     // One POST from every application rank of the node, by node index.
-    std::string process(const std::vector<std::string>& posts);
+    Verdict process(const std::vector<std::string>& posts);
+
+    // The next request from one of the node's ranks: its node index and
+    // text ("ENDW" for FTI_ENDW); polls both communicators.
+    std::pair<std::size_t, std::string> next_request();
 
     Context& ctx_;
     MPI_Comm world_;
+    MPI_Comm application_;
     MPI_Comm heads_;
     MPI_Comm sector_;
 };

@@ -11,6 +11,7 @@
 #include "config/restart_state.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
+#include "runtime/fti_messages.hpp"
 #include "runtime/head_service.hpp"
 #include "storage/execution_dirs.hpp"
 #include "store/checkpoint_store.hpp"
@@ -50,10 +51,7 @@ Context build_context(const std::string& path, MPI_Comm world) {
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &size);
     Config config;
-    run_collectively(world, [&] {
-        config = load_config(path);
-        check_supported(config);
-    });
+    run_collectively(world, [&] { config = load_config(path); });
     Communicator host = host_of(world);
     std::vector<int> node_map;
     if (!config.local_test) node_map = discovered_node_map(world, host.get());
@@ -73,10 +71,11 @@ Context build_context(const std::string& path, MPI_Comm world) {
 }  // namespace
 
 Session::Session(const std::string& config_path, MPI_Comm global)
-    : world_(dup_comm(global)),
+    : global_(global),
+      world_(dup_comm(global)),
       ctx_(build_context(config_path, world_.get())),
       registry_(ctx_.config.max_var_id),
-      scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv) {
+      scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv, ctx_.config.fast_forward) {
     MPI_Comm user = MPI_COMM_NULL;
     check_mpi(MPI_Comm_split(global, ctx_.topo.is_head ? MPI_UNDEFINED : 0, ctx_.topo.app_rank, &user),
               "MPI_Comm_split");
@@ -146,6 +145,9 @@ void Session::init_application_rank(MPI_Comm user) {
         group_ = Communicator(group);
         ctx_.group = group_.get();
     }
+    if (ctx_.rank() == 0) {
+        for (const std::string& warning : c.warnings) ctx_.log.warning(warning);
+    }
     if (!c.head) {
         for (int level = 2; level <= 4; ++level) {
             if (!c.is_inline(level) && ctx_.rank() == 0) {
@@ -166,9 +168,12 @@ void Session::init_application_rank(MPI_Comm user) {
     load_catalog_and_clean(ctx_);
     first_seq_of_run_ = ctx_.catalog.next_seq();
 
+    ctx_.log.info(fti_messages::execution_id(ctx_.layout.exec_id(), c.failure > 0));
     if (c.failure > 0) {
         Selection selection = select_checkpoint(ctx_);
         if (selection.source) {
+            ctx_.log.info(
+                fti_messages::recovering_from(std::min(selection.source->ref.level, 4), selection.source->ref.ckpt_id));
             status_ = c.failure;
             // After a restart from a kept checkpoint (failure = 2) the next
             // commit records an ordinary restart (failure = 1).
@@ -190,6 +195,7 @@ void Session::init_application_rank(MPI_Comm user) {
                       "rank's CPU; give each rank more (mpiexec --map-by ppr:<ranks>:node:pe=<cores>, or "
                       "--bind-to none)");
     }
+    ctx_.log.info(fti_messages::kInitialized);
 }
 
 void Session::adopt(RecoverySource source) {
@@ -205,16 +211,31 @@ void Session::adopt(RecoverySource source) {
 
 Session::~Session() = default;
 
+void Session::abandon() noexcept {
+    finalized_ = true;
+    // A fresh run that committed nothing leaves no empty directories behind.
+    if (!ctx_.topo.is_head && ctx_.config.failure == 0 && ctx_.catalog.empty()) {
+        remove_empty_exec_dirs(ctx_.layout, ctx_.topo.node_id, ctx_.rank() == 0);
+    }
+}
+
 void Session::run_head() {
-    HeadService(ctx_, world_.get(), heads_.get(), sector_.get()).run();
+    HeadService(ctx_, world_.get(), global_, heads_.get(), sector_.get()).run();
     finalized_ = true;
 }
 
 void Session::protect(int id, void* ptr, std::int64_t count, int type) {
+    const bool first = registry_.find(id) == nullptr;
     registry_.protect(id, ptr, count, type);
+    const double mb = static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0);
+    if (first) {
+        ctx_.log.info(fti_messages::protect_first(id, registry_.name_of(id), mb));
+    } else {
+        ctx_.log.debug(fti_messages::protect_again(id, mb));
+    }
 }
 
-void Session::check_level(int level) const {
+int Session::agreed_level(int level) const {
     run_collectively(ctx_.app, [&] {
         // Every rank must ask for the same level, or the collective steps would diverge.
         int bounds[2] = {-level, level};
@@ -224,21 +245,44 @@ void Session::check_level(int level) const {
             fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" + std::to_string(-agreed[0]) +
                                        " to " + std::to_string(agreed[1]) + "); every rank must pass the same level");
         }
+        if (level < 1 || level > kDcpLevel) {
+            fail(ErrorKind::usage, "checkpoint level " + std::to_string(level) +
+                                       " is invalid; allowed: FTI_L1 (1), FTI_L2 (2), FTI_L3 (3), "
+                                       "FTI_L4 (4), FTI_L4_DCP (8)");
+        }
+    });
+    // As FTI: differential checkpoints exist at L4 only, and without dCP
+    // FTI_L4_DCP takes a full L4 checkpoint.
+    if (level > 4 && level < kDcpLevel) {
+        if (ctx_.rank() == 0) {
+            ctx_.log.warning("checkpoint level " + std::to_string(level) +
+                             ": differential checkpoints exist at L4 only; taking an L" + std::to_string(level - 4) +
+                             " checkpoint");
+        }
+        level -= 4;
+    }
+    if (level == kDcpLevel && !ctx_.config.enable_dcp) {
+        if (ctx_.rank() == 0) {
+            ctx_.log.warning("FTI_L4_DCP requested, but differential checkpoints are off ([basic] enable_dcp = 1 in " +
+                             ctx_.config.path + " turns them on); taking a full L4 checkpoint");
+        }
+        level = 4;
+    }
+    run_collectively(ctx_.app, [&] {
         const Redundancy* redundancy = redundancy_of(level);
         if (redundancy != nullptr && !ctx_.topo.groups_valid) {
             fail(ErrorKind::usage, std::string("level ") + std::to_string(level) + " (" + redundancy->name() +
                                        ") needs groups, but " + ctx_.topo.groups_problem + " (" + ctx_.config.path +
                                        " [basic] group_size)");
         }
-        if (level == kDcpLevel && !ctx_.config.enable_dcp) {
-            fail(ErrorKind::usage, "FTI_L4_DCP needs [basic] enable_dcp = 1 in " + ctx_.config.path);
-        }
-        if ((level < 1 || level > 4) && level != kDcpLevel) {
-            fail(ErrorKind::usage, "checkpoint level " + std::to_string(level) +
-                                       " is invalid; allowed: FTI_L1 (1), FTI_L2 (2), FTI_L3 (3), "
-                                       "FTI_L4 (4), FTI_L4_DCP (8)");
+        if (level == 3 && ctx_.topo.group_size > Config::kMaxParityGroup) {
+            fail(ErrorKind::usage, "level 3 (Reed-Solomon) needs groups of at most " +
+                                       std::to_string(Config::kMaxParityGroup) +
+                                       " nodes, but group_size = " + std::to_string(ctx_.topo.group_size) + " (" +
+                                       ctx_.config.path + " [basic] group_size)");
         }
     });
+    return level;
 }
 
 bool Session::deferred(int level) const {
@@ -252,7 +296,7 @@ void Session::checkpoint(int ckpt_id, int level) {
              "with FTI_FinalizeICP first");
     }
     wait_for_head();
-    check_level(level);
+    level = agreed_level(level);
     double start = MPI_Wtime();
     CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, false,
                             deferred(written_level(level)));
@@ -284,12 +328,16 @@ void Session::wait_for_head() {
     if (!handed_over_) return;
     HandedOver h = *handed_over_;
     handed_over_.reset();
-    std::string verdict = receive_text(world_.get(), ctx_.topo.head_world_rank, ctx_.config.stage_tag);
+    int level = kHeadFailed;
+    check_mpi(
+        MPI_Recv(&level, 1, MPI_INT, ctx_.topo.head_world_rank, ctx_.config.general_tag, global_, MPI_STATUS_IGNORE),
+        "MPI_Recv");
     // Every head sends the same verdict, so the application ranks act alike.
-    if (verdict != "OK") {
+    if (level == kHeadFailed) {
+        std::string reason = receive_text(world_.get(), ctx_.topo.head_world_rank, ctx_.config.stage_tag);
         if (ctx_.rank() == 0) {
             ctx_.log.warning("the head could not complete checkpoint " + std::to_string(h.committed.ckpt_id) + " to " +
-                             level_name(h.level) + " (" + verdict.substr(std::min<std::size_t>(4, verdict.size())) +
+                             level_name(h.level) + " (" + reason +
                              "); it stays recoverable as committed, older checkpoints are kept");
         }
         return;
@@ -316,11 +364,14 @@ void Session::forget_superseded_source() {
 void Session::after_commit(const CheckpointRef& ref, int level, double seconds) {
     scheduler_.on_checkpoint(level);
     forget_superseded_source();
-    char line[160];
-    std::snprintf(line, sizeof line, "Ckpt. ID %d (%s%s) (%.2f MB/proc) taken in %.2f sec.", ref.ckpt_id,
-                  level_name(level), deferred(level) ? ", completed by the head" : "",
-                  static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0), seconds);
-    ctx_.log.info(line);
+    // Once recovered, FTI_Recover means the newest checkpoint again.
+    if (status_ == 0) source_.reset();
+    ctx_.log.info(fti_messages::checkpoint_taken(
+        ref.ckpt_id, level, static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0), seconds));
+    if (deferred(level)) {
+        ctx_.log.info("Checkpoint " + std::to_string(ref.ckpt_id) + " is committed at " + level_name(ref.level) +
+                      "; the heads complete it to " + level_name(level) + ".");
+    }
 }
 
 void Session::log_dcp_bytes(const CheckpointWriter& writer) {
@@ -335,6 +386,7 @@ void Session::log_dcp_bytes(const CheckpointWriter& writer) {
                   static_cast<unsigned long long>(total[1]),
                   total[1] == 0 ? 0.0 : 100.0 * static_cast<double>(total[0]) / static_cast<double>(total[1]));
     ctx_.log.info(line);
+    ctx_.log.dcp(fti_messages::dcp_share(total[1], total[0]));
 }
 
 bool Session::snapshot() {
@@ -362,13 +414,70 @@ const VarRecord& Session::stored_var(int id) const {
 }
 
 void Session::recover() {
-    // Data is verified as it is read. When it fails, an L2 or L3 checkpoint
-    // is verified whole and what is damaged rebuilt from its redundancy;
-    // otherwise the next older checkpoint is tried, as FTI_Init would have.
+    use_newest_checkpoint_if_fresh();
+    if (!source_) stored_var(-1);  // nothing to recover from
+    std::vector<int> ids;
+    for (const Variable& var : registry_.variables()) {
+        check_stored_size(var);
+        ids.push_back(var.id);
+    }
+    settle_recovery(read_vars(ids), ids);
+    if (source_->ref.level == kDcpLevel) {
+        // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
+        const DcpOptions options = dcp_options(ctx_);
+        format_.dcp = DcpBaseline{
+            source_->ref.seq, *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout(), {}};
+        for (const Variable& var : registry_.variables()) {
+            format_.dcp.digests[var.id] = block_digests(var.data(), options);
+        }
+    }
+    status_ = 0;
+    ctx_.log.info("Recovered " + plural(registry_.variables().size(), "variable") + " from checkpoint " +
+                  std::to_string(source_->ref.ckpt_id) + " (" + level_name(source_->ref.level) + ").");
+}
+
+void Session::use_newest_checkpoint_if_fresh() {
+    // As FTI: in a run that has checkpointed, recovering rolls back to the
+    // newest committed checkpoint. Every rank reads its part of it alone.
+    if (source_ || status_ != 0) return;
+    const CheckpointRef* newest = ctx_.catalog.newest();
+    if (newest == nullptr || newest->seq < first_seq_of_run_) return;
+    adopt(own_recovery_source(ctx_, read_meta(ctx_, *newest), *newest));
+}
+
+void Session::check_stored_size(const Variable& var) const {
+    const VarRecord& stored = stored_var(var.id);
+    if (stored.size != var.bytes()) {
+        fail(ErrorKind::not_recoverable,
+             "variable " + std::to_string(var.id) + ": the checkpoint holds " + std::to_string(stored.size) +
+                 " bytes, the protected buffer has " + std::to_string(var.bytes()) +
+                 "; protect it with the stored size (FTI_GetStoredSize) or use FTI_Realloc");
+    }
+}
+
+std::exception_ptr Session::read_vars(const std::vector<int>& ids) const noexcept {
+    try {
+        std::unique_ptr<CheckpointReader> reader = open_checkpoint_reader(source_->path, source_->io, source_->record);
+        for (int id : ids) {
+            const Variable& var = registry_.at(id);
+            check_stored_size(var);
+            reader->read(stored_var(id), var.data());
+        }
+        return nullptr;
+    } catch (...) {
+        return std::current_exception();
+    }
+}
+
+void Session::settle_recovery(std::exception_ptr failure, const std::vector<int>& ids) {
+    // Data is verified as it is read. When it fails on any rank, an L2 or
+    // L3 checkpoint is verified whole and what is damaged rebuilt from its
+    // redundancy; otherwise the next older checkpoint is tried, as FTI_Init
+    // would have, and every rank reads the same variables again from it.
     for (;;) {
         try {
-            read_source();
-            break;
+            agree(ctx_.app, failure);
+            return;
         } catch (const Error& e) {
             if (!source_ || (e.kind() != ErrorKind::corrupt && e.kind() != ErrorKind::io)) throw;
             const CheckpointRef failed = source_->ref;
@@ -387,63 +496,46 @@ void Session::recover() {
                 fail(ErrorKind::not_recoverable, *init_problem_);
             }
             adopt(std::move(*next.source));
+            failure = read_vars(ids);
         }
     }
-    status_ = 0;
-    ctx_.log.info("Recovered " + plural(registry_.variables().size(), "variable") + " from checkpoint " +
-                  std::to_string(source_->ref.ckpt_id) + " (" + level_name(source_->ref.level) + ").");
-}
-
-void Session::read_source() {
-    // Every rank checks its sizes first: the reads may be collective.
-    run_collectively(ctx_.app, [&] {
-        for (const Variable& var : registry_.variables()) {
-            const VarRecord& stored = stored_var(var.id);
-            if (stored.size != var.bytes()) {
-                fail(ErrorKind::not_recoverable,
-                     "variable " + std::to_string(var.id) + ": the checkpoint holds " + std::to_string(stored.size) +
-                         " bytes, the protected buffer has " + std::to_string(var.bytes()) +
-                         "; protect it with the stored size (FTI_GetStoredSize) or use FTI_Realloc");
-            }
-        }
-        if (!source_) stored_var(-1);  // nothing protected and nothing to recover from
-    });
-    run_collectively(ctx_.app, [&] {
-        std::unique_ptr<CheckpointReader> reader = open_checkpoint_reader(source_->path, source_->io, source_->record);
-        std::vector<CheckpointReader::Target> targets;
-        for (const Variable& var : registry_.variables()) targets.push_back({&stored_var(var.id), var.data()});
-        reader->read_all(targets, ctx_.app, mpiio_piece_bytes(ctx_.config));
-        if (source_->ref.level == kDcpLevel && reader->layout() != nullptr) {
-            // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
-            const DcpOptions options = dcp_options(ctx_);
-            format_.dcp = DcpBaseline{source_->ref.seq, *reader->layout(), {}};
-            for (const Variable& var : registry_.variables()) {
-                format_.dcp.digests[var.id] = block_digests(var.data(), options);
-            }
-        }
-    });
 }
 
 void Session::recover_var_init() {
+    use_newest_checkpoint_if_fresh();
     if (!source_) stored_var(-1);
-    recover_var_reader_ = open_checkpoint_reader(source_->path, source_->io, source_->record);
+    recovered_ids_.clear();
+    recover_var_failure_ = nullptr;
+    recovering_vars_ = true;
+    try {
+        recover_var_reader_ = open_checkpoint_reader(source_->path, source_->io, source_->record);
+    } catch (const Error& e) {
+        // FTI_RecoverVarFinalize turns to a repaired or older checkpoint.
+        if (e.kind() != ErrorKind::corrupt && e.kind() != ErrorKind::io) throw;
+        recover_var_failure_ = std::current_exception();
+    }
 }
 
 void Session::recover_var(int id) {
-    if (!recover_var_reader_) fail(ErrorKind::usage, "call FTI_RecoverVarInit before FTI_RecoverVar");
+    if (!recovering_vars_) fail(ErrorKind::usage, "call FTI_RecoverVarInit before FTI_RecoverVar");
     const Variable& var = registry_.at(id);
-    const VarRecord& stored = stored_var(id);
-    if (stored.size != var.bytes()) {
-        fail(ErrorKind::not_recoverable, "variable " + std::to_string(id) + ": the checkpoint holds " +
-                                             std::to_string(stored.size) + " bytes, the protected buffer has " +
-                                             std::to_string(var.bytes()));
+    check_stored_size(var);
+    recovered_ids_.push_back(id);
+    if (recover_var_failure_) std::rethrow_exception(recover_var_failure_);
+    try {
+        recover_var_reader_->read(stored_var(id), var.data());
+    } catch (const Error& e) {
+        if (e.kind() == ErrorKind::corrupt || e.kind() == ErrorKind::io)
+            recover_var_failure_ = std::current_exception();
+        throw;
     }
-    recover_var_reader_->read(stored, var.data());
 }
 
 void Session::recover_var_finalize() {
-    if (!recover_var_reader_) fail(ErrorKind::usage, "FTI_RecoverVarFinalize without FTI_RecoverVarInit");
+    if (!recovering_vars_) fail(ErrorKind::usage, "FTI_RecoverVarFinalize without FTI_RecoverVarInit");
     recover_var_reader_.reset();
+    recovering_vars_ = false;
+    settle_recovery(std::exchange(recover_var_failure_, nullptr), recovered_ids_);
     status_ = 0;
 }
 
@@ -477,7 +569,7 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     icp_inactive_ = !activate;
     if (!activate) return;
     wait_for_head();
-    check_level(level);
+    level = agreed_level(level);
     icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, true,
                                               deferred(written_level(level)));
     icp_level_ = level;
@@ -529,6 +621,7 @@ void Session::finalize() {
     }
     if (ctx_.config.head) send_text(world_.get(), "FINALIZE", ctx_.topo.head_world_rank, ctx_.config.general_tag);
     agree(ctx_.app, failure);
+    ctx_.log.info(fti_messages::kFinalized);
 }
 
 void Session::set_restart_state(int failure) {

@@ -5,9 +5,11 @@
 
 #include <mpi.h>
 
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "format/checkpoint_reader.hpp"
 #include "format/ftiff_layout.hpp"
@@ -31,6 +33,10 @@ class Session {
 
     bool is_head() const { return ctx_.topo.is_head; }
     bool keep_heads_alive() const { return ctx_.config.keep_heads_alive; }
+    bool has_heads() const { return ctx_.config.head; }
+    // The run ends without FTI_Finalize (FTI_Init called again), as if the
+    // process had ended: checkpoints and the restart state stay.
+    void abandon() noexcept;
     // Head ranks: serve the application ranks of the node until they finalize.
     void run_head();
 
@@ -45,8 +51,14 @@ class Session {
 
     void checkpoint(int ckpt_id, int level);  // collective
     bool snapshot();                          // collective; true when it checkpointed
-    void recover();                           // collective
-
+    // FTI_Recover, and FTI_RecoverVarInit .. FTI_RecoverVar .. FTI_RecoverVarFinalize:
+    // every application rank recovers one way or the other, in any mix.
+    // The reads are each rank's own; recover() and recover_var_finalize()
+    // end with one agreement over the application ranks (collective), where
+    // data that failed on any rank sends every rank to a repaired or older
+    // checkpoint. A variable whose size differs from the stored one fails on
+    // its rank alone, before the agreement (FTI_Realloc, then try again).
+    void recover();
     void recover_var_init();
     void recover_var(int id);
     void recover_var_finalize();
@@ -63,8 +75,15 @@ class Session {
     void init_application_rank(MPI_Comm user);
     void resolve_container_block_size();  // collective over all ranks
     void adopt(RecoverySource source);    // the checkpoint to restart from
-    void read_source();                   // collective: FTI_Recover's reads
-    void check_level(int level) const;
+    // In a run that has checkpointed: the newest checkpoint becomes the
+    // source (as in FTI, FTI_Recover then rolls back to it).
+    void use_newest_checkpoint_if_fresh();
+    void check_stored_size(const Variable& var) const;  // not_recoverable when it differs
+    std::exception_ptr read_vars(const std::vector<int>& ids) const noexcept;
+    void settle_recovery(std::exception_ptr failure, const std::vector<int>& ids);  // collective
+    // Collective: the level every rank asked for, as it is taken (FTI_L4_DCP
+    // without dCP is L4); throws a usage Error when it cannot be.
+    int agreed_level(int level) const;
     // Whether the node's head finishes checkpoints of `level`, and the level
     // the application ranks then write and commit themselves.
     bool deferred(int level) const;
@@ -84,6 +103,7 @@ class Session {
     struct ReleaseIdleBuffers {
         ~ReleaseIdleBuffers() { release_idle_buffers(); }
     } release_idle_buffers_;
+    MPI_Comm global_;         // the application's, given to FTI_Init (the heads' verdicts, FTI_ENDW)
     Communicator world_;      // library traffic over all ranks, heads included
     Communicator user_comm_;  // FTI_COMM_WORLD
     Communicator app_;        // library traffic over the application ranks
@@ -109,7 +129,10 @@ class Session {
     bool icp_inactive_ = false;
     double icp_start_ = 0.0;
     std::unique_ptr<CheckpointReader> recover_var_reader_;
-    FormatState format_;  // FTI-FF containers and the dCP baseline, continued by every checkpoint
+    bool recovering_vars_ = false;            // between FTI_RecoverVarInit and FTI_RecoverVarFinalize
+    std::vector<int> recovered_ids_;          // by FTI_RecoverVar since FTI_RecoverVarInit
+    std::exception_ptr recover_var_failure_;  // the source's data failed on this rank
+    FormatState format_;                      // FTI-FF containers and the dCP baseline, continued by every checkpoint
     bool finalized_ = false;
 };
 

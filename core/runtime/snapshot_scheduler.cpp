@@ -7,6 +7,11 @@
 
 namespace mlckpt::core {
 
+std::uint64_t interval_iterations(double minutes, double mean_seconds, int fast_forward) {
+    double iters = std::ceil(std::round(minutes * 60.0 / std::max(mean_seconds, 1e-9)) / std::max(fast_forward, 1));
+    return static_cast<std::uint64_t>(std::clamp(iters, 1.0, 1e15));
+}
+
 int SnapshotScheduler::on_iteration(MPI_Comm comm, double now_seconds) {
     ++iteration_;
     if (iteration_ == 1) {
@@ -34,11 +39,8 @@ void SnapshotScheduler::resync(MPI_Comm comm, double now_seconds) {
     double local_mean = (now_seconds - start_seconds_) / static_cast<double>(iteration_ - 1);
     double mean = 0.0;
     check_mpi(MPI_Allreduce(&local_mean, &mean, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
-    mean = std::max(mean, 1e-9);
     for (std::size_t i = 0; i < 4; ++i) {
-        if (minutes_[i] <= 0.0) continue;
-        double iters = std::round(minutes_[i] * 60.0 / mean);
-        interval_iters_[i] = static_cast<std::uint64_t>(std::clamp(iters, 1.0, 1e15));
+        if (minutes_[i] > 0.0) interval_iters_[i] = interval_iterations(minutes_[i], mean, fast_forward_);
     }
     sync_step_ = std::min(sync_step_ * 2, max_sync_step_);
     next_sync_ = iteration_ + sync_step_;

@@ -214,12 +214,12 @@ TEST(CppWrapper, ErrorsCarryCodeAndMessage) {
     int x = 0;
     s.protect(1, x);
     try {
-        s.checkpoint(1, static_cast<Level>(5));
-        ADD_FAILURE() << "level 5 must throw";
+        s.checkpoint(1, static_cast<Level>(9));
+        ADD_FAILURE() << "level 9 must throw";
     } catch (const Error& e) {
         EXPECT_EQ(e.code(), FTI_NSCS);
         EXPECT_EQ(std::string(e.what()).rfind("FTI_Checkpoint: ", 0), 0u) << e.what();
-        EXPECT_NE(std::string(e.what()).find("checkpoint level 5 is invalid; allowed: FTI_L1"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("checkpoint level 9 is invalid; allowed: FTI_L1"), std::string::npos)
             << e.what();
     }
     std::vector<double> v(3, 1.5);
@@ -290,9 +290,18 @@ TEST(CppWrapper, MoveSemantics) {
         EXPECT_EQ(FTI_COMM_WORLD, MPI_COMM_NULL) << "move assignment finalized the session it replaced";
         EXPECT_EQ(owner.comm(), MPI_COMM_NULL);
     }
-    // A new session can start after the old one ended.
+    // A new session can start after the old one ended, and not while it is active.
     Session again{cfg, MPI_COMM_WORLD};
     EXPECT_EQ(again.status(), 0);
+    try {
+        Session twice{cfg, MPI_COMM_WORLD};
+        ADD_FAILURE() << "a second active session must be refused";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), FTI_NSCS);
+        EXPECT_NE(std::string(e.what()).find("a Session is already active in this process"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_NE(again.comm(), MPI_COMM_NULL) << "the active session is untouched";
 }
 
 // An exception that destroys the session must not finalize: FTI_Finalize

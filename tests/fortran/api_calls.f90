@@ -26,7 +26,7 @@ program api_calls
     end subroutine c_free
   end interface
 
-  integer :: phase, ierr, comm, rank, status, opaque, composite, named_id, i
+  integer :: phase, ierr, comm, rank, status, opaque, composite, named_id, id, i
   character(len=512) :: config, arg
   character(len=1024) :: message
   character(len=32) :: version
@@ -52,19 +52,25 @@ program api_calls
 
   opaque = FTI_InitType(int(c_sizeof(one)))
   if (opaque < 0) call fail('FTI_InitType')
+  ! As FTI's module: the size may be of kind c_size_t (FTI's programs pass sizeof).
+  if (FTI_InitType(c_sizeof(one)) < 0) call fail('FTI_InitType(c_size_t)')
   composite = FTI_InitCompositeType('particle', c_sizeof(one))
   if (composite < 0) call fail('FTI_InitCompositeType')
-  call FTI_AddVectorField(composite, 'position', FTI_REAL8, 0_c_size_t, [3], ierr)
+  ! As FTI's module: the field calls are functions.
+  ierr = FTI_AddVectorField(composite, 'position', FTI_REAL8, 0_c_size_t, 1, [3])
   call expect(ierr, FTI_SCES, 'FTI_AddVectorField')
-  call FTI_AddScalarField(composite, 'charge', FTI_INTEGER4, 24_c_size_t, ierr)
+  ierr = FTI_AddScalarField(composite, 'charge', FTI_INTEGER4, 24_c_size_t)
   call expect(ierr, FTI_SCES, 'FTI_AddScalarField')
-  call FTI_AddScalarField(composite, 'flags', FTI_INTEGER4, 28_c_size_t, ierr)
+  ierr = FTI_AddScalarField(composite, 'flags', FTI_INTEGER4, 28_c_size_t)
   call expect(ierr, FTI_SCES, 'FTI_AddScalarField')
 
-  named_id = FTI_setIDFromString('counter')
+  ! As FTI's module: the name calls are subroutines.
+  call FTI_setIDFromString('counter', named_id)
   if (named_id < 0) call fail('FTI_setIDFromString')
-  if (FTI_getIDFromString('counter') /= named_id) call fail('FTI_getIDFromString')
-  if (FTI_getIDFromString('nobody') /= FTI_NSCS) call fail('FTI_getIDFromString of an unknown name')
+  call FTI_getIDFromString('counter', id)
+  if (id /= named_id) call fail('FTI_getIDFromString')
+  call FTI_getIDFromString('nobody', id)
+  if (id /= FTI_NSCS) call fail('FTI_getIDFromString of an unknown name')
 
   if (phase == 1) then
     allocate(particles(10 + rank), more(5))
@@ -98,10 +104,10 @@ program api_calls
     call FTI_FinalizeICP(ierr)
     call expect(ierr, FTI_DONE, 'FTI_FinalizeICP')
     ! A level that does not exist: refused, with a message.
-    call FTI_Checkpoint(2, 5, ierr)
-    call expect(ierr, FTI_NSCS, 'FTI_Checkpoint at level 5')
+    call FTI_Checkpoint(2, 9, ierr)
+    call expect(ierr, FTI_NSCS, 'FTI_Checkpoint at level 9')
     call FTI_LastError(message)
-    if (index(message, 'checkpoint level 5 is invalid') == 0) call fail('FTI_LastError: ' // trim(message))
+    if (index(message, 'checkpoint level 9 is invalid') == 0) call fail('FTI_LastError: ' // trim(message))
     call MPI_Finalize(ierr)  ! no FTI_Finalize: the next launch restarts
     stop
   end if

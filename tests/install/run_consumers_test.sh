@@ -52,4 +52,16 @@ echo "== pkg-config: fortran"
 mpifort -std=f2008 -Wall $flags "$consumers/fortran/consumer.f90" $(pkg-config --cflags --libs mlckpt-fortran) \
     -o "$scratch/pc-fortran"
 run "$scratch/pc-fortran" | grep "consumer fortran: ok"
+
+# As FTI's build scripts do it: -I<prefix>/include (fti.h, fti.mod) and -lfti, -lfti_f90.
+echo "== FTI's flags: c"
+# shellcheck disable=SC2086
+mpicc -std=c99 -Wall -Werror $flags "$consumers/c/consumer.c" -I"$prefix/include" -L"$prefix/lib" -lfti \
+    -Wl,-rpath,"$prefix/lib" -o "$scratch/fti-c"
+run "$scratch/fti-c" | grep "consumer c: ok"
+echo "== FTI's flags: fortran"
+# shellcheck disable=SC2086
+mpifort -std=f2008 -Wall $flags "$consumers/fortran/consumer.f90" -I"$prefix/include" -L"$prefix/lib" -lfti_f90 -lfti \
+    -Wl,-rpath,"$prefix/lib" -o "$scratch/fti-fortran"
+run "$scratch/fti-fortran" | grep "consumer fortran: ok"
 echo "consumers test: passed"

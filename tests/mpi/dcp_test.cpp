@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "file_checks.hpp"
@@ -21,9 +23,11 @@ namespace {
 constexpr std::size_t kBlock = 4096;
 constexpr std::size_t kBlocks = 250;  // of variable 0
 
-std::string dcp_config(const char* mode) {
+// `io`: the configured ckpt_io; the L4 differential file is the same for
+// every one (FTI has differential checkpoints for POSIX and FTI-FF).
+std::string dcp_config(const char* mode, const char* io = "3") {
     ConfigOptions o;
-    o.basic["ckpt_io"] = "3";
+    o.basic["ckpt_io"] = io;
     o.basic["enable_dcp"] = "1";
     o.basic["dcp_mode"] = mode;
     o.basic["dcp_block_size"] = std::to_string(kBlock);
@@ -54,6 +58,16 @@ struct Data {
     std::vector<double> doubles;
 };
 
+// A restart: FTI_Recover brings back the data of `version`, bit for bit.
+void expect_restart_recovers(Data& d, int version) {
+    EXPECT_EQ(FTI_Status(), 1);
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    Data expected(app_rank());
+    expected.fill(version);
+    EXPECT_EQ(d.bytes, expected.bytes);
+    EXPECT_EQ(d.doubles, expected.doubles);
+}
+
 // This rank's dCP file, once its last update is applied (after the commit,
 // on the rank's background thread, which then removes the journal).
 fs::path applied_dcp_file() {
@@ -75,11 +89,26 @@ long long dcp_checkpoint(int id, long long expected_protected) {
     EXPECT_TRUE(std::regex_search(out, m, line)) << out;
     if (m.empty()) return -2;
     EXPECT_EQ(std::stoll(m[2]), expected_protected);
-    return std::stoll(m[1]);
+    const long long written = std::stoll(m[1]);
+    // FTI's statistics line, whose 19th field FTI's test suite reads as the share.
+    std::smatch f;
+    static const std::regex fti_line(R"(\[ FTI  dCP Message \] : Total CP data: [0-9.]+ [MGT]B, Total dCP update: )"
+                                     R"([0-9.]+ [MGT]B, dCP share: [0-9.]+%)");
+    EXPECT_TRUE(std::regex_search(out, f, fti_line)) << out;
+    if (!f.empty()) {
+        std::istringstream fields(f.str());
+        std::string field;
+        for (int i = 0; i < 19; ++i) fields >> field;
+        char share[32];
+        std::snprintf(share, sizeof share, "%.2f%%",
+                      expected_protected == 0 ? 0.0 : 100.0 * static_cast<double>(written) / expected_protected);
+        EXPECT_EQ(field, share) << f.str();
+    }
+    return written;
 }
 
-void only_changed_blocks(const char* mode) {
-    std::string cfg = dcp_config(mode);
+void only_changed_blocks(const char* mode, const char* io = "3") {
+    std::string cfg = dcp_config(mode, io);
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
     int ranks = 0;
     MPI_Comm_size(FTI_COMM_WORLD, &ranks);
@@ -119,12 +148,7 @@ void only_changed_blocks(const char* mode) {
         expect_recorded_size_and_crc(4, 8, file);
         return;  // crash
     }
-    EXPECT_EQ(FTI_Status(), 1);
-    ASSERT_FTI(FTI_SCES, FTI_Recover());
-    Data expected(app_rank());
-    expected.fill(2);
-    EXPECT_EQ(d.bytes, expected.bytes);
-    EXPECT_EQ(d.doubles, expected.doubles);
+    expect_restart_recovers(d, 2);
     // The recovered data is the baseline: an unchanged checkpoint writes nothing.
     long long after_restart = dcp_checkpoint(5, total);
     if (zero) {
@@ -137,6 +161,57 @@ void only_changed_blocks(const char* mode) {
 
 TEST(Dcp, OnlyChangedBlocksAreWrittenMd5) {
     only_changed_blocks("1");
+}
+
+TEST(Dcp, OnlyChangedBlocksAreWrittenWithPosixFiles) {
+    only_changed_blocks("1", "1");
+}
+
+TEST(Dcp, OnlyChangedBlocksAreWrittenWithMpiioFiles) {
+    only_changed_blocks("2", "2");
+}
+
+// As FTI: without dCP, FTI_L4_DCP takes a full L4 checkpoint (with a
+// warning), and levels 5 to 7 are levels 1 to 3.
+TEST(Dcp, L4DcpWithoutDcpTakesAFullL4) {
+    ConfigOptions o;
+    o.basic["enable_dcp"] = "0";
+    o.basic["dcp_block_size"] = "-1";
+    std::string cfg = config(o);
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Data d(app_rank());
+    d.protect();
+    if (phase() == 1) {
+        d.fill(1);
+        if (app_rank() == 0) {
+            testing::internal::CaptureStdout();
+            testing::internal::CaptureStderr();
+        }
+        int rc = FTI_Checkpoint(1, FTI_L4_DCP);
+        std::string out;
+        if (app_rank() == 0) {
+            out = testing::internal::GetCapturedStdout();
+            out += testing::internal::GetCapturedStderr();
+        }
+        ASSERT_EQ(rc, FTI_DONE) << FTI_LastError();
+        if (app_rank() == 0) {
+            EXPECT_NE(out.find("FTI_L4_DCP requested, but differential checkpoints are off"), std::string::npos) << out;
+            EXPECT_NE(out.find("(L4)"), std::string::npos) << out;
+        }
+        d.fill(2);
+        ASSERT_EQ(FTI_Checkpoint(2, 5), FTI_DONE) << FTI_LastError();  // L1
+        MPI_Barrier(FTI_COMM_WORLD);
+        EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti").empty()) << "no dCP file";
+        std::vector<fs::path> l4 = find_files(data_file(1, app_rank()));
+        ASSERT_EQ(l4.size(), 1u) << "the L4 checkpoint stays";
+        EXPECT_NE(l4[0].string().find("/l4/"), std::string::npos) << l4[0];
+        std::vector<fs::path> l1 = find_files(data_file(2, app_rank()));
+        ASSERT_EQ(l1.size(), 1u);
+        EXPECT_NE(l1[0].string().find("/l1/"), std::string::npos) << "level 5 is L1: " << l1[0];
+        return;  // crash
+    }
+    expect_restart_recovers(d, 2);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 TEST(Dcp, OnlyChangedBlocksAreWrittenCrc32) {
     only_changed_blocks("2");

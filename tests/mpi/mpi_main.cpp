@@ -52,12 +52,13 @@ int main(int argc, char** argv) {
         failed = 1;
     }
     // A head-mode test that failed before FTI_Finalize would leave the head
-    // ranks waiting for it: release them.
-    if (mlckpt::test::heads_mode() && FTI_COMM_WORLD != MPI_COMM_NULL) FTI_Finalize();
+    // ranks waiting for it: release them. (A test that passes ends as it
+    // means to: FTI_Finalize, a kill, or FTI_ENDW as FTI's programs do.)
+    if (failed && mlckpt::test::heads_mode() && mlckpt::test::session_open()) FTI_Finalize();
     // A rank that failed with its session still open may have left the
     // others waiting in a collective call (FTI_Finalize, a checkpoint): end
     // the run now rather than at the test's timeout.
-    if (failed && FTI_COMM_WORLD != MPI_COMM_NULL) {
+    if (failed && mlckpt::test::session_open()) {
         std::fprintf(stderr, "[rank %d] failed before FTI_Finalize: aborting the run\n", rank);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }

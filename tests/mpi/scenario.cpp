@@ -252,8 +252,14 @@ bool same_files(const fs::path& a, const fs::path& b) {
     return true;
 }
 
+bool session_open() {
+    // Without a session FTI_COMM_WORLD is MPI_COMM_NULL, or after a failed
+    // FTI_Init the communicator given to it.
+    return FTI_COMM_WORLD != MPI_COMM_NULL && FTI_COMM_WORLD != MPI_COMM_WORLD;
+}
+
 void mark(const std::string& name) {
-    int first = FTI_COMM_WORLD != MPI_COMM_NULL ? app_rank() : world_rank();
+    int first = session_open() ? app_rank() : world_rank();
     if (first == 0) std::ofstream(workdir() / ("marker-" + name)) << "1";
 }
 
@@ -365,7 +371,7 @@ void crash() {
     if (!heads_mode()) return;
     // The next checkpoint call first waits for the head's verdict on the
     // previous one; the invalid level then stops it before writing anything.
-    EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(0, 5));
+    EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(0, 9));
     mark("heads-done");
     world_barrier_app();
     std::fprintf(stderr, "[rank %d] killed on purpose: the launch ends as a crash\n", world_rank());

@@ -25,7 +25,8 @@ void set_launch_arguments(int phase, fs::path workdir);  // from main()
 int world_rank();
 int world_size();
 void world_barrier();
-int app_rank();  // rank in FTI_COMM_WORLD
+int app_rank();       // rank in FTI_COMM_WORLD
+bool session_open();  // an application rank between FTI_Init and FTI_Finalize
 
 struct ConfigOptions {
     int node_size = 0;                            // 0: 2 when the rank count is even, else 1

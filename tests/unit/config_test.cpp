@@ -131,15 +131,17 @@ TEST(Config, WrongTypeAndRange) {
         {"node_size = 2x", "[basic] node_size = '2x': not an integer"},
         {"node_size = 99999999999999999999", "out of range"},
         {"head = 2", "[basic] head = '2': not a flag; allowed: 0 or 1"},
-        {"ckpt_l1 = soon", "[basic] ckpt_l1 = 'soon': not a number; allowed: a number of minutes >= 0"},
-        {"ckpt_l4 = -1", "[basic] ckpt_l4 = '-1': out of range"},
-        {"group_size = 33", "[basic] group_size = '33': out of range; allowed: an integer from 1 to 32"},
+        {"ckpt_l1 = soon", "[basic] ckpt_l1 = 'soon': not a number; allowed: a number of minutes (0 or less"},
+        {"group_size = 5000", "[basic] group_size = '5000': out of range"},
+        {"ckpt_l3 = 1\ngroup_size = 33",
+         "[basic] group_size = 33 with ckpt_l3 > 0: Reed-Solomon groups have at most 32 nodes; allowed: 1 to 32"},
         {"verbosity = 4", "[basic] verbosity = '4': out of range; allowed: an integer from 1 to 3"},
-        {"ckpt_io = 5", "[basic] ckpt_io = '5': out of range; allowed: an integer from 1 to 4"},
-        {"dcp_mode = 0", "[basic] dcp_mode = '0': out of range; allowed: an integer from 1 to 2"},
-        {"dcp_block_size = 100", "[basic] dcp_block_size = '100': out of range"},
+        {"ckpt_io = POSIX", "[basic] ckpt_io = 'POSIX': not an integer"},
+        {"dcp_block_size = big", "[basic] dcp_block_size = 'big': not an integer"},
         {"inline_l2 = maybe", "[basic] inline_l2 = 'maybe': not a flag"},
-        {"max_sync_intv = -1", "[basic] max_sync_intv = '-1': out of range"},
+        {"[advanced]\nfast_forward = 11",
+         "[advanced] fast_forward = '11': out of range; allowed: an integer from 1 to 10"},
+        {"[advanced]\nfast_forward = 0", "[advanced] fast_forward = '0': out of range"},
         {"ckpt_dir = \"\"", "[basic] ckpt_dir = '': empty; allowed: a directory path"},
     };
     for (const Case& c : cases) {
@@ -150,8 +152,8 @@ TEST(Config, WrongTypeAndRange) {
 }
 
 TEST(Config, RestartSectionErrors) {
-    std::string msg = error_of(std::string(kMinimal) + "[restart]\nfailure = 3\n");
-    EXPECT_NE(msg.find("[restart] failure = '3': out of range; allowed: an integer from 0 to 2"), std::string::npos)
+    std::string msg = error_of(std::string(kMinimal) + "[restart]\nfailure = 4\n");
+    EXPECT_NE(msg.find("[restart] failure = '4': out of range; allowed: an integer from 0 to 3"), std::string::npos)
         << msg;
     msg = error_of(std::string(kMinimal) + "[restart]\nfailure = 1\n");
     EXPECT_NE(msg.find("failure = 1 asks for a restart but exec_id is empty"), std::string::npos) << msg;
@@ -191,6 +193,120 @@ TEST(Config, MaxSyncIntervalZeroMeansDefault) {
     TempDir dir;
     EXPECT_EQ(load_config(dir.write("c.fti", std::string(kMinimal) + "max_sync_intv = 0\n")).max_sync_intv, 512);
     EXPECT_EQ(load_config(dir.write("d.fti", std::string(kMinimal) + "max_sync_intv = 64\n")).max_sync_intv, 64);
+    EXPECT_EQ(load_config(dir.write("e.fti", std::string(kMinimal) + "max_sync_intv = -1\n")).max_sync_intv, 512);
+}
+
+// The values FTI 1.6 accepts and replaces, or settings it turns off: the
+// file loads, the replacement is FTI's, and a warning says what was done.
+TEST(Config, ValuesFtiReplacesLoadWithAWarning) {
+    struct Case {
+        const char* lines;
+        const char* warning;  // "" when FTI says nothing either
+        void (*check)(const Config&);
+    } cases[] = {
+        {"ckpt_l4 = -1", "", [](const Config& c) { EXPECT_EQ(c.interval_minutes(4), 0.0); }},
+        {"group_size = 0", "", [](const Config& c) { EXPECT_EQ(c.group_size, 1); }},
+        {"group_size = -1", "", [](const Config& c) { EXPECT_EQ(c.group_size, 1); }},
+        {"group_size = 64", "", [](const Config& c) { EXPECT_EQ(c.group_size, 64); }},
+        {"ckpt_io = 5", "[basic] ckpt_io = '5': HDF5 checkpoints are not provided; writing POSIX files",
+         [](const Config& c) { EXPECT_EQ(c.ckpt_io, IoMode::posix); }},
+        {"ckpt_io = 0", "[basic] ckpt_io = '0': no checkpoint format has this number; writing POSIX files",
+         [](const Config& c) { EXPECT_EQ(c.ckpt_io, IoMode::posix); }},
+        {"dcp_block_size = -1\ndcp_mode = 0", "", [](const Config& c) { EXPECT_FALSE(c.enable_dcp); }},
+        {"enable_dcp = 1\ndcp_block_size = -1",
+         "[basic] dcp_block_size = -1: not from 512 to 65536 bytes; differential checkpoints are off",
+         [](const Config& c) { EXPECT_FALSE(c.enable_dcp); }},
+        {"enable_dcp = 1\ndcp_mode = 0",
+         "[basic] dcp_mode = 0: not 1 (MD5) or 2 (CRC-32); differential checkpoints are off",
+         [](const Config& c) { EXPECT_FALSE(c.enable_dcp); }},
+        {"enable_dcp = 1\nckpt_io = 1\ndcp_mode = 2\ndcp_block_size = 4096", "",
+         [](const Config& c) {
+             EXPECT_TRUE(c.enable_dcp);
+             EXPECT_EQ(c.dcp_mode, DcpMode::crc32);
+             EXPECT_EQ(c.dcp_block_size, 4096);
+         }},
+        {"inline_l3 = 5", "[basic] inline_l3 = '5': not 0 or 1; taken as 1 (inline), as FTI does",
+         [](const Config& c) { EXPECT_TRUE(c.is_inline(3)); }},
+        {"[advanced]\ntransfer_size = -1", "[advanced] transfer_size = '-1': outside 1 to 65536 MiB; using 16 MiB",
+         [](const Config& c) { EXPECT_EQ(c.transfer_size_mb, 16); }},
+        {"[advanced]\nfast_forward = 5", "", [](const Config& c) { EXPECT_EQ(c.fast_forward, 5); }},
+        {"[restart]\nfailure = 3",
+         "[restart] failure = '3': a restart from one global HDF5 file needs HDF5 checkpoints (ckpt_io = 5); this is a "
+         "fresh run",
+         [](const Config& c) { EXPECT_EQ(c.failure, 0); }},
+    };
+    for (const Case& k : cases) {
+        TempDir dir;
+        const std::string path = dir.write("c.fti", std::string(kMinimal) + k.lines + "\n");
+        Config c = load_config(path);
+        k.check(c);
+        if (*k.warning == '\0') {
+            EXPECT_TRUE(c.warnings.empty()) << k.lines << " -> " << c.warnings.front();
+        } else {
+            ASSERT_EQ(c.warnings.size(), 1U) << k.lines;
+            EXPECT_NE(c.warnings[0].find(k.warning), std::string::npos) << k.lines << " -> " << c.warnings[0];
+            EXPECT_EQ(c.warnings[0].rfind(path, 0), 0U) << "names the file: " << c.warnings[0];
+        }
+    }
+}
+
+// FTI's own configuration template (the keys and values of the one its
+// test suites start from) loads as it is.
+TEST(Config, FtiTemplateLoads) {
+    TempDir dir;
+    Config c = load_config(dir.write("c.fti",
+                                     "[basic]\n"
+                                     "node_size              = 4\n"
+                                     "group_size             = 4\n"
+                                     "ckpt_dir               = Local\n"
+                                     "glbl_dir               = Global\n"
+                                     "meta_dir               = Meta\n"
+                                     "ckpt_io                = 1\n"
+                                     "ckpt_l1                = 0\n"
+                                     "ckpt_l2                = 0\n"
+                                     "ckpt_l3                = 0\n"
+                                     "ckpt_l4                = 0\n"
+                                     "head                   = 0\n"
+                                     "inline_l2              = 1\n"
+                                     "inline_l3              = 1\n"
+                                     "inline_l4              = 1\n"
+                                     "keep_last_ckpt         = 0\n"
+                                     "keep_l4_ckpt           = 0\n"
+                                     "verbosity              = 2\n"
+                                     "max_sync_intv          = 512\n"
+                                     "enable_dcp             = 0\n"
+                                     "dcp_mode               = 1\n"
+                                     "dcp_block_size         = -1\n"
+                                     "dcp_stack_size         = 5\n"
+                                     "enable_staging         = 0\n"
+                                     "h5_single_file_dir     =\n"
+                                     "h5_single_file_prefix  =\n"
+                                     "h5_single_file_keep    = 0\n"
+                                     "h5_single_file_enable  = 0\n"
+                                     "h5_single_file_inline  = 1\n"
+                                     "[restart]\n"
+                                     "failure                = 0\n"
+                                     "exec_id                = NULL\n"
+                                     "[injection]\n"
+                                     "rank                   = 0\n"
+                                     "number                 = 0\n"
+                                     "position               = 0\n"
+                                     "frequency              = 0\n"
+                                     "[advanced]\n"
+                                     "block_size             = 1024\n"
+                                     "transfer_size          = 16\n"
+                                     "mpi_tag                = 2612\n"
+                                     "local_test             = 1\n"
+                                     "general_tag            = 2612\n"
+                                     "ckpt_tag               = 711\n"
+                                     "stage_tag              = 406\n"
+                                     "final_tag              = 3107\n"
+                                     "fast_forward           = 1\n"));
+    EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+    EXPECT_FALSE(c.enable_dcp);
+    EXPECT_EQ(c.node_size, 4);
+    EXPECT_TRUE(c.local_test);
+    EXPECT_EQ(c.fast_forward, 1);
 }
 
 TEST(Config, HeadNeedsTwoRanksPerNode) {

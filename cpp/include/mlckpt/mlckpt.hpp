@@ -188,6 +188,12 @@ constexpr bool is_single_object = !is_std_vector<T>::value && !is_std_array<T>::
 #endif
     ;
 
+// Sessions that own the library in this process (at most one).
+inline int& active_sessions() noexcept {
+    static int count = 0;
+    return count;
+}
+
 }  // namespace detail
 
 class Session {
@@ -199,7 +205,13 @@ class Session {
     // other call throws). When a restart was requested but nothing can be
     // recovered, restart_failed() is true, restart_error() says why, and the
     // session works for a fresh run.
+    // A second Session while one is active throws: FTI_Init would start
+    // the library over under the first one.
     Session(const std::string& config, MPI_Comm comm) {
+        if (detail::active_sessions() > 0) {
+            throw Error("mlckpt::Session", FTI_NSCS,
+                        "a Session is already active in this process; finalize it (or let it end) first");
+        }
         int rc = FTI_Init(config.c_str(), comm);
         if (rc == FTI_HEAD) {
             head_ = true;
@@ -210,6 +222,7 @@ class Session {
             detail::check(rc, "FTI_Init");
         }
         owning_ = true;
+        ++detail::active_sessions();
     }
 
     Session(const Session&) = delete;
@@ -230,7 +243,10 @@ class Session {
     // destroyed by an exception, FTI_Finalize is not called: it would
     // remove the checkpoints that a relaunch needs to restart.
     ~Session() {
-        if (std::uncaught_exceptions() > unwinding_base_) return;
+        if (std::uncaught_exceptions() > unwinding_base_) {
+            if (owning_) --detail::active_sessions();
+            return;
+        }
         finalize_quietly();
     }
 
@@ -238,6 +254,7 @@ class Session {
     void finalize() {
         if (!owning_) return;
         owning_ = false;
+        --detail::active_sessions();
         detail::check(FTI_Finalize(), "FTI_Finalize");
     }
 
@@ -416,6 +433,7 @@ class Session {
     void finalize_quietly() noexcept {
         if (owning_) {
             owning_ = false;
+            --detail::active_sessions();
             FTI_Finalize();
         }
     }

@@ -1,0 +1,318 @@
+// FTI's observable behaviour where FTI's own programs rely on it: ranks that
+// recover by different calls, rolling back in place in a fresh run, a second
+// FTI_Init, a size that differs at recovery (a warning, not an error), and
+// head ranks released by FTI_ENDW.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+
+#include "scenario.hpp"
+
+namespace mlckpt::test {
+namespace {
+
+// L2 and L3 groups: two ranks per node, every node in one group (one rank:
+// one node, no groups).
+ConfigOptions grouped_options() {
+    ConfigOptions o;
+    o.node_size = world_size() % 2 == 0 ? 2 : 1;
+    o.group_size = world_size() / o.node_size;
+    return o;
+}
+
+// Even application ranks recover with FTI_Recover, odd ones variable by
+// variable (last to first), as FTI's diffSizes program does. With
+// `damaged`, a variable whose data fails its check gives FTI_NREC, and
+// FTI_RecoverVarFinalize reads every variable again from the checkpoint
+// that every rank turned to.
+void recover_mixed(bool damaged = false) {
+    if (app_rank() % 2 == 0) {
+        ASSERT_FTI(FTI_SCES, FTI_Recover());
+        return;
+    }
+    ASSERT_FTI(FTI_SCES, FTI_RecoverVarInit());
+    for (int id = Dataset::kVariables - 1; id >= 0; --id) {
+        int rc = FTI_RecoverVar(id);
+        if (rc != FTI_SCES && damaged) {
+            EXPECT_EQ(rc, FTI_NREC) << FTI_LastError();
+            continue;
+        }
+        ASSERT_EQ(rc, FTI_SCES) << FTI_LastError();
+    }
+    ASSERT_FTI(FTI_SCES, FTI_RecoverVarFinalize());
+}
+
+void mixed_recovery(int level) {
+    std::string cfg = config(grouped_options());
+    if (phase() == 1) {
+        checkpoint_then_crash(cfg, 1, level, 1);
+        return;
+    }
+    if (!start(cfg)) return;
+    EXPECT_EQ(FTI_Status(), 1);
+    Dataset d(app_rank());
+    d.protect();
+    recover_mixed();
+    EXPECT_TRUE(d.matches(1));
+    EXPECT_EQ(FTI_Status(), 0);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(FtiSemantics, MixedRecoveryL1) {
+    mixed_recovery(FTI_L1);
+}
+TEST(FtiSemantics, MixedRecoveryL2) {
+    mixed_recovery(FTI_L2);
+}
+TEST(FtiSemantics, MixedRecoveryL3) {
+    mixed_recovery(FTI_L3);
+}
+TEST(FtiSemantics, MixedRecoveryL4) {
+    mixed_recovery(FTI_L4);
+}
+
+// The newest checkpoint's data is damaged on the last rank only: every rank,
+// whichever way it recovers, turns to the older checkpoint together.
+TEST(FtiSemantics, MixedRecoveryFallsBackTogether) {
+    std::string cfg = config();
+    if (phase() == 1) {
+        write_l4_then_l1(cfg);
+        world_barrier();
+        if (world_rank() == 0) {
+            fs::path f = the_file(data_file(2, world_size() - 1));
+            overwrite_in_place(f, fs::file_size(f) / 2, 16);
+        }
+        return;
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Dataset d(app_rank());
+    d.protect();
+    recover_mixed(true);
+    EXPECT_TRUE(d.matches(1)) << "the L4 checkpoint, on every rank";
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// As in FTI: FTI_Recover (or the FTI_RecoverVar calls) in a run that has
+// checkpointed rolls the protected data back to the newest checkpoint.
+void rollback_in_place(int level) {
+    std::string cfg = config(grouped_options());
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Dataset d(app_rank());
+    d.protect();
+    EXPECT_FTI(FTI_NREC, FTI_Recover());  // nothing to roll back to yet
+    d.fill(1);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
+    d.fill(2);
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1));
+    d.fill(3);
+    ASSERT_FTI(FTI_SCES, FTI_RecoverVarInit());
+    for (int id = 0; id < Dataset::kVariables; ++id) ASSERT_FTI(FTI_SCES, FTI_RecoverVar(id));
+    ASSERT_FTI(FTI_SCES, FTI_RecoverVarFinalize());
+    EXPECT_TRUE(d.matches(1));
+    d.fill(4);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, level));
+    d.fill(5);
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(4)) << "the newest checkpoint";
+    EXPECT_EQ(FTI_Status(), 0);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(FtiSemantics, RollbackInPlaceL1) {
+    rollback_in_place(FTI_L1);
+}
+TEST(FtiSemantics, RollbackInPlaceL2) {
+    rollback_in_place(FTI_L2);
+}
+TEST(FtiSemantics, RollbackInPlaceL3) {
+    rollback_in_place(FTI_L3);
+}
+TEST(FtiSemantics, RollbackInPlaceL4) {
+    rollback_in_place(FTI_L4);
+}
+
+// Captures what the library prints (stdout and stderr) during `step`.
+std::string output_of(const std::function<void()>& step) {
+    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
+    step();
+    std::string out = testing::internal::GetCapturedStdout();
+    return out + testing::internal::GetCapturedStderr();
+}
+
+// FTI's corner cases: FTI_Init again without FTI_Finalize starts over,
+// quietly (the protected variables and types are forgotten, as in FTI);
+// once the run has checkpointed it is a restart from there; and a new
+// FTI_Init after FTI_Finalize may read another configuration.
+TEST(FtiSemantics, SecondInitStartsOver) {
+    std::string cfg = config();
+    // The session points at them until the process ends.
+    static std::unique_ptr<Dataset> first, second, third, fourth;
+    first = std::make_unique<Dataset>(world_rank());
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    first->protect();
+    first->fill(1);
+    int rc = FTI_SCES;
+    std::string out = output_of([&] { rc = FTI_Init(cfg.c_str(), MPI_COMM_WORLD); });
+    ASSERT_EQ(rc, FTI_SCES) << FTI_LastError();
+    EXPECT_EQ(out.find("Warning"), std::string::npos) << out;
+    EXPECT_EQ(out.find("Error"), std::string::npos) << out;
+    EXPECT_TRUE(first->matches(1)) << "the application's memory is its own";
+    EXPECT_EQ(FTI_Status(), 0);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));  // nothing protected any more: an empty checkpoint
+
+    second = std::make_unique<Dataset>(world_rank());
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    EXPECT_EQ(FTI_Status(), 1) << "the configuration says failure = 1: a restart";
+    second->protect();
+    second->fill(2);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
+    second->fill(3);
+
+    // Again: the restart is from checkpoint 2.
+    third = std::make_unique<Dataset>(world_rank());
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    EXPECT_EQ(FTI_Status(), 1);
+    third->protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(third->matches(2));
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+
+    // After FTI_Finalize, another configuration.
+    ConfigOptions other;
+    other.basic["ckpt_dir"] = (workdir() / "other-local").string();
+    other.basic["glbl_dir"] = (workdir() / "other-global").string();
+    other.basic["meta_dir"] = (workdir() / "other-meta").string();
+    std::string cfg2 = config(other);  // rewrites the file
+    fourth = std::make_unique<Dataset>(world_rank());
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg2.c_str(), MPI_COMM_WORLD));
+    EXPECT_EQ(FTI_Status(), 0);
+    fourth->protect();
+    fourth->fill(4);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
+    EXPECT_EQ(files_below(workdir() / "other-global", [](const fs::path&) { return true; }).empty(), false);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// A size that differs from the stored one is something FTI's programs
+// handle (FTI_Realloc, then recover again): a warning, never an error line.
+TEST(FtiSemantics, SizeMismatchIsAWarning) {
+    std::string cfg = config();
+    const std::size_t stored = 1000 + 10 * static_cast<std::size_t>(world_rank());
+    static std::vector<int> values;
+    if (phase() == 1) {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        values.assign(stored, 7 + world_rank());
+        ASSERT_FTI(FTI_SCES, FTI_Protect(1, values.data(), static_cast<int64_t>(values.size()), FTI_INTG));
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
+        return;
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    auto* buffer = static_cast<int*>(std::malloc(10 * sizeof(int)));
+    ASSERT_FTI(FTI_SCES, FTI_Protect(1, buffer, 10, FTI_INTG));
+    std::string out = output_of([&] {
+        if (app_rank() % 2 == 0) {
+            EXPECT_FTI(FTI_NREC, FTI_Recover());
+        } else {
+            ASSERT_FTI(FTI_SCES, FTI_RecoverVarInit());
+            EXPECT_FTI(FTI_NREC, FTI_RecoverVar(1));
+        }
+    });
+    EXPECT_NE(out.find("Warning"), std::string::npos) << out;
+    EXPECT_EQ(out.find("Error"), std::string::npos) << out;
+    EXPECT_EQ(FTI_GetStoredSize(1), static_cast<int64_t>(stored * sizeof(int)));
+    buffer = static_cast<int*>(FTI_Realloc(1, buffer));
+    ASSERT_NE(buffer, nullptr) << FTI_LastError();
+    if (app_rank() % 2 == 0) {
+        ASSERT_FTI(FTI_SCES, FTI_Recover());
+    } else {
+        ASSERT_FTI(FTI_SCES, FTI_RecoverVar(1));
+        ASSERT_FTI(FTI_SCES, FTI_RecoverVarFinalize());
+    }
+    for (std::size_t i = 0; i < stored; ++i) ASSERT_EQ(buffer[i], 7 + world_rank()) << i;
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    std::free(buffer);
+}
+
+// FTI's information lines where the same event happens, as FTI's suites and
+// job scripts look for them (application rank 0 prints them).
+TEST(FtiSemantics, InformationLines) {
+    std::string cfg = config();
+    static std::vector<double> values(1000);
+    const bool zero = world_rank() == 0;  // application rank 0: no heads here
+    auto expect_lines = [zero](const std::string& out, std::initializer_list<const char*> lines) {
+        if (!zero) return;
+        for (const char* line : lines) EXPECT_NE(out.find(line), std::string::npos) << line << " in:\n" << out;
+    };
+    if (phase() == 1) {
+        std::string out = output_of([&] {
+            ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+            ASSERT_FTI(FTI_SCES, FTI_Protect(3, values.data(), 1000, FTI_DBLE));
+            ASSERT_FTI(FTI_SCES, FTI_Protect(3, values.data(), 1000, FTI_DBLE));
+            ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
+            ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
+        });
+        expect_lines(
+            out, {"[ FTI  Information ] : The execution ID is: ", "[ FTI  Information ] : FTI has been initialized.",
+                  "[ FTI  Information ] : Variable ID 3 to protect (Stored in CPU). Current ckpt. size per "
+                  "rank is 0.01MB.",
+                  "Ckpt. ID 1 (L1) (0.01 MB/proc) taken in ", "Ckpt. ID 2 (L4) (0.01 MB/proc) taken in "});
+        if (zero) EXPECT_EQ(out.find("reseted"), std::string::npos) << "protecting again: a debug line";
+        return;
+    }
+    std::string out = output_of([&] {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        ASSERT_FTI(FTI_SCES, FTI_Protect(3, values.data(), 1000, FTI_DBLE));
+        ASSERT_FTI(FTI_SCES, FTI_Recover());
+        ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    });
+    expect_lines(out, {"[ FTI  Information ] : This is a restart. The execution ID is: ",
+                       "[ FTI  Information ] : Recovering successfully from level 4 with Ckpt. 2.",
+                       "[ FTI  Information ] : FTI has been finalized."});
+}
+
+// FTI's programs end a run with head ranks without FTI_Finalize: they wait
+// for the head's verdict on the last checkpoint (an int on general_tag),
+// send FTI_ENDW on final_tag to their node's head and meet it in an
+// MPI_Barrier on MPI_COMM_WORLD. The next launch restarts from it.
+TEST(FtiSemantics, HeadsReleasedByEndw) {
+    ASSERT_TRUE(heads_mode()) << "registered as a HEADS scenario";
+    std::string cfg = config(grouped_options());
+    if (phase() == 1) {
+        int rc = FTI_Init(cfg.c_str(), MPI_COMM_WORLD);
+        if (rc == FTI_HEAD) {  // back after the barrier that follows FTI_ENDW
+            EXPECT_EQ(world_rank() % 2, 0);
+            EXPECT_FTI(FTI_SCES, FTI_Finalize());
+            return;
+        }
+        ASSERT_EQ(rc, FTI_SCES) << FTI_LastError();
+        static std::unique_ptr<Dataset> d;
+        d = std::make_unique<Dataset>(app_rank());
+        d->protect();
+        d->fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L2));
+        const int head = world_rank() - world_rank() % 2;
+        int level = 0;
+        MPI_Recv(&level, 1, MPI_INT, head, 2612, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        EXPECT_EQ(level, FTI_L2) << "the head's verdict: the level it completed";
+        int end = FTI_ENDW;
+        MPI_Send(&end, 1, MPI_INT, head, 3107, MPI_COMM_WORLD);
+        MPI_Barrier(MPI_COMM_WORLD);
+        return;  // no FTI_Finalize: the checkpoint stays
+    }
+    if (!start(cfg)) return;
+    EXPECT_EQ(FTI_Status(), 1);
+    Dataset d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1));
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+}  // namespace
+}  // namespace mlckpt::test
