@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "config/ini_structure.hpp"
 #include "format/file_formats.hpp"
 
 namespace mlckpt::core {
@@ -355,6 +356,7 @@ Config load_config(const std::string& path) {
         fail(ErrorKind::config, "cannot read configuration file '" + path + "': " + std::strerror(errno));
     }
     std::fclose(probe);
+    check_ini_structure(path);
 
     g_parse_errors.clear();
     iniparser_set_error_callback(collect_parse_error);

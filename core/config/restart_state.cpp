@@ -106,15 +106,9 @@ void write_restart_state(const std::string& config_path, int failure, const std:
     std::string text = read_text_file(target);
     std::string updated = with_restart_state(text, failure, exec_id);
     if (updated == text) return;
-    struct stat st {};
-    bool have_mode = ::stat(target.c_str(), &st) == 0;
-    atomic_write_file(target, updated);
-    if (have_mode) {
-        ::chmod(target.c_str(), st.st_mode & 07777);
-        if (::chown(target.c_str(), st.st_uid, st.st_gid) != 0) {
-            // Only root can give a file away; the owner is then the caller, as before.
-        }
-    }
+    // The new file keeps the configuration's mode and owner, set on its
+    // descriptor: nothing is changed by name.
+    atomic_write_file(target, updated, true, target);
 }
 
 }  // namespace mlckpt::core

@@ -97,6 +97,16 @@ Header read_header(const File& file, std::uint64_t file_size) {
     h.flag2 = r.get<std::int64_t>();
     const char* prefix = reinterpret_cast<const char*>(r.at());
     h.prefix.assign(prefix, strnlen(prefix, kPrefixBytes));
+    // A name, never a path: the other files of the container are found
+    // beside this one by it.
+    const bool printable = std::all_of(h.prefix.begin(), h.prefix.end(), [](char ch) {
+        return static_cast<unsigned char>(ch) >= 0x20 && static_cast<unsigned char>(ch) < 0x7f;
+    });
+    if (h.prefix == "." || h.prefix == ".." || h.prefix.find('/') != std::string::npos || !printable) {
+        bad(file,
+            "its file name prefix is not a file name ('.', '..', a '/' or a control byte); "
+            "allowed: a name of printable characters");
+    }
     if (h.blocksize <= 0) bad(file, "blocksize " + std::to_string(h.blocksize) + " is not positive");
     if (h.nfiles <= 0) bad(file, "nfiles " + std::to_string(h.nfiles) + " is not positive");
     if (h.filenumber < 0 || h.filenumber >= h.nfiles) {
@@ -308,6 +318,10 @@ ContainerFile read_container(const File& file) {
     c.file_size = file.size();
     c.header = read_header(file, c.file_size);
     const Header& h = c.header;
+    // Chunk rows are read for every task: without a task, none can exist.
+    if (h.ntasks() == 0 && h.maxchunks > 0) {
+        bad(file, "maxchunks " + std::to_string(h.maxchunks) + " with no task; allowed: 0 without tasks");
+    }
     // Every block lies before META2: bounding the sizes by the file first
     // keeps a corrupt field from overflowing the offset arithmetic.
     if (h.maxchunks > 0) {

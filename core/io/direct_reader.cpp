@@ -10,7 +10,7 @@
 namespace mlckpt::core {
 
 DirectReader::DirectReader(const File& file, std::size_t staging_bytes)
-    : file_(file), direct_(file.path(), O_RDONLY, staging_bytes) {}
+    : file_(file), direct_(file.descriptor_path(), O_RDONLY, staging_bytes) {}
 
 std::size_t DirectReader::read_direct(std::byte* out, std::size_t length, std::uint64_t offset) {
     while (length > 0 && direct_.open()) {

@@ -10,7 +10,7 @@
 namespace mlckpt::core {
 
 DirectWriter::DirectWriter(File& file, std::size_t staging_bytes)
-    : file_(file), direct_(file.path(), O_WRONLY, staging_bytes) {}
+    : file_(file), direct_(file.descriptor_path(), O_WRONLY, staging_bytes) {}
 
 std::size_t DirectWriter::write_direct(const std::byte* data, std::size_t length, std::uint64_t offset) {
     while (length > 0 && direct_.open()) {

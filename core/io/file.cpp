@@ -38,11 +38,32 @@ int open_or_throw(const fs::path& path, int flags, const char* what) {
 }  // namespace
 
 File File::create(const fs::path& path) {
-    return File(open_or_throw(path, O_WRONLY | O_CREAT | O_TRUNC, "cannot create"), path);
+    // A regular file or a link at the name is replaced: a stale file, or a
+    // link planted to redirect the write. A device (a test's /dev/full) is
+    // opened as it is, never through a link.
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        return File(open_or_throw(path, O_WRONLY | O_NOFOLLOW, "cannot open"), path);
+    }
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) fail_errno("cannot replace", path, errno);
+    return File(open_or_throw(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, "cannot create"), path);
 }
 
 File File::open_update(const fs::path& path) {
-    return File(open_or_throw(path, O_RDWR | O_CREAT, "cannot open for update"), path);
+    return File(open_or_throw(path, O_RDWR | O_CREAT | O_NOFOLLOW, "cannot open for update"), path);
+}
+
+fs::path File::descriptor_path() const {
+    return fs::path("/proc/self/fd") / std::to_string(fd_);
+}
+
+void File::take_mode_and_owner(const fs::path& like) const {
+    struct stat st {};
+    if (::stat(like.c_str(), &st) != 0) return;  // nothing to take
+    if (::fchmod(fd_, st.st_mode & 07777) != 0) fail_errno("cannot set the mode of", path_, errno);
+    if (::fchown(fd_, st.st_uid, st.st_gid) != 0) {
+        // Only root may give a file away: the caller then owns it, as before.
+    }
 }
 
 File File::open_read(const fs::path& path) {
@@ -302,11 +323,12 @@ void rename_path(const fs::path& from, const fs::path& to) {
     }
 }
 
-void atomic_write_file(const fs::path& path, std::string_view content, bool durable) {
+void atomic_write_file(const fs::path& path, std::string_view content, bool durable, const fs::path& like) {
     fs::path tmp = path;
     tmp += ".tmp." + std::to_string(::getpid());
     try {
         File f = File::create(tmp);
+        if (!like.empty()) f.take_mode_and_owner(like);
         f.write_all(std::as_bytes(std::span(content.data(), content.size())));
         if (durable) f.sync();
         f.close();

@@ -15,9 +15,15 @@ namespace fs = std::filesystem;
 
 class File {
   public:
-    static File create(const fs::path& path);  // write-only, truncated, mode 0644
+    // A new file, write-only, mode 0644 (less the umask). A regular file or
+    // a symbolic link at `path` (stale, or planted there) is unlinked first,
+    // and the file is created exclusively, never through a link: the write
+    // reaches no other file. A device is opened as it is.
+    static File create(const fs::path& path);
     static File open_read(const fs::path& path);
-    static File open_update(const fs::path& path);  // read-write, created if missing, never truncated
+    // Read-write, created if missing, never truncated; not through a
+    // symbolic link.
+    static File open_update(const fs::path& path);
 
     File(File&& other) noexcept;
     File& operator=(File&& other) noexcept;
@@ -39,6 +45,11 @@ class File {
     void close();  // checked close; the destructor closes silently
 
     const fs::path& path() const { return path_; }
+    // A path that opens this very file (its descriptor under /proc), so that
+    // a second descriptor never follows a name that may have changed.
+    fs::path descriptor_path() const;
+    // fchmod and fchown (as far as the caller may) from `like`'s mode and owner.
+    void take_mode_and_owner(const fs::path& like) const;
 
   private:
     File(int fd, fs::path path) : fd_(fd), path_(std::move(path)) {}
@@ -89,7 +100,9 @@ void rename_path(const fs::path& from, const fs::path& to);
 // Writes `content` to a temporary file next to `path`, syncs it and renames
 // it over `path`: readers see either the old or the new content. Without
 // `durable`, nothing is synced: a crash may lose the file, never tear it.
-void atomic_write_file(const fs::path& path, std::string_view content, bool durable = true);
+// With `like`, the new file takes that file's mode and owner (through its
+// descriptor, before the rename).
+void atomic_write_file(const fs::path& path, std::string_view content, bool durable = true, const fs::path& like = {});
 std::string read_text_file(const fs::path& path);
 // Best-effort removal; returns false (and leaves the tree) on failure.
 bool remove_tree(const fs::path& path) noexcept;

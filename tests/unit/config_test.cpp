@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "common/error.hpp"
 #include "temp_dir.hpp"
 
@@ -31,6 +33,17 @@ std::string error_of(const std::string& text) {
         EXPECT_NE(msg.find(path), std::string::npos) << msg;
         return msg;
     }
+}
+
+// kMinimal with `line` added, replacing the line of the same key.
+std::string minimal_with(const std::string& line) {
+    const std::string key = line.substr(0, line.find(' '));
+    std::istringstream in(kMinimal);
+    std::string out;
+    for (std::string l; std::getline(in, l);) {
+        if (l.rfind(key + " ", 0) != 0) out += l + "\n";
+    }
+    return out + line + "\n";
 }
 
 TEST(Config, MinimalFileGetsDefaults) {
@@ -145,8 +158,7 @@ TEST(Config, WrongTypeAndRange) {
         {"ckpt_dir = \"\"", "[basic] ckpt_dir = '': empty; allowed: a directory path"},
     };
     for (const Case& c : cases) {
-        std::string text = std::string(kMinimal) + c.line + "\n";
-        std::string msg = error_of(text);
+        std::string msg = error_of(minimal_with(c.line));
         EXPECT_NE(msg.find(c.expected), std::string::npos) << c.line << " -> " << msg;
     }
 }
@@ -307,6 +319,35 @@ TEST(Config, FtiTemplateLoads) {
     EXPECT_EQ(c.node_size, 4);
     EXPECT_TRUE(c.local_test);
     EXPECT_EQ(c.fast_forward, 1);
+}
+
+// What iniparser would take silently (the last of two, a key outside any
+// section, a quote left open) is refused with the line that is wrong.
+TEST(Config, StructureIsStrict) {
+    struct Case {
+        std::string text;
+        const char* expected;
+    } cases[] = {
+        {std::string(kMinimal) + "[Basic]\nhead = 0\n",
+         ":6: section [basic] appears again (first at line 1); allowed: each section once"},
+        {std::string(kMinimal) + "Node_Size = 4\n",
+         ":6: [basic] node_size is set again (first at line 2); allowed: each key once per section"},
+        {"verbosity = 2\n" + std::string(kMinimal), ":1: key 'verbosity' before any section; allowed: keys inside"},
+        {std::string(kMinimal) + "[restart]\nexec_id = \"abc\n",
+         ":7: [restart] exec_id: the quote is not closed; allowed: a value in matching quotes"},
+    };
+    for (const Case& c : cases) {
+        std::string msg = error_of(c.text);
+        EXPECT_NE(msg.find(c.expected), std::string::npos) << c.text << " -> " << msg;
+    }
+    TempDir dir;
+    std::filesystem::create_directory(dir.path() / "a-directory");
+    try {
+        load_config((dir.path() / "a-directory").string());
+        ADD_FAILURE() << "a directory is not a configuration file";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("is a directory; allowed: an INI file"), std::string::npos) << e.what();
+    }
 }
 
 TEST(Config, HeadNeedsTwoRanksPerNode) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "cli.hpp"
 #include "expect_error.hpp"
 #include "extract.hpp"
 #include "inspect.hpp"
@@ -133,6 +134,9 @@ TEST(ContainerLayout, DamagedFilesAreRefusedNamingTheDefect) {
     EXPECT_NE(damage(4, {2, 0, 0, 0}).find("endianness"), std::string::npos);
     EXPECT_NE(damage(20, {0, 0, 0, 0}).find("blocksize 0 is not positive"), std::string::npos);
     EXPECT_NE(damage(32, {5, 0, 0, 0}).find("filenumber 5 is not below nfiles 1"), std::string::npos);
+    // The prefix names the container's other files: a name, never a path.
+    EXPECT_NE(damage(52, {'.', '.', '/', 'x'}).find("its file name prefix is not a file name"), std::string::npos);
+    EXPECT_NE(damage(52, {0x1b, '['}).find("its file name prefix is not a file name"), std::string::npos);
     EXPECT_NE(damage(1076 + 48 + 4, {0, 0x61, 0, 0, 0, 0, 0, 0}).find("start_of_varheader is 24832"),
               std::string::npos);
     EXPECT_NE(damage(24576 + 24 + 8, {0, 0, 0, 0, 0, 0, 0, 0}).find("chunk 0 of task 1 is unused but its size is 0"),
@@ -150,6 +154,26 @@ TEST(ContainerLayout, DamagedFilesAreRefusedNamingTheDefect) {
     fs::resize_file(cut, 100);
     message = error_message(ErrorKind::corrupt, [&] { read_container(File::open_read(cut)); });
     EXPECT_NE(message.find("(truncated)"), std::string::npos) << message;
+}
+
+// A crafted file of no task and 2^31 - 1 chunks: refused before anything is
+// allocated for the chunks (it exhausted memory), and the tool says so.
+TEST(ContainerLayout, ChunksWithoutTasksAreRefused) {
+    TempDir dir;
+    fs::path path = write_container(dir, {5000}, 0, 1, 4096);
+    {
+        File f = File::open_update(path);
+        const std::uint8_t no_tasks[4] = {0, 0, 0, 0};
+        const std::uint8_t chunks[4] = {0xff, 0xff, 0xff, 0x7f};  // maxchunks, where the task list was
+        f.write_all_at(std::as_bytes(std::span(no_tasks)), 24);
+        f.write_all_at(std::as_bytes(std::span(chunks)), 1076);
+        f.close();
+    }
+    std::string message = error_message(ErrorKind::corrupt, [&] { read_container(File::open_read(path)); });
+    EXPECT_NE(message.find("maxchunks 2147483647 with no task"), std::string::npos) << message;
+    std::ostringstream out, err;
+    EXPECT_EQ(mlckpt::tools::run_command_line({"inspect", path.string()}, out, err), 1) << err.str();
+    EXPECT_NE(err.str().find("maxchunks 2147483647 with no task"), std::string::npos) << err.str();
 }
 
 TEST(ContainerLayout, BigEndianFilesAreRead) {

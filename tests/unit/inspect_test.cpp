@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "format/ftiff_file.hpp"
+#include "json.hpp"
 #include "temp_dir.hpp"
 
 namespace mlckpt::tools {
@@ -113,6 +114,35 @@ TEST(Inspect, PosixFileNamesItsMetadata) {
     EXPECT_EQ(inspect({other}, out2, err2), 1);
     EXPECT_NE(err2.str().find("is neither an FTI-FF file"), std::string::npos) << err2.str();
     EXPECT_EQ(err2.str().find("POSIX"), std::string::npos) << err2.str();
+}
+
+// Whatever bytes a file holds, the tool prints no control byte and its
+// --json output is ASCII (valid UTF-8) JSON.
+TEST(Inspect, HostileBytesAreEscaped) {
+    mlckpt::test::TempDir dir;
+    std::vector<std::vector<std::int32_t>> arrays;
+    std::string path = write_example(dir, arrays);
+    {
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(0);
+        const char hostile[] = "\x1b[2J\xff\xfe\x80\"\\";
+        f.write(hostile, sizeof hostile - 1);  // over the file block's checksum
+    }
+    for (const char* flag : {"", "--json"}) {
+        std::ostringstream out, err;
+        std::vector<std::string> args = {path};
+        if (*flag != '\0') args.insert(args.begin(), flag);
+        inspect(args, out, err);
+        for (const std::string& text : {out.str(), err.str()}) {
+            for (char c : text) {
+                const auto byte = static_cast<unsigned char>(c);
+                EXPECT_TRUE(c == '\n' || (byte >= 0x20 && byte < 0x7f))
+                    << "byte " << static_cast<int>(byte) << " in " << flag << " output";
+            }
+        }
+    }
+    EXPECT_EQ(json_string("a\x1b\xff\""), "\"a\\u001b\\u00ff\\\"\"");
+    EXPECT_EQ(shown("a\x1b\xff\\"), "a\\x1b\\xff\\\\");
 }
 
 TEST(Inspect, Usage) {

@@ -1,10 +1,13 @@
 #include "config/restart_state.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "config/config.hpp"
+#include "io/file.hpp"
 #include "temp_dir.hpp"
 
 namespace mlckpt::core {
@@ -78,6 +81,50 @@ TEST(RestartState, SymlinkedFileIsUpdatedThroughTheLink) {
     write_restart_state(link.string(), 1, "e");
     EXPECT_TRUE(std::filesystem::is_symlink(link));
     EXPECT_EQ(test::slurp(real), "[restart]\nexec_id = e\nfailure = 1\n");
+}
+
+// Someone who may write to the configuration's directory plants a link at
+// the temporary name of the rewrite: the file it points to is not touched
+// (neither written nor given the configuration's mode), and the link is
+// replaced.
+TEST(RestartState, LinkAtTheTemporaryNameReachesNothing) {
+    test::TempDir dir;
+    std::string path = dir.write("c.fti", "[restart]\nfailure = 0\n");
+    ::chmod(path.c_str(), 0640);
+    std::string victim = dir.write("victim", "secret\n");
+    ::chmod(victim.c_str(), 0600);
+    const std::filesystem::path planted = path + ".tmp." + std::to_string(::getpid());
+    std::filesystem::create_symlink(victim, planted);
+    write_restart_state(path, 1, "e");
+    EXPECT_EQ(test::slurp(victim), "secret\n");
+    struct stat st {};
+    ASSERT_EQ(::stat(victim.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    EXPECT_EQ(test::slurp(path), "[restart]\nexec_id = e\nfailure = 1\n");
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0640u);
+    EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(planted)));
+}
+
+// Every file the library creates is new: a link planted at its name is
+// removed, never followed.
+TEST(FileCreate, LinkAtTheNameIsReplacedNotFollowed) {
+    test::TempDir dir;
+    std::string victim = dir.write("victim", "keep\n");
+    const std::filesystem::path name = dir.path() / "Ckpt1-Rank0.fti.tmp";
+    std::filesystem::create_symlink(victim, name);
+    File f = File::create(name);
+    const char data[] = "new";
+    f.write_all(std::as_bytes(std::span(data, 3)));
+    f.close();
+    EXPECT_FALSE(std::filesystem::is_symlink(name));
+    EXPECT_EQ(test::slurp(name.string()), "new");
+    EXPECT_EQ(test::slurp(victim), "keep\n");
+    // open_update refuses a link.
+    const std::filesystem::path journal = dir.path() / "dCP-Rank0.fti.journal";
+    std::filesystem::create_symlink(victim, journal);
+    EXPECT_THROW(File::open_update(journal), Error);
+    EXPECT_EQ(test::slurp(victim), "keep\n");
 }
 
 }  // namespace

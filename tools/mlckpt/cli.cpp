@@ -1,5 +1,8 @@
 #include "cli.hpp"
 
+#include <exception>
+#include <new>
+
 #include "extract.hpp"
 #include "inspect.hpp"
 
@@ -14,9 +17,7 @@ constexpr const char* kUsage =
     "         write one rank's data out of a container\n"
     "       mlckpt --help | --version\n";
 
-}  // namespace
-
-int run_command_line(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     const std::string command = args.empty() ? "" : args[0];
     const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
     if (command == "inspect") return inspect(rest, out, err);
@@ -31,6 +32,21 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
     }
     if (!command.empty()) err << "mlckpt: unknown command '" << command << "'\n";
     err << kUsage;
+    return 2;
+}
+
+}  // namespace
+
+int run_command_line(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    // The commands report what they expect (usage, a damaged file); nothing
+    // else may end the tool without a message, whatever the file holds.
+    try {
+        return run_command(args, out, err);
+    } catch (const std::bad_alloc&) {
+        err << "mlckpt: out of memory (a size or count in the file is larger than the file can hold)\n";
+    } catch (const std::exception& e) {
+        err << "mlckpt: internal error: " << e.what() << "\n";
+    }
     return 2;
 }
 

@@ -32,7 +32,7 @@ void print_container_text(std::ostream& out, const std::string& path, const Cont
         << "  nfiles:             " << h.nfiles << "\n"
         << "  filenumber:         " << h.filenumber << "\n"
         << "  flag1, flag2:       " << h.flag1 << ", " << h.flag2 << "\n"
-        << "  filenameprefix:     " << h.prefix << "\n"
+        << "  filenameprefix:     " << shown(h.prefix) << "\n"
         << "  maxchunks:          " << h.maxchunks << "\n"
         << "  start_of_varheader: " << h.start_of_varheader << "\n"
         << "data: from " << c.geo.data_start << ", " << h.maxchunks << " block(s) of " << c.geo.globalskip << " bytes\n"

@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "format/container_layout.hpp"
 #include "io/file.hpp"
+#include "json.hpp"
 
 namespace mlckpt::tools {
 
@@ -103,7 +104,7 @@ int extract(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return 0;
     } catch (const Error& e) {
         remove_file(tmp);
-        err << "mlckpt extract: " << e.what() << "\n";
+        err << "mlckpt extract: " << shown(e.what()) << "\n";
         return 1;
     }
 }

@@ -31,7 +31,7 @@ void print_text(std::ostream& out, const std::string& path, const FileStructure&
                 ? "1 (chunk hash: MD5 of the chunk)"
                 : "2 (chunk hash: MD5 of the CRC-32s of " + std::to_string(s.fb.hash_block) + "-byte blocks)")
         << "\n"
-        << "  checksum:  " << s.fb.checksum << "\n"
+        << "  checksum:  " << shown(s.fb.checksum) << "\n"
         << "  myHash:    " << hex(s.fb.my_hash) << "\n"
         << "  ckptSize:  " << s.fb.ckpt_size << "\n"
         << "  fs:        " << s.fb.fs << "\n"
@@ -144,7 +144,7 @@ int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         }
         return 0;
     } catch (const Error& e) {
-        err << "mlckpt inspect: " << e.what() << "\n";
+        err << "mlckpt inspect: " << shown(e.what()) << "\n";
         return 1;
     }
 }
