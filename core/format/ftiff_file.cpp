@@ -22,6 +22,25 @@ namespace {
                       (layout.chunk_hash_block() == 0 ? "MD5" : "block hash"));
 }
 
+// The unused tail of a container reads as zero (the writer leaves it so,
+// and an update zeroes what a shrinking chunk leaves behind): no hash covers
+// it, so it is checked for zeros instead.
+void check_unused_tail(const File& file, const Chunk& c, std::span<std::byte> buffer) {
+    for (std::int64_t at = c.fptr + c.chunk_size; at < c.fptr + c.container_size;) {
+        auto n = static_cast<std::size_t>(
+            std::min<std::int64_t>(static_cast<std::int64_t>(buffer.size()), c.fptr + c.container_size - at));
+        std::span<std::byte> piece = buffer.first(n);
+        file.read_exact_at(piece, static_cast<std::uint64_t>(at));
+        auto nonzero = std::find_if(piece.begin(), piece.end(), [](std::byte b) { return b != std::byte{0}; });
+        if (nonzero != piece.end()) {
+            corrupt(file, "variable " + std::to_string(c.id) + ": the unused space of its container at file offset " +
+                              std::to_string(c.fptr) + " is not zero (byte " +
+                              std::to_string(at + (nonzero - piece.begin())) + "); no hash covers it");
+        }
+        at += static_cast<std::int64_t>(n);
+    }
+}
+
 }  // namespace
 
 Writer::Writer(const fs::path& path, Layout layout) : Writer(File::create(path), std::move(layout)) {}
@@ -309,6 +328,7 @@ std::size_t verify_chunks(const File& file, const Layout& layout, std::size_t bu
                 done += static_cast<std::int64_t>(n);
             }
             if (h.finish() != c.hash) chunk_fails(file, layout, c);
+            check_unused_tail(file, c, std::span<std::byte>(buffer.data(), buffer.size()));
             ++checked;
         }
     }

@@ -157,6 +157,36 @@ TEST(FtiffFile, DamageIsNamed) {
     EXPECT_NE(damage_reason(path, 1, 4000).find("shorter than the 96-byte file block"), std::string::npos);
 }
 
+// The unused tail of a container (here variable 1, grown then shrunk) is
+// covered by no hash: it reads as zero, and damage there is named.
+TEST(FtiffFile, DamageInUnusedContainerSpaceIsNamed) {
+    test::TempDir dir;
+    Program p;
+    p.protect(1, 1000, 1);
+    Layout layout;
+    layout.update(p.extents());
+    fs::path path = dir.path() / "f.fti";
+    write_file(path, layout, p.data(), 0, 0, 0);
+    p.protect(1, 400, 2);
+    layout.update(p.extents());
+    write_file(path, layout, p.data(), 0, 0, 0);
+    const Chunk* c = layout.chunks_of(1).front();
+    ASSERT_LT(c->chunk_size, c->container_size);
+    {
+        File file = File::open_read(path);
+        EXPECT_EQ(verify_chunks(file, read_structure(file).layout, 512), 1u) << "a fresh file's tail is zero";
+    }
+    flip_byte(path, c->fptr + c->chunk_size + 100);
+    std::string why = test::error_message(ErrorKind::corrupt, [&] {
+        File file = File::open_read(path);
+        verify_chunks(file, read_structure(file).layout, 512);
+    });
+    EXPECT_NE(why.find("variable 1: the unused space of its container at file offset " + std::to_string(c->fptr) +
+                       " is not zero (byte " + std::to_string(c->fptr + c->chunk_size + 100) + ")"),
+              std::string::npos)
+        << why;
+}
+
 // Version 2 (L4 differential files): chunk hashes from block CRCs, for a
 // variable whose second chunk starts mid-block. Hashing the data and
 // handing over the block CRCs give the same file; the reader checks it, and
