@@ -94,8 +94,9 @@ std::int64_t stored_bytes(const Layout& layout, int id);
 // of every chunk; a mismatch names the variable and the chunk's file offset.
 void read_variable(const File& file, const Layout& layout, int id, std::span<std::byte> out);
 
-// Checks the hash of every chunk, streaming in pieces of `buffer_bytes`;
-// returns the number of chunks checked. Throws like read_variable.
+// Checks the hash of every chunk and that every container's unused tail is
+// zero, streaming in pieces of `buffer_bytes`; returns the number of chunks
+// checked. Throws like read_variable.
 std::size_t verify_chunks(const File& file, const Layout& layout, std::size_t buffer_bytes);
 
 }  // namespace mlckpt::core::ftiff
