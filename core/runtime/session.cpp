@@ -296,6 +296,7 @@ void Session::checkpoint(int ckpt_id, int level) {
              "with FTI_FinalizeICP first");
     }
     wait_for_head();
+    settle_restart_redundancy();
     level = agreed_level(level);
     double start = MPI_Wtime();
     CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, false,
@@ -422,6 +423,7 @@ void Session::recover() {
         ids.push_back(var.id);
     }
     settle_recovery(read_vars(ids), ids);
+    check_redundancy_in_background();
     if (source_->ref.level == kDcpLevel) {
         // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
         const DcpOptions options = dcp_options(ctx_);
@@ -536,7 +538,56 @@ void Session::recover_var_finalize() {
     recover_var_reader_.reset();
     recovering_vars_ = false;
     settle_recovery(std::exchange(recover_var_failure_, nullptr), recovered_ids_);
+    check_redundancy_in_background();
     status_ = 0;
+}
+
+void Session::check_redundancy_in_background() {
+    redundancy_check_.reset();
+    if (!source_ || !source_->redundancy || redundancy_of(source_->ref.level) == nullptr) return;
+    auto check = std::make_shared<RedundancyCheck>();
+    check->ref = source_->ref;
+    check->io = source_->io;
+    check->path = ctx_.redundancy_path(source_->ref, ctx_.topo.node_id);
+    check->record = *source_->redundancy;
+    const std::size_t buffer = ctx_.io_buffer_bytes();
+    ctx_.background->run([check, buffer] {
+        try {
+            verify_checkpoint_file(check->path, check->record, check->io, buffer);
+        } catch (const std::exception& e) {
+            check->problem = e.what();
+        }
+    });
+    redundancy_check_ = std::move(check);
+}
+
+void Session::settle_restart_redundancy() {
+    // Every rank recovered from the same checkpoint, so every rank has a check or none.
+    std::shared_ptr<RedundancyCheck> check = std::exchange(redundancy_check_, nullptr);
+    if (!check) return;
+    ctx_.background->wait();
+    int damaged = check->problem.empty() ? 0 : 1;
+    int any = 0;
+    check_mpi(MPI_Allreduce(&damaged, &any, 1, MPI_INT, MPI_MAX, ctx_.app), "MPI_Allreduce");
+    if (any == 0 || !ctx_.catalog.contains(check->ref.seq, check->ref.level)) return;
+    const Redundancy& redundancy = *redundancy_of(check->ref.level);
+    if (damaged) {
+        ctx_.log.warning(std::string("the ") + redundancy.name() + " kept here for checkpoint " +
+                         std::to_string(check->ref.ckpt_id) + " is damaged (" + check->problem + "); rebuilding it");
+    }
+    try {
+        CheckpointMeta meta;
+        run_collectively(ctx_.app, [&] { meta = read_meta(ctx_, check->ref); });
+        run_collectively(ctx_.app, [&] {
+            redundancy.repair(ctx_.redundancy_io(), own_member(ctx_.topo, ctx_.group), meta, check->ref,
+                              Holdings{true, damaged == 0});
+        });
+    } catch (const Error& e) {
+        if (!e.remote()) {
+            ctx_.log.warning("could not rebuild the redundancy of checkpoint " + std::to_string(check->ref.ckpt_id) +
+                             ": " + e.what());
+        }
+    }
 }
 
 std::int64_t Session::stored_size(int id) const {
@@ -569,6 +620,7 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     icp_inactive_ = !activate;
     if (!activate) return;
     wait_for_head();
+    settle_restart_redundancy();
     level = agreed_level(level);
     icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, true,
                                               deferred(written_level(level)));
@@ -612,6 +664,7 @@ void Session::finalize() {
     if (ctx_.topo.is_head) return;
     icp_.reset();
     recover_var_reader_.reset();
+    redundancy_check_.reset();  // no checkpoint follows to rebuild it for
     std::exception_ptr failure;
     try {
         wait_for_head();

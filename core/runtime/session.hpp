@@ -81,6 +81,12 @@ class Session {
     void check_stored_size(const Variable& var) const;  // not_recoverable when it differs
     std::exception_ptr read_vars(const std::vector<int>& ids) const noexcept;
     void settle_recovery(std::exception_ptr failure, const std::vector<int>& ids);  // collective
+    // After a recovery from L2 or L3, this rank's partner copy or parity is
+    // verified whole on the background thread (damage to it would otherwise
+    // stay latent until the checkpoint is replaced); the next checkpoint
+    // first rebuilds what failed, collectively (settle_restart_redundancy).
+    void check_redundancy_in_background();
+    void settle_restart_redundancy();
     // Collective: the level every rank asked for, as it is taken (FTI_L4_DCP
     // without dCP is L4); throws a usage Error when it cannot be.
     int agreed_level(int level) const;
@@ -132,7 +138,15 @@ class Session {
     bool recovering_vars_ = false;            // between FTI_RecoverVarInit and FTI_RecoverVarFinalize
     std::vector<int> recovered_ids_;          // by FTI_RecoverVar since FTI_RecoverVarInit
     std::exception_ptr recover_var_failure_;  // the source's data failed on this rank
-    FormatState format_;                      // FTI-FF containers and the dCP baseline, continued by every checkpoint
+    struct RedundancyCheck {
+        CheckpointRef ref;
+        IoMode io = IoMode::posix;
+        fs::path path;
+        FileRecord record;
+        std::string problem;  // written by the background thread; read after it is waited for
+    };
+    std::shared_ptr<RedundancyCheck> redundancy_check_;
+    FormatState format_;  // FTI-FF containers and the dCP baseline, continued by every checkpoint
     bool finalized_ = false;
 };
 

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <regex>
 
 #include "scenario.hpp"
@@ -205,6 +207,47 @@ void regenerates(int level) {
     }
     world_barrier();
     recover_then_finalize(cfg, 1);
+}
+
+// A partner copy or parity file damaged while the data files are intact:
+// found after the restart (on the background thread) and rebuilt before the
+// next checkpoint, so the checkpoint is protected again as its level says.
+void damaged_redundancy_is_rebuilt(int level) {
+    std::string cfg = config(groups_of_four());
+    std::string redundancy = level == 2 ? "Pcof" : "RSed";
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
+    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+    std::erase_if(files, [](const fs::path& f) { return f.string().find("/node2/") == std::string::npos; });
+    ASSERT_FALSE(files.empty());
+    const fs::path damaged = files.front();
+    const fs::path original = workdir() / "original-redundancy";
+    world_barrier();
+    if (world_rank() == 0) {
+        fs::copy_file(damaged, original, fs::copy_options::overwrite_existing);
+        overwrite_in_place(damaged, fs::file_size(damaged) / 2, 64);
+    }
+    world_barrier();
+    if (!start(cfg)) return;
+    static Dataset d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1));
+    d.fill(2);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));  // rebuilds first; L1 supersedes no L2/L3 checkpoint
+    MPI_Barrier(FTI_COMM_WORLD);
+    if (app_rank() == 0) {
+        std::ifstream a(original, std::ios::binary), b(damaged, std::ios::binary);
+        std::string before((std::istreambuf_iterator<char>(a)), {}), after((std::istreambuf_iterator<char>(b)), {});
+        EXPECT_TRUE(before == after) << damaged << " was not rebuilt";
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(L2, DamagedCopyIsRebuiltAfterTheRestart) {
+    damaged_redundancy_is_rebuilt(FTI_L2);
+}
+TEST(L3, DamagedParityIsRebuiltAfterTheRestart) {
+    damaged_redundancy_is_rebuilt(FTI_L3);
 }
 
 TEST(L2, RedundancyIsRegenerated) {
