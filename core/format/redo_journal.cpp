@@ -96,6 +96,31 @@ std::vector<Record> read_records(const File& journal, std::uint64_t& new_size) {
     }
 }
 
+// A sealed journal is still input: it may only bring the file what it
+// carries. Neither the file's new size nor any record reaches past the
+// file's present size plus the bytes the journal holds (a crafted journal
+// would otherwise grow the file, or write zeros, without bound).
+void check_bounds(const fs::path& path, const std::vector<Record>& records, std::uint64_t new_size,
+                  std::uint64_t old_size) {
+    std::uint64_t carried = 0;
+    for (const Record& r : records) {
+        if (r.kind == kBytes) carried += r.length;  // bounded by the journal's size, read whole above
+    }
+    if (new_size > old_size + carried) {
+        damaged(path, "sets the file's size to " + std::to_string(new_size) + " bytes, more than its " +
+                          std::to_string(old_size) + " bytes and the " + std::to_string(carried) +
+                          " bytes the journal carries");
+    }
+    const std::uint64_t reach = old_size + carried;
+    for (const Record& r : records) {
+        if (r.offset > reach || r.length > reach - r.offset) {
+            damaged(path, "has a record for bytes " + std::to_string(r.offset) + " to " + std::to_string(r.offset) +
+                              " + " + std::to_string(r.length) + ", past the " + std::to_string(reach) +
+                              " bytes that the file and the journal hold");
+        }
+    }
+}
+
 }  // namespace
 
 RedoJournal::RedoJournal(const fs::path& path, std::uint64_t seq)
@@ -174,6 +199,7 @@ void roll_forward(const fs::path& journal_path, const fs::path& target_path,
     std::uint64_t new_size = 0;
     const std::vector<Record> records = read_records(journal, new_size);
     File target = File::open_update(target_path);
+    check_bounds(journal_path, records, new_size, target.size());
     FileOutput out(target);
     std::vector<std::byte> buffer;
     for (const Record& r : records) {

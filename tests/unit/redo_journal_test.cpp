@@ -123,6 +123,26 @@ TEST_F(JournalTest, DamagedRecordIsRefused) {
     expect_refused("fails its CRC-32");
 }
 
+// A sealed journal that asks for more than it carries (found by fuzzing: a
+// 49-byte journal sized the file to 137 GB, one of 68 bytes wrote 2^40 zero
+// bytes) is refused before the file is touched.
+TEST_F(JournalTest, JournalBeyondWhatItCarriesIsRefused) {
+    {
+        RedoJournal j(journal, 42);
+        j.write_at(small, 100);
+        j.resize(std::uint64_t{137} << 30);
+        j.sync();
+    }
+    expect_refused("sets the file's size to 147102629888 bytes, more than its 10000 bytes and the 500 bytes");
+    {
+        RedoJournal j(journal, 42);
+        j.zeros_at(5000, std::uint64_t{1} << 40);
+        j.resize(10000);
+        j.sync();
+    }
+    expect_refused("has a record for bytes 5000 to 5000 + 1099511627776, past the 10000 bytes that the file and the");
+}
+
 TEST_F(JournalTest, TornJournalIsRefused) {
     journal_update(20000);
     fs::resize_file(journal, fs::file_size(journal) - 10);  // the end record is cut
