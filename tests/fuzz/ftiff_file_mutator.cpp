@@ -20,7 +20,7 @@ std::size_t reseal(std::uint8_t* input, std::size_t size, std::size_t) {
     if (file_size < kFileBlockBytes) return size;
     // The block records, walked as the reader walks them, up to where they
     // stop making sense.
-    const std::int64_t end = std::min(file_size, load_le<std::int64_t>(data + 64));
+    const std::int64_t end = std::clamp(load_le<std::int64_t>(data + 64), std::int64_t{0}, file_size);
     Md5Hasher records;
     for (std::int64_t at = kFileBlockBytes; at <= end - kBlockMetaBytes;) {
         const auto numvars = load_le<std::int32_t>(data + at);
