@@ -2,8 +2,10 @@
 # The README's test command. Installs missing Debian packages, builds the
 # project twice (optimised, and with AddressSanitizer + UndefinedBehavior-
 # Sanitizer) and runs the whole suite on both builds, whatever the first one
-# gives. Both are reported at the end; the last lines printed are CTest's
-# summary of the sanitizer run, and the exit code is non-zero when either
+# gives; then builds the fuzz targets with clang (build-fuzz/: libFuzzer, the
+# readers alone) and fuzzes each for MLCKPT_FUZZ_SECONDS (10 by default).
+# The three are reported at the end; the last lines printed are CTest's
+# summary of the sanitizer run, and the exit code is non-zero when any
 # suite failed.
 #
 #   bash tests/run_all.sh               both builds, both suites
@@ -34,13 +36,16 @@ esac
 
 bash "$repo/tools/install-deps.sh"
 
-build() {  # build DIR [CMAKE OPTIONS...]
+configure() {  # configure DIR [CMAKE OPTIONS...]
     local dir=$1
     shift
     mkdir -p "$dir"
     cmake -S "$repo" -B "$dir" -G Ninja "$@" > "$dir.configure.log" 2>&1 ||
         { cat "$dir.configure.log"; exit 1; }
-    cmake --build "$dir" -j 2
+}
+build() {  # build DIR [CMAKE OPTIONS...]
+    configure "$@"
+    cmake --build "$1" -j 2
 }
 
 if [[ $stress -gt 0 ]]; then
@@ -64,11 +69,12 @@ build "$repo/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 echo "== building with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/"
 build "$repo/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMLCKPT_SANITIZE=ON
 
-suite() {  # suite NAME DIR: runs one suite, its output also kept in DIR.ctest.log
+suite() {  # suite NAME DIR [CTEST OPTIONS...]: runs one suite, its output also kept in DIR.ctest.log
     local name=$1 dir=$2
+    shift 2
     echo "== test suite, $name"
     set +e
-    ctest --test-dir "$dir" -j 2 --output-on-failure 2>&1 | tee "$dir.ctest.log"
+    ctest --test-dir "$dir" -j 2 --output-on-failure "$@" 2>&1 | tee "$dir.ctest.log"
     local rc=${PIPESTATUS[0]}
     set -e
     return "$rc"
@@ -79,12 +85,33 @@ summary() {  # CTest's closing lines of a suite's log: from its "tests passed" l
 
 optimised=0
 sanitized=0
+fuzzed=0
 suite "optimised build" "$repo/build" || optimised=$?
 suite "sanitizer build" "$repo/build-asan" || sanitized=$?
 
+# Only the fuzz targets and the part of core they read with: the rest of the
+# project is built and tested above. Built last, so that a failure here
+# keeps nothing else from running.
+echo "== building the fuzz targets with clang (libFuzzer, ASan + UBSan) in build-fuzz/"
+if (configure "$repo/build-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DMLCKPT_FUZZ=ON \
+        -DMLCKPT_BUILD_EXAMPLES=OFF -DMLCKPT_BUILD_BENCH=OFF &&
+    cmake --build "$repo/build-fuzz" -j 2 --target mlckpt_fuzz); then
+    fuzz_built=1
+    suite "fuzz targets" "$repo/build-fuzz" -L '^fuzz$' || fuzzed=$?
+else
+    fuzz_built=0
+    fuzzed=1
+fi
+
 echo
+echo "== summary of the fuzz targets"
+if [[ $fuzz_built -eq 1 ]]; then
+    summary "$repo/build-fuzz"
+else
+    echo "not built: see the build's output above"
+fi
 echo "== summary of the optimised build"
 summary "$repo/build"
 echo "== summary of the sanitizer build"
 summary "$repo/build-asan"
-[[ $optimised -eq 0 && $sanitized -eq 0 ]]
+[[ $optimised -eq 0 && $sanitized -eq 0 && $fuzzed -eq 0 ]]

@@ -8,6 +8,9 @@ packages=(
     libopenmpi-dev openmpi-bin
     libssl-dev libiniparser-dev libisal-dev libgtest-dev
     clang-format
+    # The fuzz targets: libFuzzer and the sanitizers' runtimes come with
+    # libclang-rt-dev, which clang only recommends.
+    clang libclang-rt-dev
 )
 
 missing=()
