@@ -3,7 +3,6 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -23,19 +22,13 @@ namespace {
 constexpr rlim_t kLargestFile = rlim_t{64} << 20;
 constexpr std::size_t kTargetBytes = 4096;
 
-// An open finding (findings/redo_journal/): roll_forward takes a sealed
-// journal's new size and zero ranges as they are, so that a journal of a
-// few bytes makes the file terabytes long. Until the library bounds them,
-// SIGXFSZ is ignored: the write past the limit fails (EFBIG, an io Error)
-// and every run does not stop at that same finding. Once it is fixed, set
-// this to false and move the inputs to regressions/.
-constexpr bool kUnboundedSizesKnown = true;
-
+// roll_forward bounds a sealed journal's new size and records by what the
+// file and the journal hold (the first finding here, now in
+// regressions/redo_journal/): a write past the limit is a new finding.
 bool limit_file_size() {
     rlimit limit{};
     if (::getrlimit(RLIMIT_FSIZE, &limit) != 0) return false;
     limit.rlim_cur = std::min(kLargestFile, limit.rlim_max);
-    if (kUnboundedSizesKnown && std::signal(SIGXFSZ, SIG_IGN) == SIG_ERR) return false;
     return ::setrlimit(RLIMIT_FSIZE, &limit) == 0;
 }
 
