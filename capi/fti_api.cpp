@@ -68,6 +68,7 @@ void report(const char* function, const std::string& message, bool print, bool e
 template <typename Result, typename Body>
 Result guarded(const char* function, Result on_failure, Failure policy, Body&& body) {
     g_last_error.clear();
+    mlckpt::core::Activity activity(function);  // named when another rank asks where this one waits
     try {
         return body();
     } catch (const Error& e) {

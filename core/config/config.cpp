@@ -261,6 +261,7 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("advanced", "stage_tag", &Config::stage_tag, 0, 32767));
         s.push_back(int_key("advanced", "final_tag", &Config::final_tag, 0, 32767));
         s.push_back(int_key("advanced", "fast_forward", &Config::fast_forward, 1, 10));
+        s.push_back(int_key("advanced", "wait_timeout", &Config::wait_timeout, 0, 31536000));
         return s;
     }();
     return specs;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "format/io_mode.hpp"
+#include "mpi/bounded_wait.hpp"
 
 namespace mlckpt::core {
 
@@ -51,6 +52,9 @@ struct Config {
     int stage_tag = 406;
     int final_tag = 3107;
     int fast_forward = 1;  // FTI_Snapshot: the intervals, in iterations, divided by this
+    // Seconds a rank waits inside the library for another before it reports
+    // whom it waits for and aborts the job; 0: no bound.
+    int wait_timeout = kDefaultWaitBoundSeconds;
 
     // Values FTI accepts and replaces (or settings it turns off), with what
     // was done instead: logged by rank 0 at FTI_Init.

@@ -94,8 +94,8 @@ void ContainerSharedFile::write_tails() {
     std::vector<std::uint64_t> mine(static_cast<std::size_t>(spec_.ranks), 0);
     for (std::size_t t = 0; t < mine_.size(); ++t) mine[static_cast<std::size_t>(mine_[t].rank)] = written_[t];
     std::vector<std::uint64_t> written(mine.size(), 0);
-    check_mpi(MPI_Allreduce(mine.data(), written.data(), static_cast<int>(mine.size()), MPI_UINT64_T, MPI_SUM, comm_),
-              "MPI_Allreduce");
+    allreduce(mine.data(), written.data(), static_cast<int>(mine.size()), MPI_UINT64_T, MPI_SUM, comm_,
+              "the bytes every task wrote into the container");
     run_collectively(comm_, [&] {
         for (const auto& [f, header] : headers_) {
             if (!owns(f)) continue;

@@ -97,13 +97,12 @@ TaskTable gather_tasks(MPI_Comm comm, int ranks, const std::vector<SharedTask>& 
     }
     int count = static_cast<int>(pairs.size());
     std::vector<int> counts(static_cast<std::size_t>(procs));
-    check_mpi(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm), "MPI_Allgather");
+    allgather(&count, counts.data(), 1, MPI_INT, comm, "the number of tasks of every rank");
     std::vector<int> displs(counts.size(), 0);
     for (std::size_t p = 1; p < counts.size(); ++p) displs[p] = displs[p - 1] + counts[p - 1];
     std::vector<std::int64_t> all(static_cast<std::size_t>(displs.back() + counts.back()));
-    check_mpi(
-        MPI_Allgatherv(pairs.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(), MPI_INT64_T, comm),
-        "MPI_Allgatherv");
+    allgatherv(pairs.data(), count, all.data(), counts.data(), displs.data(), MPI_INT64_T, comm,
+               "the tasks of every rank");
     TaskTable table{std::vector<std::uint64_t>(static_cast<std::size_t>(ranks), 0),
                     std::vector<int>(static_cast<std::size_t>(ranks), -1)};
     for (int p = 0; p < procs; ++p) {

@@ -32,7 +32,7 @@ GroupMember head_member(const Topology& t, MPI_Comm sector, int node_index) {
 std::vector<Holdings> gather_holdings(const GroupMember& m, const Holdings& mine) {
     int flags[2] = {mine.data_ok, mine.redundancy_ok};
     std::vector<int> all(static_cast<std::size_t>(2 * m.size));
-    check_mpi(MPI_Allgather(flags, 2, MPI_INT, all.data(), 2, MPI_INT, m.comm), "MPI_Allgather");
+    allgather(flags, all.data(), 2, MPI_INT, m.comm, "which files of the group verified");
     std::vector<Holdings> out;
     for (std::size_t i = 0; i < all.size(); i += 2) out.push_back({all[i] != 0, all[i + 1] != 0});
     return out;

@@ -42,12 +42,10 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
 
     // The sender announces its size, so the receiver knows how much comes.
     std::uint64_t incoming = 0;
-    check_mpi(MPI_Sendrecv(&send_size, 1, MPI_UINT64_T, t.send_to, tag, &incoming, 1, MPI_UINT64_T, t.recv_from, tag,
-                           group, MPI_STATUS_IGNORE),
-              "MPI_Sendrecv");
+    sendrecv(&send_size, 1, t.send_to, &incoming, 1, t.recv_from, MPI_UINT64_T, tag, group, "a transfer's size");
     std::uint64_t mine = std::max(rounds_for(send_size, block), rounds_for(incoming, block));
     std::uint64_t rounds = 0;
-    check_mpi(MPI_Allreduce(&mine, &rounds, 1, MPI_UINT64_T, MPI_MAX, group), "MPI_Allreduce");
+    allreduce(&mine, &rounds, 1, MPI_UINT64_T, MPI_MAX, group, "the number of a transfer's pieces");
 
     PooledBuffer send_buf = t.send_to != MPI_PROC_NULL ? take_buffer(block) : PooledBuffer{};
     PooledBuffer recv_buf = t.recv_from != MPI_PROC_NULL ? take_buffer(block) : PooledBuffer{};
@@ -68,9 +66,8 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
                 failure = std::current_exception();  // keep the rounds going with what is in the buffer
             }
         }
-        check_mpi(MPI_Sendrecv(send_buf.data(), send_n, MPI_BYTE, t.send_to, tag, recv_buf.data(), recv_n, MPI_BYTE,
-                               t.recv_from, tag, group, MPI_STATUS_IGNORE),
-                  "MPI_Sendrecv");
+        sendrecv(send_buf.data(), send_n, t.send_to, recv_buf.data(), recv_n, t.recv_from, MPI_BYTE, tag, group,
+                 "a piece of a file sent to another group member");
         if (recv_n > 0 && !failure) {
             try {
                 std::span<const std::byte> piece(recv_buf.data(), static_cast<std::size_t>(recv_n));

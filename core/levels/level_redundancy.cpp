@@ -12,8 +12,8 @@ class GroupFunctions final : public Redundancy {
     using RepairFn = FileRecord (*)(const RedundancyIo&, const GroupMember&, const CheckpointMeta&,
                                     const CheckpointRef&, const Holdings&);
 
-    GroupFunctions(WriteFn write, RepairFn repair, bool checks_data_crc, const char* name)
-        : write_(write), repair_(repair), checks_data_crc_(checks_data_crc), name_(name) {}
+    GroupFunctions(WriteFn write_fn, RepairFn repair_fn, bool checks_data_crc, const char* name)
+        : write_(write_fn), repair_(repair_fn), checks_data_crc_(checks_data_crc), name_(name) {}
 
     FileRecord write(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, const FileRecord& data,
                      const MemoryContent* content) const override {

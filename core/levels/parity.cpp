@@ -123,9 +123,8 @@ std::uint32_t code_group(const RedundancyIo& io, const GroupMember& m, const Che
         } catch (...) {
             failure = std::current_exception();
         }
-        check_mpi(
-            MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), counts.data(), displs.data(), MPI_BYTE, m.comm),
-            "MPI_Allgatherv");
+        allgatherv(MPI_IN_PLACE, 0, recv.data(), counts.data(), displs.data(), MPI_BYTE, m.comm,
+                   "a stripe of the group's files for Reed-Solomon");
         fault_point("during_redundancy", m.app_rank, ref.seq);
         if (targets.empty() || failure) continue;
         std::vector<const unsigned char*> in;
@@ -204,7 +203,7 @@ FileRecord write_parity(const RedundancyIo& io, const GroupMember& m, const Chec
     const auto k = static_cast<std::size_t>(m.size);
     std::vector<std::uint64_t> sizes(k);
     std::uint64_t size = mine.size;
-    check_mpi(MPI_Allgather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, m.comm), "MPI_Allgather");
+    allgather(&size, sizes.data(), 1, MPI_UINT64_T, m.comm, "the sizes of the group's files");
     GroupState st{sizes, std::vector<bool>(k, true), std::vector<bool>(k, false),
                   *std::max_element(sizes.begin(), sizes.end())};
     return parity_record(io, m, ref, st.parity_size, code_group(io, m, ref, st, {}, content));

@@ -15,7 +15,7 @@ int ring(const GroupMember& m, int offset) {
     return ((m.position + offset) % m.size + m.size) % m.size;
 }
 
-struct Peer {
+struct CopySummary {
     std::uint64_t size = 0;
     std::uint32_t crc = 0;
 };
@@ -39,13 +39,12 @@ FileRecord partner_record(const GroupMember& m, const fs::path& copy, const File
 FileRecord write_partner_copy(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref,
                               const FileRecord& mine, const MemoryContent* content) {
     // Learn the size and CRC of what the left neighbour sends.
-    Peer own{mine.size, mine.crc32};
-    Peer left;
+    CopySummary own{mine.size, mine.crc32};
+    CopySummary left;
     std::uint64_t out_msg[2] = {own.size, own.crc};
     std::uint64_t in_msg[2] = {0, 0};
-    check_mpi(MPI_Sendrecv(out_msg, 2, MPI_UINT64_T, ring(m, 1), io.tag, in_msg, 2, MPI_UINT64_T, ring(m, -1), io.tag,
-                           m.comm, MPI_STATUS_IGNORE),
-              "MPI_Sendrecv");
+    sendrecv(out_msg, 2, ring(m, 1), in_msg, 2, ring(m, -1), MPI_UINT64_T, io.tag, m.comm,
+             "the size and CRC of the partner copy");
     fault_point("during_redundancy", m.app_rank, ref.seq);
     left.size = in_msg[0];
     left.crc = static_cast<std::uint32_t>(in_msg[1]);

@@ -1,10 +1,6 @@
 #include "mpi/collective.hpp"
 
-#include <sched.h>
-
-#include <chrono>
 #include <climits>
-#include <thread>
 
 namespace mlckpt::core {
 
@@ -43,41 +39,84 @@ int Communicator::size() const {
     return s;
 }
 
-void wait_quietly(MPI_Request& request, const char* what) {
-    // A collective whose ranks are all there completes within the poll,
-    // which yields the core between tests (to this rank's worker threads
-    // among others); waiting longer, for a rank still at work, sleeps a
-    // nap between tests.
-    constexpr auto kPoll = std::chrono::milliseconds(1);
-    constexpr auto kNap = std::chrono::microseconds(100);
-    const auto start = std::chrono::steady_clock::now();
-    for (int done = 0;;) {
-        check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), what);
-        if (done != 0) return;
-        if (std::chrono::steady_clock::now() - start < kPoll) {
-            sched_yield();
-        } else {
-            std::this_thread::sleep_for(kNap);
-        }
-    }
-}
-
-void barrier(MPI_Comm comm) {
+void barrier(MPI_Comm comm, const char* step) {
     MPI_Request request = MPI_REQUEST_NULL;
     check_mpi(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");
-    wait_quietly(request, "MPI_Ibarrier");
+    wait_for(request, step, {comm, Peer::kEveryRank});
 }
 
-void allreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+void allreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, const char* step) {
     MPI_Request request = MPI_REQUEST_NULL;
     check_mpi(MPI_Iallreduce(in, out, count, type, op, comm, &request), "MPI_Iallreduce");
-    wait_quietly(request, "MPI_Iallreduce");
+    wait_for(request, step, {comm, Peer::kEveryRank});
 }
 
-void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm comm) {
+void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm comm, const char* step) {
     MPI_Request request = MPI_REQUEST_NULL;
     check_mpi(MPI_Iallgather(in, count, type, out, count, type, comm, &request), "MPI_Iallgather");
-    wait_quietly(request, "MPI_Iallgather");
+    wait_for(request, step, {comm, Peer::kEveryRank});
+}
+
+void allgatherv(const void* in, int count, void* out, const int* counts, const int* displs, MPI_Datatype type,
+                MPI_Comm comm, const char* step) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Iallgatherv(in, count, type, out, counts, displs, type, comm, &request), "MPI_Iallgatherv");
+    wait_for(request, step, {comm, Peer::kEveryRank});
+}
+
+void reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
+            const char* step) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Ireduce(in, out, count, type, op, root, comm, &request), "MPI_Ireduce");
+    wait_for(request, step, {comm, Peer::kEveryRank});
+}
+
+void bcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm, const char* step) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Ibcast(data, count, type, root, comm, &request), "MPI_Ibcast");
+    wait_for(request, step, {comm, Peer::kEveryRank});
+}
+
+void send(const void* data, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, const char* step) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Isend(data, count, type, dest, tag, comm, &request), "MPI_Isend");
+    wait_for(request, step, {comm, dest});
+}
+
+void recv(void* data, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, const char* step) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Irecv(data, count, type, source, tag, comm, &request), "MPI_Irecv");
+    wait_for(request, step, {comm, source == MPI_ANY_SOURCE ? Peer::kEveryRank : source});
+}
+
+void sendrecv(const void* out, int out_count, int dest, void* in, int in_count, int source, MPI_Datatype type, int tag,
+              MPI_Comm comm, const char* step) {
+    // The receive first: the message it waits for may already be there.
+    MPI_Request receiving = MPI_REQUEST_NULL;
+    MPI_Request sending = MPI_REQUEST_NULL;
+    check_mpi(MPI_Irecv(in, in_count, type, source, tag, comm, &receiving), "MPI_Irecv");
+    check_mpi(MPI_Isend(out, out_count, type, dest, tag, comm, &sending), "MPI_Isend");
+    if (source != MPI_PROC_NULL) wait_for(receiving, step, {comm, source});
+    if (dest != MPI_PROC_NULL) wait_for(sending, step, {comm, dest});
+    // MPI_PROC_NULL operations complete at once; they still end here.
+    check_mpi(MPI_Wait(&receiving, MPI_STATUS_IGNORE), "MPI_Wait");
+    check_mpi(MPI_Wait(&sending, MPI_STATUS_IGNORE), "MPI_Wait");
+}
+
+MPI_Comm dup_comm(MPI_Comm comm, const char* name) {
+    barrier(comm, "every rank before a communicator is duplicated");
+    MPI_Comm out = MPI_COMM_NULL;
+    check_mpi(MPI_Comm_dup(comm, &out), "MPI_Comm_dup");
+    MPI_Comm_set_name(out, name);
+    return out;
+}
+
+MPI_Comm split_comm(MPI_Comm comm, int color, int key, const char* name) {
+    barrier(comm, "every rank before a communicator is split");
+    MPI_Comm out = MPI_COMM_NULL;
+    check_mpi(MPI_Comm_split(comm, color, key, &out), "MPI_Comm_split");
+    if (out != MPI_COMM_NULL) MPI_Comm_set_name(out, name);
+    return out;
 }
 
 std::string agreed_message(int rank, int first, const std::string& message, const std::string& own) {
@@ -111,9 +150,9 @@ void agree(MPI_Comm comm, std::exception_ptr failure) {
     }
     int mine = failure ? rank : INT_MAX;
     int first = INT_MAX;
-    allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, "agreeing on the outcome of a step");
     if (first == INT_MAX) return;
-    check_mpi(MPI_Bcast(&kind, 1, MPI_INT, first, comm), "MPI_Bcast");
+    bcast(&kind, 1, MPI_INT, first, comm, "the kind of a failure");
     const std::string own = message;
     message = bcast_string(comm, message, first);
     throw Error(static_cast<ErrorKind>(kind), agreed_message(rank, first, message, own), rank != first);
@@ -131,13 +170,13 @@ void run_collectively(MPI_Comm comm, const std::function<void()>& step) {
 
 std::string bcast_string(MPI_Comm comm, const std::string& value, int root) {
     unsigned long long len = value.size();
-    check_mpi(MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, root, comm), "MPI_Bcast");
+    bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, root, comm, "a text's length");
     std::string out = value;
     out.resize(len);
     // Broadcast in pieces below INT_MAX bytes.
     for (unsigned long long done = 0; done < len;) {
         int piece = static_cast<int>(std::min<unsigned long long>(len - done, 1ULL << 30));
-        check_mpi(MPI_Bcast(out.data() + done, piece, MPI_CHAR, root, comm), "MPI_Bcast");
+        bcast(out.data() + done, piece, MPI_CHAR, root, comm, "a text");
         done += static_cast<unsigned long long>(piece);
     }
     return out;
@@ -152,7 +191,7 @@ std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& value,
     std::vector<int> lens(rank == root ? static_cast<std::size_t>(size) : 0);
     MPI_Request request = MPI_REQUEST_NULL;
     check_mpi(MPI_Igather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, comm, &request), "MPI_Igather");
-    wait_quietly(request, "MPI_Igather");
+    wait_for(request, "the lengths of every rank's text", {comm, Peer::kEveryRank});
     std::vector<int> displs(lens.size());
     long long total = 0;
     for (std::size_t i = 0; i < lens.size(); ++i) {
@@ -164,7 +203,7 @@ std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& value,
     check_mpi(MPI_Igatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, root, comm,
                            &request),
               "MPI_Igatherv");
-    wait_quietly(request, "MPI_Igatherv");
+    wait_for(request, "every rank's text", {comm, Peer::kEveryRank});
     std::vector<std::string> out;
     for (std::size_t i = 0; i < lens.size(); ++i) {
         out.push_back(all.substr(static_cast<std::size_t>(displs[i]), static_cast<std::size_t>(lens[i])));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "mpi/bounded_wait.hpp"
 
 namespace mlckpt::core {
 
@@ -36,16 +37,30 @@ class Communicator {
     MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
-// Waits for a nonblocking MPI operation. A blocking MPI call waits by
-// polling, on a core: while some ranks still hash or write their
-// checkpoint, the ranks done with theirs would take the cores those ranks
-// and the library's worker threads need, wherever a node has more busy
-// threads than cores. After a short poll, this sleeps between tests.
-void wait_quietly(MPI_Request& request, const char* what);
-// The collectives a checkpoint waits in, waiting as wait_quietly does.
-void barrier(MPI_Comm comm);
-void allreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
-void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm comm);
+// The blocking steps of the library, each waiting as wait_for() does
+// (bounded, without taking a core); `step` names the step in reports.
+void barrier(MPI_Comm comm, const char* step = "MPI_Ibarrier");
+void allreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+               const char* step = "MPI_Iallreduce");
+void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm comm,
+               const char* step = "MPI_Iallgather");
+// MPI_IN_PLACE as `in` works as in MPI_Allgatherv.
+void allgatherv(const void* in, int count, void* out, const int* counts, const int* displs, MPI_Datatype type,
+                MPI_Comm comm, const char* step = "MPI_Iallgatherv");
+void reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
+            const char* step = "MPI_Ireduce");
+void bcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm, const char* step = "MPI_Ibcast");
+void send(const void* data, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+          const char* step = "MPI_Isend");
+void recv(void* data, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, const char* step = "MPI_Irecv");
+// Sends to `dest` and receives from `source` (either may be MPI_PROC_NULL).
+void sendrecv(const void* out, int out_count, int dest, void* in, int in_count, int source, MPI_Datatype type, int tag,
+              MPI_Comm comm, const char* step = "MPI_Isend/MPI_Irecv");
+// MPI's communicator constructors have no nonblocking form: a bounded
+// barrier first makes sure every rank is there. `name` names the new
+// communicator in reports.
+MPI_Comm dup_comm(MPI_Comm comm, const char* name);
+MPI_Comm split_comm(MPI_Comm comm, int color, int key, const char* name);
 
 // Runs `step` on every rank of `comm`, then agrees on the outcome (see above).
 void run_collectively(MPI_Comm comm, const std::function<void()>& step);

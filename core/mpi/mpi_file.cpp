@@ -24,12 +24,19 @@ int count_of(std::size_t bytes, const fs::path& path) {
 
 }  // namespace
 
-MpiFile::MpiFile(MPI_Comm comm, const fs::path& path, int amode) : path_(path) {
+MpiFile::MpiFile(MPI_Comm comm, const fs::path& path, int amode) : comm_(comm), path_(path) {
+    barrier(comm_, "every rank before a shared file is opened");
     check(MPI_File_open(comm, path.c_str(), amode, MPI_INFO_NULL, &fh_), "MPI_File_open");
 }
 
 MpiFile::~MpiFile() {
-    if (fh_ != MPI_FILE_NULL && !mpi_finalized()) MPI_File_close(&fh_);
+    if (fh_ == MPI_FILE_NULL || mpi_finalized()) return;
+    try {
+        barrier(comm_, "every rank before a shared file is closed");
+    } catch (const Error&) {
+        // An MPI error in the barrier: the close below reports nothing either.
+    }
+    MPI_File_close(&fh_);
 }
 
 void MpiFile::check(int rc, const char* what, std::uint64_t offset) const {
@@ -72,11 +79,13 @@ void MpiFile::read_at(std::uint64_t offset, std::span<std::byte> data) {
 }
 
 void MpiFile::sync() {
+    barrier(comm_, "every rank before a shared file is synced");
     check(MPI_File_sync(fh_), "MPI_File_sync");
 }
 
 void MpiFile::close() {
     if (fh_ == MPI_FILE_NULL) return;
+    barrier(comm_, "every rank before a shared file is closed");
     int rc = MPI_File_close(&fh_);
     fh_ = MPI_FILE_NULL;  // never closed twice, even when closing failed
     check(rc, "MPI_File_close");

@@ -40,6 +40,9 @@ class MpiFile {
     void check(int rc, const char* what, std::uint64_t offset = 0) const;
     void check_count(const MPI_Status& status, std::size_t expected, const char* what, std::uint64_t offset) const;
 
+    // MPI-IO's collective calls have no bounded form: a bounded barrier
+    // over `comm_` before each makes sure every rank is there.
+    MPI_Comm comm_ = MPI_COMM_NULL;
     MPI_File fh_ = MPI_FILE_NULL;
     fs::path path_;
 };

@@ -84,7 +84,10 @@ FileRecord describe_file(const Context& ctx, const fs::path& path) {
 }  // namespace
 
 std::optional<RecoverySource> scan_self_describing_checkpoints(Context& ctx, std::string& report) {
-    for (const auto& [seq, level] : all_directories(ctx)) {
+    for (const auto& directory : all_directories(ctx)) {
+        // Named copies: C++20 lambdas may not capture structured bindings in every compiler.
+        const auto seq = directory.first;
+        const auto level = directory.second;
         RecoverySource source;
         source.io = IoMode::ftiff;
         try {
@@ -97,7 +100,7 @@ std::optional<RecoverySource> scan_self_describing_checkpoints(Context& ctx, std
             });
             // Every rank's file must belong to the same checkpoint.
             int ids[2] = {-source.ref.ckpt_id, source.ref.ckpt_id};
-            check_mpi(MPI_Allreduce(MPI_IN_PLACE, ids, 2, MPI_INT, MPI_MAX, ctx.app), "MPI_Allreduce");
+            allreduce(MPI_IN_PLACE, ids, 2, MPI_INT, MPI_MAX, ctx.app, "the checkpoint ids of the FTI-FF files");
             if (-ids[0] != ids[1]) {
                 fail(ErrorKind::not_recoverable, "its files carry different checkpoint ids");
             }

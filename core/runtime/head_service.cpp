@@ -13,16 +13,16 @@
 namespace mlckpt::core {
 
 void send_text(MPI_Comm comm, const std::string& text, int dest, int tag) {
-    check_mpi(MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag, comm), "MPI_Send");
+    send(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag, comm,
+         "a message between a rank and its head");
 }
 
 std::string receive_text(MPI_Comm comm, int source, int tag, int* actual_source) {
-    MPI_Status status;
-    check_mpi(MPI_Probe(source, tag, comm, &status), "MPI_Probe");
+    MPI_Status status = wait_for_message(comm, source, tag, "a message between a rank and its head");
     int count = 0;
     MPI_Get_count(&status, MPI_CHAR, &count);
     std::string text(static_cast<std::size_t>(count), '\0');
-    check_mpi(MPI_Recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, tag, comm, "a message between a rank and its head");
     if (actual_source != nullptr) *actual_source = status.MPI_SOURCE;
     return text;
 }
@@ -32,9 +32,12 @@ std::pair<std::size_t, std::string> HeadService::next_request() {
     auto index_of = [&](int rank) {
         return static_cast<std::size_t>(std::find(apps.begin(), apps.end(), rank) - apps.begin());
     };
-    // A head has its core to itself: it polls, backing off to 1 ms.
+    // A head has its core to itself: it polls, backing off to 1 ms. It
+    // waits for the application, which computes between checkpoints for as
+    // long as it likes: no bound.
     std::chrono::microseconds pause(20);
     for (;;) {
+        answer_roll_calls();
         int ready = 0;
         MPI_Status status;
         check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, ctx_.config.general_tag, world_, &ready, &status), "MPI_Iprobe");
@@ -48,9 +51,7 @@ std::pair<std::size_t, std::string> HeadService::next_request() {
         check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, ctx_.config.final_tag, application_, &ready, &status), "MPI_Iprobe");
         if (ready) {
             int token = 0;
-            check_mpi(
-                MPI_Recv(&token, 1, MPI_INT, status.MPI_SOURCE, ctx_.config.final_tag, application_, MPI_STATUS_IGNORE),
-                "MPI_Recv");
+            recv(&token, 1, MPI_INT, status.MPI_SOURCE, ctx_.config.final_tag, application_, "FTI_ENDW");
             std::size_t index = index_of(status.MPI_SOURCE);
             if (index >= apps.size()) continue;
             if (token != kEndOfWork) {
@@ -66,6 +67,7 @@ std::pair<std::size_t, std::string> HeadService::next_request() {
 }
 
 void HeadService::run() {
+    Activity idle("a head, idle between checkpoints");
     const auto& apps = ctx_.topo.node_app_world_ranks;
     std::vector<std::string> posts(apps.size());
     std::vector<bool> ended(apps.size(), false);
@@ -84,17 +86,20 @@ void HeadService::run() {
         if (++waiting < apps.size()) continue;
         const Verdict verdict = process(posts);
         for (int app : apps) {
-            check_mpi(MPI_Send(&verdict.level, 1, MPI_INT, app, ctx_.config.general_tag, application_), "MPI_Send");
+            send(&verdict.level, 1, MPI_INT, app, ctx_.config.general_tag, application_, "the head's verdict");
             if (verdict.level == kHeadFailed) send_text(world_, verdict.reason, app, ctx_.config.stage_tag);
         }
         waiting = 0;
     }
     // FTI's programs end a run without FTI_Finalize by an MPI_Barrier on
     // their communicator after FTI_ENDW, which the heads join.
+    // Blocking: it must match the application's MPI_Barrier, which a
+    // nonblocking barrier does not.
     if (released) check_mpi(MPI_Barrier(application_), "MPI_Barrier");
 }
 
 HeadService::Verdict HeadService::process(const std::vector<std::string>& posts) {
+    Activity working("a head, post-processing a checkpoint");
     std::vector<FileRecord> data;
     CheckpointRef ref;
     std::vector<FileRecord> mine;

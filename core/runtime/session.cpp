@@ -39,12 +39,6 @@ const char* level_name(int level) {
     }
 }
 
-MPI_Comm dup_comm(MPI_Comm comm) {
-    MPI_Comm out = MPI_COMM_NULL;
-    check_mpi(MPI_Comm_dup(comm, &out), "MPI_Comm_dup");
-    return out;
-}
-
 Context build_context(const std::string& path, MPI_Comm world) {
     int rank = 0;
     int size = 0;
@@ -52,6 +46,7 @@ Context build_context(const std::string& path, MPI_Comm world) {
     MPI_Comm_size(world, &size);
     Config config;
     run_collectively(world, [&] { config = load_config(path); });
+    set_wait_bound(config.wait_timeout);
     Communicator host = host_of(world);
     std::vector<int> node_map;
     if (!config.local_test) node_map = discovered_node_map(world, host.get());
@@ -72,14 +67,14 @@ Context build_context(const std::string& path, MPI_Comm world) {
 
 Session::Session(const std::string& config_path, MPI_Comm global)
     : global_(global),
-      world_(dup_comm(global)),
+      roll_call_(global),
+      world_(dup_comm(global, "the library's duplicate of the communicator given to FTI_Init")),
       ctx_(build_context(config_path, world_.get())),
       registry_(ctx_.config.max_var_id),
       scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv, ctx_.config.fast_forward) {
-    MPI_Comm user = MPI_COMM_NULL;
-    check_mpi(MPI_Comm_split(global, ctx_.topo.is_head ? MPI_UNDEFINED : 0, ctx_.topo.app_rank, &user),
-              "MPI_Comm_split");
-    user_comm_ = Communicator(user);
+    user_comm_ =
+        Communicator(split_comm(global, ctx_.topo.is_head ? MPI_UNDEFINED : 0, ctx_.topo.app_rank, "FTI_COMM_WORLD"));
+    MPI_Comm user = user_comm_.get();
 
     const Config& c = ctx_.config;
     std::string exec_id;
@@ -89,15 +84,12 @@ Session::Session(const std::string& config_path, MPI_Comm global)
     exec_id = bcast_string(world_.get(), exec_id, 0);
     ctx_.layout = StorageLayout(c, exec_id);
 
-    MPI_Comm heads = MPI_COMM_NULL;
-    check_mpi(MPI_Comm_split(world_.get(), ctx_.topo.is_head ? 0 : MPI_UNDEFINED, ctx_.topo.world_rank, &heads),
-              "MPI_Comm_split");
-    heads_ = Communicator(heads);
+    heads_ = Communicator(
+        split_comm(world_.get(), ctx_.topo.is_head ? 0 : MPI_UNDEFINED, ctx_.topo.world_rank, "the head ranks"));
     if (ctx_.topo.is_head && ctx_.topo.groups_valid) {
-        MPI_Comm sector = MPI_COMM_NULL;
         const int k = ctx_.topo.group_size;
-        check_mpi(MPI_Comm_split(heads, ctx_.topo.node_id / k, ctx_.topo.node_id % k, &sector), "MPI_Comm_split");
-        sector_ = Communicator(sector);
+        sector_ = Communicator(
+            split_comm(heads_.get(), ctx_.topo.node_id / k, ctx_.topo.node_id % k, "the heads of a group's nodes"));
     }
     if (ctx_.topo.is_head) ctx_.restart_recorded = true;  // the restart state is the application ranks' business
 
@@ -130,19 +122,17 @@ void Session::resolve_container_block_size() {
     Config& c = ctx_.config;
     if (c.ckpt_io != IoMode::container || c.container_block_size != 0) return;
     std::int32_t size = ctx_.topo.world_rank == 0 ? file_system_block_size(c.glbl_dir) : 0;
-    check_mpi(MPI_Bcast(&size, 1, MPI_INT32_T, 0, world_.get()), "MPI_Bcast");
+    bcast(&size, 1, MPI_INT32_T, 0, world_.get(), "the block size of glbl_dir");
     c.container_block_size = size;
     ctx_.log.debug("container chunks aligned to " + std::to_string(size) + " bytes (the block size of glbl_dir)");
 }
 
 void Session::init_application_rank(MPI_Comm user) {
     const Config& c = ctx_.config;
-    app_ = Communicator(dup_comm(user));
+    app_ = Communicator(dup_comm(user, "the application ranks"));
     ctx_.app = app_.get();
     if (ctx_.topo.groups_valid) {
-        MPI_Comm group = MPI_COMM_NULL;
-        check_mpi(MPI_Comm_split(ctx_.app, ctx_.topo.group_id, ctx_.topo.group_rank, &group), "MPI_Comm_split");
-        group_ = Communicator(group);
+        group_ = Communicator(split_comm(ctx_.app, ctx_.topo.group_id, ctx_.topo.group_rank, "an L2/L3 group"));
         ctx_.group = group_.get();
     }
     if (ctx_.rank() == 0) {
@@ -240,7 +230,8 @@ int Session::agreed_level(int level) const {
         // Every rank must ask for the same level, or the collective steps would diverge.
         int bounds[2] = {-level, level};
         int agreed[2] = {0, 0};
-        allreduce(bounds, agreed, 2, MPI_INT, MPI_MAX, ctx_.app);  // ranks arrive as their computing ends
+        // Ranks arrive as their computing ends.
+        allreduce(bounds, agreed, 2, MPI_INT, MPI_MAX, ctx_.app, "the checkpoint level every rank asks for");
         if (-agreed[0] != agreed[1]) {
             fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" + std::to_string(-agreed[0]) +
                                        " to " + std::to_string(agreed[1]) + "); every rank must pass the same level");
@@ -330,9 +321,8 @@ void Session::wait_for_head() {
     HandedOver h = *handed_over_;
     handed_over_.reset();
     int level = kHeadFailed;
-    check_mpi(
-        MPI_Recv(&level, 1, MPI_INT, ctx_.topo.head_world_rank, ctx_.config.general_tag, global_, MPI_STATUS_IGNORE),
-        "MPI_Recv");
+    recv(&level, 1, MPI_INT, ctx_.topo.head_world_rank, ctx_.config.general_tag, global_,
+         "the head's verdict on the checkpoint it post-processes");
     // Every head sends the same verdict, so the application ranks act alike.
     if (level == kHeadFailed) {
         std::string reason = receive_text(world_.get(), ctx_.topo.head_world_rank, ctx_.config.stage_tag);
@@ -380,7 +370,7 @@ void Session::log_dcp_bytes(const CheckpointWriter& writer) {
     if (!bytes) return;
     std::uint64_t mine[2] = {bytes->first, bytes->second};
     std::uint64_t total[2] = {0, 0};
-    check_mpi(MPI_Reduce(mine, total, 2, MPI_UINT64_T, MPI_SUM, 0, ctx_.app), "MPI_Reduce");
+    reduce(mine, total, 2, MPI_UINT64_T, MPI_SUM, 0, ctx_.app, "the sizes of a differential checkpoint");
     char line[200];
     std::snprintf(line, sizeof line, "L4 differential checkpoint %d: %llu of %llu protected bytes written (%.1f%%)",
                   writer.ref().ckpt_id, static_cast<unsigned long long>(total[0]),
@@ -568,7 +558,7 @@ void Session::settle_restart_redundancy() {
     ctx_.background->wait();
     int damaged = check->problem.empty() ? 0 : 1;
     int any = 0;
-    check_mpi(MPI_Allreduce(&damaged, &any, 1, MPI_INT, MPI_MAX, ctx_.app), "MPI_Allreduce");
+    allreduce(&damaged, &any, 1, MPI_INT, MPI_MAX, ctx_.app, "whether the restart's redundancy is damaged");
     if (any == 0 || !ctx_.catalog.contains(check->ref.seq, check->ref.level)) return;
     const Redundancy& redundancy = *redundancy_of(check->ref.level);
     if (damaged) {

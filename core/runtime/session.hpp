@@ -110,6 +110,7 @@ class Session {
         ~ReleaseIdleBuffers() { release_idle_buffers(); }
     } release_idle_buffers_;
     MPI_Comm global_;         // the application's, given to FTI_Init (the heads' verdicts, FTI_ENDW)
+    RollCall roll_call_;      // on a duplicate of global_: where a rank that waited too long asks its peers
     Communicator world_;      // library traffic over all ranks, heads included
     Communicator user_comm_;  // FTI_COMM_WORLD
     Communicator app_;        // library traffic over the application ranks

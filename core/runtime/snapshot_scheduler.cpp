@@ -38,7 +38,7 @@ void SnapshotScheduler::on_checkpoint(int level) {
 void SnapshotScheduler::resync(MPI_Comm comm, double now_seconds) {
     double local_mean = (now_seconds - start_seconds_) / static_cast<double>(iteration_ - 1);
     double mean = 0.0;
-    check_mpi(MPI_Allreduce(&local_mean, &mean, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
+    allreduce(&local_mean, &mean, 1, MPI_DOUBLE, MPI_MAX, comm, "FTI_Snapshot's iteration length");
     for (std::size_t i = 0; i < 4; ++i) {
         if (minutes_[i] > 0.0) interval_iters_[i] = interval_iterations(minutes_[i], mean, fast_forward_);
     }

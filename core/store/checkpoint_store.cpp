@@ -352,7 +352,7 @@ void keep_data_without_metadata(Context& ctx) {
         }
     }
     summary = bcast_string(ctx.app, summary, 0);
-    check_mpi(MPI_Bcast(&highest, 1, MPI_UINT64_T, 0, ctx.app), "MPI_Bcast");
+    bcast(&highest, 1, MPI_UINT64_T, 0, ctx.app, "the highest checkpoint sequence number");
     if (!summary.empty()) ctx.catalog.keep_unrecorded(highest, summary);
 }
 
@@ -448,7 +448,7 @@ void load_catalog_and_clean(Context& ctx) {
         damaged_text = damaged.serialize();
     }
     ctx.catalog = Catalog::parse(bcast_string(ctx.app, text, 0));
-    check_mpi(MPI_Bcast(&lost, 1, MPI_INT, 0, ctx.app), "MPI_Bcast");
+    bcast(&lost, 1, MPI_INT, 0, ctx.app, "whether metadata was lost");
     Catalog keep = Catalog::parse(bcast_string(ctx.app, damaged_text, 0));
     for (const CheckpointRef& r : ctx.catalog.refs()) keep.add(r);
 

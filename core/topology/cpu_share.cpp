@@ -49,7 +49,7 @@ CpuShare cpu_share(MPI_Comm host) {
         CPU_SET(0, &mine);  // unknown: one CPU, the safe side
     }
     std::vector<cpu_set_t> all(static_cast<std::size_t>(size));
-    check_mpi(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, host), "MPI_Allgather");
+    allgather(&mine, all.data(), sizeof mine, MPI_BYTE, host, "the CPUs of the host's ranks");
     return {cpu_share_of(mine, all), CPU_COUNT(&mine), cpus_bound_to_none(all, job_cpus())};
 }
 

@@ -8,7 +8,9 @@ Communicator host_of(MPI_Comm world) {
     int rank = 0;
     MPI_Comm_rank(world, &rank);
     MPI_Comm host = MPI_COMM_NULL;
+    barrier(world, "every rank before the ranks of each host are found");  // no nonblocking split: see split_comm
     check_mpi(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
+    MPI_Comm_set_name(host, "the ranks of a host");
     return Communicator(host);
 }
 
@@ -18,9 +20,9 @@ std::vector<int> discovered_node_map(MPI_Comm world, MPI_Comm host) {
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &size);
     int leader = rank;
-    check_mpi(MPI_Bcast(&leader, 1, MPI_INT, 0, host), "MPI_Bcast");
+    bcast(&leader, 1, MPI_INT, 0, host, "the first rank of the host");
     std::vector<int> leaders(static_cast<std::size_t>(size));
-    check_mpi(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, world), "MPI_Allgather");
+    allgather(&leader, leaders.data(), 1, MPI_INT, world, "the first rank of every host");
     std::vector<int> sorted = leaders;
     std::sort(sorted.begin(), sorted.end());
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());

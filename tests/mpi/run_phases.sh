@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs one MPI test scenario as a sequence of launches sharing a work dir:
 #   run_phases.sh BINARY TEST WORKDIR NP:EXPECT [NP:EXPECT ...]
-# EXPECT is "ok" (the launch must succeed) or "killed" (a rank kills itself
-# on purpose). Each launch gets --phase=N.
+# EXPECT is "ok" (the launch must succeed), "killed" (a rank kills itself
+# on purpose) or "aborted" (the library aborts the job after a wait longer
+# than [advanced] wait_timeout). Each launch gets --phase=N, and its output
+# stays in WORKDIR/phaseN.log for later phases to check.
 #
 # A launch counts as killed only when it ends the way the injected fault
 # ends it: a rank announced the kill ("fault injection: killed" from the
@@ -54,8 +56,16 @@ for spec in "$@"; do
                 exit 1
             fi
             ;;
+        aborted)
+            if [ "$rc" -eq 0 ] || ! grep -q "longer than \[advanced\] wait_timeout" "$log"; then
+                echo "=== phase $phase should have been aborted by the library after a bounded wait, but it ended" \
+                    "with exit code $rc $(grep -q "wait_timeout" "$log" && echo "(a wait was reported)" ||
+                        echo "and no wait was reported")"
+                exit 1
+            fi
+            ;;
         *)
-            echo "=== unknown expected outcome '$expect' (allowed: ok, killed)"
+            echo "=== unknown expected outcome '$expect' (allowed: ok, killed, aborted)"
             exit 2
             ;;
     esac

@@ -13,6 +13,8 @@ mlckpt_add_mpi_scenario(Snapshot.ShortIntervals RANKS 1 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Heads.ApplicationCommunicatorExcludesHeads RANKS 4 8 PHASES ok)
 mlckpt_add_mpi_scenario(Heads.FailedInitReleasesHeads RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(Waiting.RanksWaitingForALateRankLeaveTheirCore RANKS 2 4 PHASES ok)
+mlckpt_add_mpi_scenario(Waiting.RankLateBeyondTheBoundIsNamed RANKS 3 PHASES aborted ok)
+mlckpt_add_mpi_scenario(Waiting.StoppedHeadIsNamed RANKS 2 PHASES aborted ok)
 
 # FTI's behaviour where FTI's own programs observe it.
 foreach(level 1 2 3 4)
