@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "format/checkpoint_meta.hpp"
+#include "format/ftiff_file.hpp"
+#include "format/redo_journal.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
 #include "storage/layout.hpp"
@@ -159,6 +161,30 @@ TEST(Verify, IntactCheckpointsVerify) {
     EXPECT_TRUE(contains(j.out, "\"summary\": {\"checkpoints\": 2, \"files\": 12, \"ok\": 12, \"damaged\": 0"));
 }
 
+// keep_l4_ckpt keeps every L4 checkpoint in an archive, which a restart
+// does not use; its files are checked all the same.
+TEST(Verify, ArchivedL4CheckpointsAreVerifiedToo) {
+    Execution e;
+    e.checkpoint(1, 4, 1, 2);
+    const StorageLayout l = e.layout();
+    fs::create_directories(l.archive_dir(1).parent_path());
+    fs::create_directories(l.archive_meta_file(1).parent_path());
+    fs::rename(l.ckpt_dir(4, 1, 0), l.archive_dir(1));
+    fs::rename(l.meta_file(4, 1), l.archive_meta_file(1));
+    fs::resize_file(l.archive_dir(1) / "Ckpt1-Rank1.fti", 3);
+    Result r = run_verify({e.config_path()});
+    EXPECT_EQ(r.code, 1) << r.out;
+    for (const std::string& expected : std::vector<std::string>{
+             "checkpoint 1 (L4, archived, seq 1, POSIX, 2 ranks): damaged; archived (keep_l4_ckpt), a restart does "
+             "not use it\n",
+             "  ok                  metadata: " + l.archive_meta_file(1).string() + "\n",
+             "  ok                  metadata copy: " + (l.archive_dir(1) / "ckpt1.l4.meta").string() + "\n",
+             "  damaged (size)      data of rank 1: " + (l.archive_dir(1) / "Ckpt1-Rank1.fti").string(),
+             "restart: no checkpoint\n"}) {
+        EXPECT_TRUE(contains(r.out, expected)) << expected << "\n" << r.out;
+    }
+}
+
 // Each file names its damage; a restart then skips the damaged L1
 // checkpoint for the intact L4 one.
 TEST(Verify, DamageIsNamedFileByFile) {
@@ -274,6 +300,74 @@ TEST(Verify, HostileMetadataIsReportedNotFollowed) {
             EXPECT_TRUE(contains(r.out, "Ckpt1-\\u001b[2J\\u00ff-Rank1.fti")) << r.out;
         }
     }
+}
+
+// An L4 differential file whose committed update still waits in its
+// journal (a crash while it was applied) is completed by a restart: the
+// journal is checked, not the file half updated.
+TEST(Verify, L4DifferentialUpdateWaitingInItsJournal) {
+    Execution e;
+    const StorageLayout l = e.layout();
+    const fs::path file = l.data_file({2, kDcpLevel, 5}, 0, 0);
+    const fs::path journal = fs::path(file) += ".journal";
+    fs::create_directories(file.parent_path());
+    std::vector<std::int32_t> values(5000, 7);
+    ftiff::Layout layout;
+    layout.update({{1, static_cast<std::int64_t>(values.size() * 4)}});
+    ftiff::write_file(file, layout, {{1, std::as_bytes(std::span(values))}}, 0, 0, 1);
+    CheckpointMeta meta;
+    meta.exec_id = "exec-1";
+    meta.ckpt_id = 5;
+    meta.seq = 2;
+    meta.level = kDcpLevel;
+    meta.io = IoMode::ftiff;
+    meta.ranks = 1;
+    meta.complete = true;
+    FileRecord rec;
+    rec.file = file.filename().string();
+    rec.complete = true;
+    rec.size = fs::file_size(file);
+    meta.files.push_back(rec);
+    fs::create_directories(l.meta_exec_dir());
+    std::ofstream(l.meta_file(kDcpLevel, 2)) << serialize_meta(meta);
+    std::ofstream(l.meta_copy(kDcpLevel, 2, 0)) << serialize_meta(meta);
+    Result intact = run_verify({e.config_path()});
+    EXPECT_EQ(intact.code, 0) << intact.out;
+    EXPECT_TRUE(contains(intact.out,
+                         "checkpoint 5 (L4 differential, seq 2, FTI-FF, 1 rank): intact; a restart can "
+                         "use it\n"))
+        << intact.out;
+
+    const std::vector<std::byte> update(300, std::byte{9});
+    auto journal_update = [&](std::uint64_t seq) {
+        RedoJournal j(journal, seq);
+        j.write_at(update, 500);
+        j.resize(rec.size);
+        j.sync();
+    };
+    journal_update(2);
+    flip_byte(file, 600);  // the update half applied
+    Result pending = run_verify({e.config_path()});
+    EXPECT_EQ(pending.code, 0) << pending.out;
+    EXPECT_TRUE(contains(pending.out, "  ok                  data of rank 0: " + file.string() +
+                                          " (its committed update waits in its journal '" + journal.string() +
+                                          "', which verifies; a restart applies it)\n"))
+        << pending.out;
+    flip_byte(journal, 20 + 20 + 100);  // inside the record's bytes
+    Result damaged = run_verify({e.config_path()});
+    EXPECT_EQ(damaged.code, 1) << damaged.out;
+    EXPECT_TRUE(contains(damaged.out, "  damaged (journal)   data of rank 0: " + file.string() +
+                                          ": the L4 differential journal '" + journal.string() +
+                                          "' has a record at offset 20 that fails its CRC-32\n"))
+        << damaged.out;
+    // The journal of an update never committed is removed by a restart; the
+    // file is what counts.
+    journal_update(3);
+    Result stale = run_verify({e.config_path()});
+    EXPECT_EQ(stale.code, 1) << stale.out;
+    EXPECT_TRUE(contains(stale.out, "  damaged (checksum)  data of rank 0: " + file.string())) << stale.out;
+    EXPECT_TRUE(contains(stale.out, "(beside it, the journal of an update never committed, which a restart removes)"))
+        << stale.out;
 }
 
 TEST(Verify, UsageAndConfigurationErrorsExitTwo) {

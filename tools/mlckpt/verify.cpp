@@ -392,13 +392,28 @@ class Verifier {
             by_rank[key(*r)] = std::move(o);
         }
         if (group.size() == 1 || failed.empty()) return;
-        // A shared file: which ranks' parts fail, the first few with the reason.
-        f.outcome = damaged(failed.front().second.damage);
-        for (std::size_t i = 0; i < failed.size() && i < 3; ++i) {
-            f.outcome.detail += (i ? "; " : "") + std::string("rank ") + std::to_string(failed[i].first) + ": " +
-                                failed[i].second.detail;
+        // A shared file: which ranks' parts fail and why, each reason once
+        // (the first few).
+        std::vector<std::pair<std::vector<int>, std::string>> reasons;
+        for (const auto& [rank, o] : failed) {
+            auto same =
+                std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.second == o.detail; });
+            if (same == reasons.end()) {
+                reasons.push_back({{rank}, o.detail});
+            } else {
+                same->first.push_back(rank);
+            }
         }
-        if (failed.size() > 3) f.outcome.detail += "; and " + std::to_string(failed.size() - 3) + " more ranks";
+        f.outcome = damaged(failed.front().second.damage);
+        for (std::size_t i = 0; i < reasons.size() && i < 3; ++i) {
+            f.outcome.detail += (i ? "; " : "") + ranks_text(reasons[i].first) + ": " + reasons[i].second;
+        }
+        if (reasons.size() > 3) {
+            std::vector<int> rest;
+            for (std::size_t i = 3; i < reasons.size(); ++i)
+                rest.insert(rest.end(), reasons[i].first.begin(), reasons[i].first.end());
+            f.outcome.detail += "; and " + ranks_text(rest);
+        }
     }
 
     fs::path data_path(const CheckpointReport& c, const FileRecord& r, FileReport& f) const {
