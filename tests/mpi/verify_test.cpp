@@ -154,7 +154,7 @@ TEST(Verify, EveryLevel) {
         << line_naming(damaged.out, l4);
     EXPECT_EQ(line_naming(damaged.out, l1), "  damaged (missing)   data of rank 5: " + l1.string());
     for (const char* expected : {"): damaged; a restart cannot use it: the data of rank 5 is damaged\n",
-                                 "): damaged; a restart can use it; it rebuilds the damaged files from the others\n",
+                                 "): damaged; a restart can use it; the damaged files are rebuilt from the others\n",
                                  " 4 damaged, 0 not visible here\n", "restart: checkpoint 3 (L2, seq 3)\n"}) {
         EXPECT_TRUE(contains(damaged.out, expected)) << expected << "\n" << damaged.out;
     }

@@ -607,7 +607,7 @@ class Verifier {
                            (f.role == "data" || f.role == "partner copy" || f.role == "parity");
                 });
             c.verdict = state + "; a restart can use it" + restores +
-                        (repairs ? "; it rebuilds the damaged files from the others" : "");
+                        (repairs ? "; the damaged files are rebuilt from the others" : "");
         }
         if (m.redundancy.size() != m.files.size() && (c.level == 2 || c.level == 3)) {
             c.verdict += " (its " + std::string(c.level == 2 ? "partner copies were" : "parity was") +
