@@ -245,6 +245,34 @@ TEST(Verify, MetadataAndItsCopy) {
     EXPECT_TRUE(contains(run_verify({e.config_path()}).out, "damaged (inconsistent) metadata copy: "));
 }
 
+// A checkpoint known only by the copy of its metadata: a restart restores
+// the metadata when none of the execution is left, and otherwise takes the
+// checkpoint for one that never committed.
+TEST(Verify, MetadataKnownOnlyByItsCopy) {
+    Execution e;
+    e.checkpoint(1, 4, 1, 2);
+    e.checkpoint(2, 1, 2, 2);
+    const StorageLayout l = e.layout();
+    fs::remove(l.meta_file(1, 2));
+    Result one_lost = run_verify({e.config_path()});
+    EXPECT_EQ(one_lost.code, 1) << one_lost.out;
+    EXPECT_TRUE(contains(one_lost.out, "  damaged (missing)   metadata: " + l.meta_file(1, 2).string() + "\n"))
+        << one_lost.out;
+    EXPECT_TRUE(contains(one_lost.out,
+                         "checkpoint 2 (L1, seq 2, POSIX, 2 ranks): damaged; a restart cannot use it: "
+                         "its metadata is missing"))
+        << one_lost.out;
+    EXPECT_TRUE(contains(one_lost.out, "restart: checkpoint 1 (L4, seq 1)\n")) << one_lost.out;
+    fs::remove(l.meta_file(4, 1));
+    Result all_lost = run_verify({e.config_path()});
+    EXPECT_EQ(all_lost.code, 1) << all_lost.out;
+    EXPECT_TRUE(contains(all_lost.out,
+                         "checkpoint 2 (L1, seq 2, POSIX, 2 ranks): damaged; a restart can use it; it "
+                         "restores the metadata from its copy\n"))
+        << all_lost.out;
+    EXPECT_TRUE(contains(all_lost.out, "restart: checkpoint 2 (L1, seq 2)\n")) << all_lost.out;
+}
+
 // On a real cluster (local_test = 0), a node's local storage is seen only
 // there: its files are not damage, and exit code 0 says what is visible
 // verifies; the restart line says what the verdict depends on.

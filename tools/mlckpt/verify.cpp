@@ -570,14 +570,14 @@ class Verifier {
             if (!restorable) {
                 meta_use = Use::no;
                 why = meta.damage == "missing"
-                          ? "its metadata is missing (its copy is restored only when the execution's whole metadata "
-                            "directory is lost and a restart is asked for)"
-                          : "its metadata is " + meta.damage;
+                          ? "its metadata is missing (a restart restores metadata from the copies only when none of "
+                            "the execution is left and a restart is asked for; otherwise it removes the files)"
+                          : "its metadata is not usable: " + meta.detail;
             } else if (copy.state == State::ok) {
                 restores = "; it restores the metadata from its copy";
             } else {
                 meta_use = copy.state == State::not_visible ? Use::unknown : Use::no;
-                why = "its metadata is " + meta.damage + " and so is its copy";
+                why = "its metadata and the copy of it are both damaged";
             }
         }
         if (meta_use != Use::no && (c.level == 2 || c.level == 3) &&
