@@ -192,6 +192,16 @@ std::optional<std::uint64_t> redo_journal_seq(const fs::path& journal) {
     return read_header(File::open_read(journal));
 }
 
+std::uint64_t check_redo_journal(const fs::path& journal_path, std::uint64_t target_size) {
+    File journal = File::open_read(journal_path);
+    std::optional<std::uint64_t> seq = read_header(journal);
+    if (!seq) damaged(journal_path, "has no valid header");
+    std::uint64_t new_size = 0;
+    const std::vector<Record> records = read_records(journal, new_size);
+    check_bounds(journal_path, records, new_size, target_size);
+    return *seq;
+}
+
 void roll_forward(const fs::path& journal_path, const fs::path& target_path,
                   const std::function<void()>& between_records) {
     File journal = File::open_read(journal_path);

@@ -65,6 +65,12 @@ class RedoJournal final : public PlacedOutput {
 // header is unreadable.
 std::optional<std::uint64_t> redo_journal_seq(const fs::path& journal);
 
+// Checks the sealed `journal` as roll_forward() does before it applies
+// anything (header, every record's CRC-32, the end record, the bounds
+// against a target of `target_size` bytes), touching no file. Returns the
+// sequence number of its checkpoint; throws a corrupt Error naming it.
+std::uint64_t check_redo_journal(const fs::path& journal, std::uint64_t target_size);
+
 // Applies the sealed `journal` to `target`: every record, then the new size;
 // syncs the target and removes the journal. Every record is checked before
 // the first is applied: a journal that is not sealed or has a damaged record

@@ -205,3 +205,12 @@ if(ompi_components MATCHES "MCA io: (romio[0-9]*)")
                           ENV ${romio_env})
   mlckpt_add_mpi_scenario(Shared.CorruptSliceIsNamed RANKS 4 PHASES ok ok IO 2 PREFIX mpi.romio ENV ${romio_env})
 endif()
+
+# mlckpt verify on what the library wrote, damaged between the launches: the
+# second launch is one process that runs the tool (no FTI_Init).
+mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok)
+mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok FTIFF)
+mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok IO 2)
+mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok IO 4)
+mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES killed 1:ok HEADS)
+mlckpt_add_mpi_scenario(Verify.L4Differential RANKS 4 PHASES ok 1:ok)

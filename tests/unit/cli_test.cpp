@@ -13,6 +13,7 @@ TEST(CommandLine, HelpGoesToStandardOutputAndSucceeds) {
         EXPECT_EQ(run_command_line({help}, out, err), 0) << help;
         EXPECT_NE(out.str().find("usage: mlckpt inspect"), std::string::npos) << help;
         EXPECT_NE(out.str().find("mlckpt extract"), std::string::npos) << help;
+        EXPECT_NE(out.str().find("mlckpt verify [--json] [--exec-id ID] [--] CONFIG"), std::string::npos) << help;
         EXPECT_EQ(err.str(), "") << help;
     }
 }
@@ -37,6 +38,9 @@ TEST(CommandLine, SubcommandsGetTheirArguments) {
     std::ostringstream out, err;
     EXPECT_EQ(run_command_line({"inspect"}, out, err), 2);
     EXPECT_NE(err.str().find("usage: mlckpt inspect"), std::string::npos);
+    std::ostringstream out2, err2;
+    EXPECT_EQ(run_command_line({"verify"}, out2, err2), 2);
+    EXPECT_NE(err2.str().find("usage: mlckpt verify"), std::string::npos);
 }
 
 }  // namespace

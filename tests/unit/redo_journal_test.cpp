@@ -69,6 +69,14 @@ struct JournalTest : ::testing::Test {
     }
 
     void expect_refused(const std::string& why) {
+        // `mlckpt verify` checks a journal as roll_forward does, touching nothing.
+        try {
+            check_redo_journal(journal, original.size());
+            ADD_FAILURE() << "the journal was accepted";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::corrupt);
+            EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+        }
         try {
             roll_forward(journal, target);
             ADD_FAILURE() << "the journal was applied";
@@ -85,6 +93,8 @@ TEST_F(JournalTest, RollForwardAppliesTheUpdateAndItsSize) {
     const std::vector<std::byte> expected = journal_update(9000 + large.size() + 100);
     EXPECT_EQ(bytes_of(target), original) << "journaling alone changes the file";
     EXPECT_EQ(redo_journal_seq(journal), std::optional<std::uint64_t>(42));
+    EXPECT_EQ(check_redo_journal(journal, original.size()), 42u);
+    EXPECT_EQ(bytes_of(target), original) << "checking the journal changes the file";
     roll_forward(journal, target);
     EXPECT_EQ(bytes_of(target), expected);
     EXPECT_FALSE(fs::exists(journal));

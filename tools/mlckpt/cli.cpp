@@ -5,6 +5,7 @@
 
 #include "extract.hpp"
 #include "inspect.hpp"
+#include "verify.hpp"
 
 namespace mlckpt::tools {
 
@@ -15,6 +16,8 @@ constexpr const char* kUsage =
     "         dump and check an FTI-FF file or a container (ckpt_io = 4)\n"
     "       mlckpt extract [--] CONTAINER --rank R [--output FILE]\n"
     "         write one rank's data out of a container\n"
+    "       mlckpt verify [--json] [--exec-id ID] [--] CONFIG\n"
+    "         check every file of every recorded checkpoint against its metadata\n"
     "       mlckpt --help | --version\n";
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -22,6 +25,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
     if (command == "inspect") return inspect(rest, out, err);
     if (command == "extract") return extract(rest, out, err);
+    if (command == "verify") return verify(rest, out, err);
     if ((command == "--help" || command == "-h" || command == "help") && rest.empty()) {
         out << kUsage;
         return 0;
