@@ -242,6 +242,10 @@ const std::vector<KeySpec>& key_specs() {
                                  std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
                              if (!ok) bad_value(w, "invalid character", "letters, digits, - _ .");
                          }
+                         // It names directories: "." and ".." would name others.
+                         if (w.value == "." || w.value == "..") {
+                             bad_value(w, "not a directory name", "letters, digits, - _ ., other than . and ..");
+                         }
                          c.exec_id = w.value;
                      }});
         s.push_back(int_key("advanced", "block_size", &Config::block_size_kb, 1, 1048576));

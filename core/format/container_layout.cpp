@@ -5,6 +5,7 @@
 
 #include "common/byte_order.hpp"
 #include "common/error.hpp"
+#include "common/file_name.hpp"
 
 namespace mlckpt::core::container {
 
@@ -99,10 +100,7 @@ Header read_header(const File& file, std::uint64_t file_size) {
     h.prefix.assign(prefix, strnlen(prefix, kPrefixBytes));
     // A name, never a path: the other files of the container are found
     // beside this one by it.
-    const bool printable = std::all_of(h.prefix.begin(), h.prefix.end(), [](char ch) {
-        return static_cast<unsigned char>(ch) >= 0x20 && static_cast<unsigned char>(ch) < 0x7f;
-    });
-    if (h.prefix == "." || h.prefix == ".." || h.prefix.find('/') != std::string::npos || !printable) {
+    if (!h.prefix.empty() && !is_file_name(h.prefix)) {
         bad(file,
             "its file name prefix is not a file name ('.', '..', a '/' or a control byte); "
             "allowed: a name of printable characters");

@@ -84,7 +84,9 @@ TEST(Waiting, RankLateBeyondTheBoundIsNamed) {
         EXPECT_NE(report.find("aborting the job"), std::string::npos) << report;
         return;
     }
-    std::string cfg = config({.advanced = {{"wait_timeout", "10"}}});
+    ConfigOptions options;
+    options.advanced["wait_timeout"] = "10";
+    std::string cfg = config(options);
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
     std::vector<int> data(1024, app_rank());
     ASSERT_FTI(FTI_SCES, FTI_Protect(0, data.data(), static_cast<int64_t>(data.size()), FTI_INTG));
@@ -116,8 +118,10 @@ TEST(Waiting, StoppedHeadIsNamed) {
     // the bound first would name the rank it waits for, not the stopped one.)
     const fs::path pid_file = workdir() / ("pid." + std::to_string(world_rank()));
     std::ofstream(pid_file) << getpid() << "\n";
-    std::string cfg =
-        config({.node_size = 2, .basic = {{"head", "1"}, {"inline_l4", "0"}}, .advanced = {{"wait_timeout", "10"}}});
+    std::string cfg = config({.node_size = 2,
+                              .group_size = 1,
+                              .basic = {{"head", "1"}, {"inline_l4", "0"}},
+                              .advanced = {{"wait_timeout", "10"}}});
     int rc = FTI_Init(cfg.c_str(), MPI_COMM_WORLD);
     if (rc == FTI_HEAD) {
         ADD_FAILURE() << "head " << world_rank() << " returned: the job should have been aborted";

@@ -32,6 +32,22 @@ CheckpointMeta sample() {
     return m;
 }
 
+// Restarts build paths from the FILE names: metadata whose checksum is
+// right but whose names reach other directories is refused.
+TEST(CheckpointMeta, FileNamesThatAreNotNamesAreRefused) {
+    for (const char* name : {"../../outside/Ckpt6-Rank0.fti", "/etc/passwd", "..", ".", "a\x1b[2Jb"}) {
+        CheckpointMeta m = sample();
+        m.files[0].file = name;
+        const std::string text = serialize_meta(m);
+        try {
+            parse_meta(text, "m");
+            ADD_FAILURE() << "accepted FILE '" << name << "'";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("is not a file name"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(CheckpointMeta, RoundTripsEveryField) {
     CheckpointMeta m = sample();
     std::string text = serialize_meta(m);

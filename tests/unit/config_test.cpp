@@ -171,6 +171,8 @@ TEST(Config, RestartSectionErrors) {
     EXPECT_NE(msg.find("failure = 1 asks for a restart but exec_id is empty"), std::string::npos) << msg;
     msg = error_of(std::string(kMinimal) + "[restart]\nexec_id = a/b\n");
     EXPECT_NE(msg.find("[restart] exec_id = 'a/b': invalid character"), std::string::npos) << msg;
+    msg = error_of(std::string(kMinimal) + "[restart]\nexec_id = ..\n");
+    EXPECT_NE(msg.find("[restart] exec_id = '..': not a directory name"), std::string::npos) << msg;
 }
 
 TEST(Config, UnknownKeyNamesAllowedKeys) {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "common/error.hpp"
+#include "common/file_name.hpp"
 #include "config/config.hpp"
 #include "format/checkpoint_meta.hpp"
 #include "format/checkpoint_reader.hpp"
@@ -63,15 +64,6 @@ std::optional<Outcome> not_a_file(const fs::path& path, std::uint64_t& size) {
     if (!S_ISREG(st.st_mode)) return damaged("not a regular file");
     size = static_cast<std::uint64_t>(st.st_size);
     return std::nullopt;
-}
-
-// A file name read from a file: a name, never a path.
-bool is_name(const std::string& s) {
-    if (s.empty() || s == "." || s == "..") return false;
-    return std::all_of(s.begin(), s.end(), [](char c) {
-        const auto b = static_cast<unsigned char>(c);
-        return b > 0x20 && b < 0x7f && c != '/';
-    });
 }
 
 std::string level_name(int level, bool archived) {
@@ -421,7 +413,7 @@ class Verifier {
             // L2 and L3 find a rank's file by the same name as the restart does.
             return layout_.data_file({c.seq, c.level, c.ckpt_id}, r.rank, r.node);
         }
-        if (!is_name(r.file)) {
+        if (!is_file_name(r.file)) {
             f.outcome = damaged("name", "the metadata names the file '" + r.file +
                                             "', which is not a file name (no '/', not '.' or '..')");
             return {};
@@ -490,7 +482,7 @@ class Verifier {
             FileReport f{parity ? "parity" : "partner copy", {parity ? r.holder : r.rank}, r.holder, r.node, {}, {}};
             if (node_local(c) && (c.level == 2 || c.level == 3)) {
                 f.path = layout_.redundancy_file({c.seq, c.level, c.ckpt_id}, r.holder, r.rank, r.node);
-            } else if (is_name(r.file)) {  // not made by the library: checked as recorded
+            } else if (is_file_name(r.file)) {  // not made by the library: checked as recorded
                 f.path = directory(c, r.node) / r.file;
             } else {
                 f.outcome = damaged("name", "the metadata names the file '" + r.file + "', which is not a file name");
@@ -804,7 +796,7 @@ int verify(const std::vector<std::string>& args, std::ostream& out, std::ostream
         }
         return 0;
     }
-    if (!is_name(exec_id)) {
+    if (!is_file_name(exec_id)) {
         err << "mlckpt verify: the execution id '" << shown(exec_id) << "' is not a name (no '/', not '.' or '..')\n";
         return 2;
     }
