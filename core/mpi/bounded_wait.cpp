@@ -178,7 +178,11 @@ template <typename Test>
 void wait_until(Test&& test, const char* step, const Peer& peer, Bound bound) {
     constexpr auto kPoll = std::chrono::milliseconds(1);
     constexpr auto kNap = std::chrono::microseconds(100);
-    const CurrentWait outer = std::exchange(g_wait, CurrentWait{step, peer});
+    // Restores the outer wait also when `test` throws (an MPI error).
+    struct Restore {
+        CurrentWait outer;
+        ~Restore() { g_wait = outer; }
+    } restore{std::exchange(g_wait, CurrentWait{step, peer})};
     const auto start = Clock::now();
     while (!test()) {
         const Seconds waited = Clock::now() - start;
@@ -190,7 +194,6 @@ void wait_until(Test&& test, const char* step, const Peer& peer, Bound bound) {
         if (bound == Bound::applies && g_bound > 0 && waited.count() > g_bound) give_up(step, peer, waited.count());
         std::this_thread::sleep_for(kNap);
     }
-    g_wait = outer;
 }
 
 }  // namespace
