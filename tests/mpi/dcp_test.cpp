@@ -101,7 +101,9 @@ long long dcp_checkpoint(int id, long long expected_protected) {
         for (int i = 0; i < 19; ++i) fields >> field;
         char share[32];
         std::snprintf(share, sizeof share, "%.2f%%",
-                      expected_protected == 0 ? 0.0 : 100.0 * static_cast<double>(written) / expected_protected);
+                      expected_protected == 0
+                          ? 0.0
+                          : 100.0 * static_cast<double>(written) / static_cast<double>(expected_protected));
         EXPECT_EQ(field, share) << f.str();
     }
     return written;
@@ -298,9 +300,12 @@ void journal_applied_at_restart(bool lose_metadata) {
         checkpoint_twice_then_arm(d, cfg, "during_dcp_apply", victim);
         if (::testing::Test::HasFatalFailure()) return;
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4_DCP));
-        // No FTI_Finalize: it would mark the execution as ended cleanly.
-        if (app_rank() == victim) std::this_thread::sleep_for(std::chrono::seconds(60));  // killed meanwhile
-        MPI_Barrier(MPI_COMM_WORLD);  // the others wait here until the launcher ends the job
+        // No FTI_Finalize: it would mark the execution as ended cleanly. The
+        // victim's worker thread reaches the fault point while applying its
+        // journal; every rank sleeps meanwhile (a barrier would poll, and
+        // take the cores that thread needs on a loaded machine) until the
+        // launcher ends the job, well within the launch's bound.
+        std::this_thread::sleep_for(std::chrono::seconds(240));
         ADD_FAILURE() << "rank " << victim << " should have been killed";
         return;
     }
