@@ -76,8 +76,8 @@ TEST(Directory, CreatedWithTheDocumentedModeWhateverTheUmask) {
         const fs::path base = tmp.path() / ("base" + std::to_string(mask)) / "ckpt";  // missing: created too
         const fs::path dir = base / "node0" / "exec" / "l1" / "ckpt1";
         make_dirs(base, dir);
-        for (const fs::path& p : {base.parent_path(), base, base / "node0", base / "node0" / "exec",
-                                  base / "node0" / "exec" / "l1", dir}) {
+        for (const fs::path& p :
+             {base.parent_path(), base, base / "node0", base / "node0" / "exec", base / "node0" / "exec" / "l1", dir}) {
             EXPECT_EQ(mode_of(p), kDirectoryMode) << p << " with umask " << mask;
         }
     }
