@@ -34,19 +34,19 @@ ContainerSharedFile::ContainerSharedFile(MPI_Comm comm, const SharedFileSpec& sp
         run_collectively(comm, [&] {
             for (const auto& [f, header] : headers_) {
                 if (!owns(f)) continue;
-                File file = File::create(tmp_path(f));
+                File file = File::create(spec_.dir, tmp_name(f));
                 file.write_all_at(encode_header(header), 0);
                 open_.emplace(f, std::move(file));
             }
         });
         run_collectively(comm, [&] {
             for (int f : file_of_) {
-                if (open_.count(f) == 0) open_.emplace(f, File::open_update(tmp_path(f)));
+                if (open_.count(f) == 0) open_.emplace(f, File::open_update(spec_.dir, tmp_name(f)));
             }
         });
     } catch (...) {
         open_.clear();
-        for (const auto& entry : headers_) remove_file(tmp_path(entry.first));
+        for (const auto& entry : headers_) spec_.dir.remove(tmp_name(entry.first));
         throw;
     }
 }
@@ -55,7 +55,7 @@ ContainerSharedFile::~ContainerSharedFile() {
     direct_.clear();
     if (committed_) return;
     open_.clear();
-    for (const auto& entry : headers_) remove_file(tmp_path(entry.first));
+    for (const auto& entry : headers_) spec_.dir.remove(tmp_name(entry.first));
 }
 
 bool ContainerSharedFile::owns(int file) const {
@@ -63,21 +63,21 @@ bool ContainerSharedFile::owns(int file) const {
     return table_.writer[static_cast<std::size_t>(first)] == my_rank_;
 }
 
-fs::path ContainerSharedFile::final_path(int file) const {
-    return spec_.dir / shared_file_name(spec_.ckpt_id, IoMode::container, file);
+std::string ContainerSharedFile::final_name(int file) const {
+    return shared_file_name(spec_.ckpt_id, IoMode::container, file);
 }
 
-fs::path ContainerSharedFile::tmp_path(int file) const {
-    return fs::path(final_path(file)) += ".tmp";
+std::string ContainerSharedFile::tmp_name(int file) const {
+    return final_name(file) + ".tmp";
 }
 
 std::string ContainerSharedFile::file_name(std::size_t t) const {
-    return final_path(file_of_.at(t)).filename().string();
+    return final_name(file_of_.at(t));
 }
 
 std::vector<fs::path> ContainerSharedFile::paths() const {
     std::vector<fs::path> out;
-    for (const auto& entry : headers_) out.push_back(final_path(entry.first));
+    for (const auto& entry : headers_) out.push_back(spec_.dir.path_of(final_name(entry.first)));
     return out;
 }
 
@@ -133,9 +133,9 @@ void ContainerSharedFile::commit() {
     write_tails();
     run_collectively(comm_, [&] {
         for (const auto& entry : headers_) {
-            if (owns(entry.first)) rename_path(tmp_path(entry.first), final_path(entry.first));
+            if (owns(entry.first)) spec_.dir.rename(tmp_name(entry.first), final_name(entry.first));
         }
-        if (!headers_.empty()) sync_dir(spec_.dir);
+        if (!headers_.empty()) spec_.dir.sync();
     });
     open_.clear();
     committed_ = true;

@@ -28,8 +28,8 @@ class ContainerSharedFile final : public SharedFile {
   private:
     void write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) override;
     bool owns(int file) const;  // writes its first task: creates it, writes META1 and META2
-    fs::path final_path(int file) const;
-    fs::path tmp_path(int file) const;
+    std::string final_name(int file) const;
+    std::string tmp_name(int file) const;
     void write_tails();
 
     TaskTable table_;

@@ -77,20 +77,21 @@ std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const Dcp
     return digests_from(data, block_crcs(data, options.block_size, options.threads), options);
 }
 
-DcpWriter::DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_t seq, ftiff::Layout layout,
-                     const DcpBaseline* baseline, DcpOptions options, FtiffWriter::Sizes sizes)
-    : path_(path),
-      journal_path_(journal),
-      writer_(File::open_update(path), std::move(layout), static_cast<std::uint32_t>(options.block_size)),
+DcpWriter::DcpWriter(const Directory& dir, const std::string& name, const std::string& journal, std::uint64_t seq,
+                     ftiff::Layout layout, const DcpBaseline* baseline, DcpOptions options, FtiffWriter::Sizes sizes)
+    : dir_(dir),
+      name_(name),
+      journal_name_(journal),
+      writer_(File::open_update(dir, name), std::move(layout), static_cast<std::uint32_t>(options.block_size)),
       direct_(writer_.file()),
       options_(options),
       sizes_(sizes) {
     // A file with content may hold a committed checkpoint: it is changed
     // only from the sealed journal, after the commit.
-    if (writer_.file().size() > 0) journal_.emplace(journal, seq);
+    if (writer_.file().size() > 0) journal_.emplace(dir, journal, seq);
     if (baseline != nullptr) baseline_ = *baseline;
     next_.seq = seq;
-    record_.file = path.filename().string();
+    record_.file = name;
 }
 
 void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
@@ -188,11 +189,11 @@ FileRecord DcpWriter::finish() {
 
 void DcpWriter::abandon() noexcept {
     if (journal_) {
-        remove_file(journal_path_);
+        dir_.remove(journal_name_);
         return;
     }
     try {
-        File::open_update(path_).resize(0);  // a new file: it held nothing
+        File::open_update(dir_, name_).resize(0);  // a new file: it held nothing
     } catch (...) {
         // Content without a committed checkpoint: the next update rewrites it.
     }

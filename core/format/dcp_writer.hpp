@@ -36,12 +36,12 @@ struct DcpOptions {
 
 class DcpWriter final : public FileWriter {
   public:
-    // Opens (or creates) `path` for checkpoint `seq`. Without a `baseline`
-    // that describes the file, every block counts as changed. A file that
-    // holds nothing yet is written directly; an existing one through the
-    // journal at `journal`.
-    DcpWriter(const fs::path& path, const fs::path& journal, std::uint64_t seq, ftiff::Layout layout,
-              const DcpBaseline* baseline, DcpOptions options, FtiffWriter::Sizes sizes);
+    // Opens (or creates) file `name` in `dir` for checkpoint `seq`. Without
+    // a `baseline` that describes the file, every block counts as changed. A
+    // file that holds nothing yet is written directly; an existing one
+    // through the journal `journal` beside it.
+    DcpWriter(const Directory& dir, const std::string& name, const std::string& journal, std::uint64_t seq,
+              ftiff::Layout layout, const DcpBaseline* baseline, DcpOptions options, FtiffWriter::Sizes sizes);
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override;
     bool has(int id) const override { return writer_.has(id); }
@@ -52,8 +52,9 @@ class DcpWriter final : public FileWriter {
     // After the metadata commit: whether the sealed journal is left to apply
     // to the file (roll_forward), which the caller does in the background.
     bool journaled() const { return journal_.has_value(); }
-    const fs::path& journal_path() const { return journal_path_; }
-    const fs::path& path() const { return path_; }
+    const Directory& dir() const { return dir_; }
+    const std::string& name() const { return name_; }
+    const std::string& journal_name() const { return journal_name_; }
     // The update failed before its commit: the journal goes and the file,
     // never touched, still holds the last committed checkpoint (a new file
     // is emptied).
@@ -67,8 +68,9 @@ class DcpWriter final : public FileWriter {
   private:
     PlacedOutput& output() { return journal_ ? static_cast<PlacedOutput&>(*journal_) : direct_; }
 
-    fs::path path_;
-    fs::path journal_path_;
+    Directory dir_;
+    std::string name_;
+    std::string journal_name_;
     ftiff::Writer writer_;
     std::optional<RedoJournal> journal_;  // an existing file's update
     FileOutput direct_;                   // a new file's

@@ -12,11 +12,11 @@ namespace mlckpt::core {
 namespace {
 
 std::unique_ptr<FileWriter> create_posix_writer(const WriterSetup& s) {
-    return std::make_unique<PosixWriter>(s.path, s.write_path);
+    return std::make_unique<PosixWriter>(File::create(s.dir, s.name), s.write_path);
 }
 
 std::unique_ptr<FileWriter> create_ftiff_writer(const WriterSetup& s) {
-    return std::make_unique<FtiffWriter>(s.path, *s.layout, s.sizes);
+    return std::make_unique<FtiffWriter>(File::create(s.dir, s.name), *s.layout, s.sizes);
 }
 
 // clang-format off

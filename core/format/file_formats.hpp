@@ -16,7 +16,8 @@ namespace mlckpt::core {
 
 // What a per-rank writer is created with.
 struct WriterSetup {
-    fs::path path;  // a temporary name; the engine renames it when committed
+    Directory dir;     // the checkpoint's directory
+    std::string name;  // a temporary name in it; the engine renames it when committed
     WritePath write_path = WritePath::page_cache;
     // Formats whose files continue the previous checkpoint's layout (FTI-FF).
     const ftiff::Layout* layout = nullptr;

@@ -4,9 +4,9 @@
 
 namespace mlckpt::core {
 
-FtiffWriter::FtiffWriter(const fs::path& path, ftiff::Layout layout, Sizes sizes)
-    : writer_(path, std::move(layout)), sizes_(sizes) {
-    record_.file = path.filename().string();
+FtiffWriter::FtiffWriter(File file, ftiff::Layout layout, Sizes sizes)
+    : writer_(std::move(file), std::move(layout)), sizes_(sizes) {
+    record_.file = writer_.file().path().filename().string();
 }
 
 void FtiffWriter::add(int id, std::span<const std::byte> data, const std::string& name) {

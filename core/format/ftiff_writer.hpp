@@ -14,7 +14,9 @@ class FtiffWriter final : public FileWriter {
         std::int64_t max_fs = 0;  // largest file of the group
         std::int64_t pt_fs = 0;   // file of the partner
     };
-    FtiffWriter(const fs::path& path, ftiff::Layout layout, Sizes sizes);
+    FtiffWriter(File file, ftiff::Layout layout, Sizes sizes);
+    FtiffWriter(const fs::path& path, ftiff::Layout layout, Sizes sizes)
+        : FtiffWriter(File::create(path), std::move(layout), sizes) {}
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override;
     bool has(int id) const override { return writer_.has(id); }

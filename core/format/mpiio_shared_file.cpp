@@ -7,8 +7,8 @@ namespace mlckpt::core {
 MpiioSharedFile::MpiioSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine,
                                  const TaskTable& table)
     : SharedFile(comm, spec, std::move(mine)) {
-    final_path_ = spec.dir / shared_file_name(spec.ckpt_id, IoMode::mpiio);
-    tmp_path_ = fs::path(final_path_) += ".tmp";
+    final_name_ = shared_file_name(spec.ckpt_id, IoMode::mpiio);
+    tmp_name_ = final_name_ + ".tmp";
     // The exclusive prefix sum of the sizes, in rank order.
     std::vector<std::uint64_t> start(table.sizes.size(), 0);
     for (std::size_t r = 1; r < start.size(); ++r) start[r] = start[r - 1] + table.sizes[r - 1];
@@ -17,11 +17,16 @@ MpiioSharedFile::MpiioSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std:
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     run_collectively(comm, [&] {
-        if (rank == 0) File::create(tmp_path_).close();
+        if (rank == 0) File::create(spec_.dir, tmp_name_).close();
     });
     std::exception_ptr failure;
     try {
-        file_.emplace(comm, tmp_path_, MPI_MODE_WRONLY);
+        // MPI_File_open takes a path, which MPI resolves on every process
+        // (on other nodes too): the one write of the library by name. Rank
+        // 0 created the file at that name, in the directory it opened,
+        // never through a link; the directories on the way are the
+        // library's (kDirectoryMode), so only their owner could swap one.
+        file_.emplace(comm, spec_.dir.path_of(tmp_name_), MPI_MODE_WRONLY);
     } catch (...) {
         failure = std::current_exception();
     }
@@ -31,13 +36,13 @@ MpiioSharedFile::MpiioSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std:
         // Some rank could not open the file: a collective close would never
         // complete, so the handles of the others are left to MPI_Finalize.
         if (file_) file_->abandon();
-        remove_file(tmp_path_);
+        spec_.dir.remove(tmp_name_);
         throw;
     }
 }
 
 MpiioSharedFile::~MpiioSharedFile() {
-    if (!committed_) remove_file(tmp_path_);
+    if (!committed_) spec_.dir.remove(tmp_name_);
 }
 
 void MpiioSharedFile::write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) {
@@ -45,7 +50,7 @@ void MpiioSharedFile::write_at(std::size_t t, std::uint64_t pos, std::span<const
 }
 
 std::string MpiioSharedFile::file_name(std::size_t) const {
-    return final_path_.filename().string();
+    return final_name_;
 }
 
 void MpiioSharedFile::commit() {
@@ -78,8 +83,8 @@ void MpiioSharedFile::commit() {
     MPI_Comm_rank(comm_, &rank);
     run_collectively(comm_, [&] {
         if (rank != 0) return;
-        rename_path(tmp_path_, final_path_);
-        sync_dir(spec_.dir);
+        spec_.dir.rename(tmp_name_, final_name_);
+        spec_.dir.sync();
     });
     committed_ = true;
 }

@@ -19,13 +19,13 @@ class MpiioSharedFile final : public SharedFile {
     void commit() override;
     std::string file_name(std::size_t t) const override;
     std::uint64_t offset(std::size_t t) const override { return offsets_.at(t); }
-    std::vector<fs::path> paths() const override { return {final_path_}; }
+    std::vector<fs::path> paths() const override { return {spec_.dir.path_of(final_name_)}; }
 
   private:
     void write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) override;
 
-    fs::path final_path_;
-    fs::path tmp_path_;
+    std::string final_name_;
+    std::string tmp_name_;
     std::vector<std::uint64_t> offsets_;  // per task of mine_
     std::optional<MpiFile> file_;
 };

@@ -8,8 +8,8 @@
 
 namespace mlckpt::core {
 
-PosixWriter::PosixWriter(const fs::path& path, WritePath path_kind) : file_(File::create(path)), path_kind_(path_kind) {
-    record_.file = path.filename().string();
+PosixWriter::PosixWriter(File file, WritePath path_kind) : file_(std::move(file)), path_kind_(path_kind) {
+    record_.file = file_.path().filename().string();
 }
 
 VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::uint32_t crc, const std::string& name) {

@@ -21,7 +21,9 @@ VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::ui
 class PosixWriter final : public FileWriter {
   public:
     // path_kind: how the variables' bytes reach the disk (see WritePath).
-    explicit PosixWriter(const fs::path& path, WritePath path_kind = WritePath::page_cache);
+    explicit PosixWriter(File file, WritePath path_kind = WritePath::page_cache);
+    explicit PosixWriter(const fs::path& path, WritePath path_kind = WritePath::page_cache)
+        : PosixWriter(File::create(path), path_kind) {}
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override;
     bool has(int id) const override { return record_.find_var(id) != nullptr; }

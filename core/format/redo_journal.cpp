@@ -124,7 +124,10 @@ void check_bounds(const fs::path& path, const std::vector<Record>& records, std:
 }  // namespace
 
 RedoJournal::RedoJournal(const fs::path& path, std::uint64_t seq)
-    : file_(File::create(path)), pending_(take_buffer(2 * kPendingBytes)) {
+    : RedoJournal(Directory::open(path.parent_path()), path.filename().string(), seq) {}
+
+RedoJournal::RedoJournal(const Directory& dir, const std::string& name, std::uint64_t seq)
+    : dir_(dir), file_(File::create(dir, name)), pending_(take_buffer(2 * kPendingBytes)) {
     const auto* magic = reinterpret_cast<const std::byte*>(kMagic);
     std::vector<std::byte> header(magic, magic + 4);
     put(header, kVersion, 4);
@@ -185,7 +188,7 @@ void RedoJournal::sync() {
     sealed_ = true;
     flush();
     file_.sync();
-    sync_dir(file_.path().parent_path());
+    dir_.sync();
 }
 
 std::optional<std::uint64_t> redo_journal_seq(const fs::path& journal) {
@@ -202,13 +205,22 @@ std::uint64_t check_redo_journal(const fs::path& journal_path, std::uint64_t tar
     return *seq;
 }
 
-void roll_forward(const fs::path& journal_path, const fs::path& target_path,
+void roll_forward(const fs::path& journal, const fs::path& target, const std::function<void()>& between_records) {
+    if (journal.parent_path() != target.parent_path()) {
+        fail(ErrorKind::usage, "the journal '" + journal.string() + "' is not beside '" + target.string() + "'");
+    }
+    roll_forward(Directory::open(journal.parent_path()), journal.filename().string(), target.filename().string(),
+                 between_records);
+}
+
+void roll_forward(const Directory& dir, const std::string& journal_name, const std::string& target_name,
                   const std::function<void()>& between_records) {
-    File journal = File::open_read(journal_path);
+    const fs::path journal_path = dir.path_of(journal_name);
+    File journal = File::open_read(dir, journal_name);
     if (!read_header(journal)) damaged(journal_path, "has no valid header");
     std::uint64_t new_size = 0;
     const std::vector<Record> records = read_records(journal, new_size);
-    File target = File::open_update(target_path);
+    File target = File::open_update(dir, target_name);
     check_bounds(journal_path, records, new_size, target.size());
     FileOutput out(target);
     std::vector<std::byte> buffer;
@@ -231,8 +243,8 @@ void roll_forward(const fs::path& journal_path, const fs::path& target_path,
     target.sync();
     target.close();
     journal.close();
-    remove_file(journal_path);
-    sync_dir(journal_path.parent_path());
+    dir.remove(journal_name);
+    dir.sync();
 }
 
 }  // namespace mlckpt::core

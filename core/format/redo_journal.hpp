@@ -32,8 +32,9 @@ namespace mlckpt::core {
 
 class RedoJournal final : public PlacedOutput {
   public:
-    // Starts the journal of the update made by checkpoint `seq`. Replaces
-    // any journal left at `path`.
+    // Starts the journal `name` in `dir` of the update made by checkpoint
+    // `seq`. Replaces any journal left at the name.
+    RedoJournal(const Directory& dir, const std::string& name, std::uint64_t seq);
     RedoJournal(const fs::path& path, std::uint64_t seq);
 
     void write_at(std::span<const std::byte> bytes, std::uint64_t offset) override;
@@ -50,6 +51,7 @@ class RedoJournal final : public PlacedOutput {
     void append(std::span<const std::byte> bytes);
     void flush();
 
+    Directory dir_;
     File file_;
     // Small records, written together; kept by the pool from one
     // checkpoint's journal to the next.
@@ -76,6 +78,9 @@ std::uint64_t check_redo_journal(const fs::path& journal, std::uint64_t target_s
 // the first is applied: a journal that is not sealed or has a damaged record
 // throws a corrupt Error naming it, and the target is left alone.
 // `between_records` runs after each applied record (fault injection).
+void roll_forward(const Directory& dir, const std::string& journal, const std::string& target,
+                  const std::function<void()>& between_records = nullptr);
+// The same for a journal and a target in one directory, named by paths.
 void roll_forward(const fs::path& journal, const fs::path& target,
                   const std::function<void()>& between_records = nullptr);
 

@@ -35,7 +35,7 @@ struct SharedTask {
 
 struct SharedFileSpec {
     IoMode io = IoMode::mpiio;  // mpiio or container
-    fs::path dir;               // the checkpoint's directory (it exists)
+    Directory dir;              // the checkpoint's directory, open
     int ckpt_id = 0;
     int ranks = 0;                        // tasks of the checkpoint: application ranks 0..ranks-1
     std::size_t piece_bytes = 16u << 20;  // MPI-IO: most bytes per call

@@ -35,22 +35,169 @@ int open_or_throw(const fs::path& path, int flags, const char* what) {
     return fd;
 }
 
+// A name relative to a directory descriptor must be one component: a '/'
+// would let openat resolve (and follow links) below it.
+void check_name(const Directory& dir, const std::string& name) {
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos) {
+        fail(ErrorKind::usage, "'" + name + "' is not a file name in '" + dir.path().string() + "'");
+    }
+}
+
+int openat_or_throw(const Directory& dir, const std::string& name, int flags, const char* what) {
+    check_name(dir, name);
+    int fd;
+    do {
+        fd = ::openat(dir.fd(), name.c_str(), flags | O_CLOEXEC, 0644);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) fail_errno(what, dir.path_of(name), errno);
+    return fd;
+}
+
+// The directory of `path`, for a name in it that the user gave.
+Directory parent_of(const fs::path& path) {
+    return Directory::open(path.parent_path());
+}
+
+// A path without a trailing separator, "." and ".." resolved lexically.
+fs::path trimmed(const fs::path& p) {
+    fs::path n = p.lexically_normal();
+    if (!n.has_filename() && n.has_relative_path()) n = n.parent_path();
+    return n.empty() ? fs::path(".") : n;
+}
+
+// mkdir -p of a directory the user named: links in it are followed.
+void make_user_dirs(const fs::path& dir) {
+    fs::path prefix;
+    for (const fs::path& part : dir) {
+        prefix /= part;
+        if (part == prefix.root_path() || part == "." || part == "..") continue;
+        if (::mkdir(prefix.c_str(), kDirectoryMode) == 0 || errno == EEXIST) continue;
+        const int err = errno;
+        struct stat st {};
+        if (::stat(prefix.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;  // there, not ours to make
+        fail_errno("cannot create directory", prefix, err);
+    }
+}
+
 }  // namespace
 
-File File::create(const fs::path& path) {
+Directory::Directory(int fd, fs::path path)
+    : fd_(std::shared_ptr<const int>(new int(fd),
+                                     [](const int* p) {
+                                         ::close(*p);
+                                         delete p;
+                                     })),
+      path_(std::move(path)) {}
+
+Directory Directory::open(const fs::path& path) {
+    // An empty path is the current directory, and names in it stay bare.
+    const fs::path& name = path.empty() ? fs::path(".") : path;
+    return Directory(open_or_throw(name, O_RDONLY | O_DIRECTORY, "cannot open directory"), path);
+}
+
+Directory Directory::make_child(const std::string& name) const {
+    check_name(*this, name);
+    if (::mkdirat(fd(), name.c_str(), kDirectoryMode) != 0 && errno != EEXIST) {
+        fail_errno("cannot create directory", path_of(name), errno);
+    }
+    return child(name);
+}
+
+Directory Directory::child(const std::string& name) const {
+    check_name(*this, name);
+    const fs::path path = path_of(name);
+    int child;
+    do {
+        child = ::openat(fd(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    } while (child < 0 && errno == EINTR);
+    if (child >= 0) return Directory(child, path);
+    const int err = errno;
+    struct stat st {};
+    if (::fstatat(fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (S_ISLNK(st.st_mode)) {
+            fail(ErrorKind::io, "refusing the directory '" + path.string() +
+                                    "': it is a symbolic link, and mlckpt follows none below the directories "
+                                    "the configuration names (remove it)");
+        }
+        if (!S_ISDIR(st.st_mode)) fail(ErrorKind::io, "'" + path.string() + "' exists but is not a directory");
+    }
+    fail_errno("cannot open directory", path, err);
+}
+
+void Directory::rename(const std::string& from, const Directory& target, const std::string& to) const {
+    check_name(*this, from);
+    check_name(target, to);
+    if (::renameat(fd(), from.c_str(), target.fd(), to.c_str()) != 0) {
+        fail(ErrorKind::io, "cannot rename '" + path_of(from).string() + "' to '" + target.path_of(to).string() +
+                                "': " + std::strerror(errno));
+    }
+}
+
+bool Directory::remove(const std::string& name) const noexcept {
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos) return false;
+    return ::unlinkat(fd(), name.c_str(), 0) == 0 || errno == ENOENT;
+}
+
+void Directory::sync() const {
+    // Some file systems do not support fsync on directories; that is not an error.
+    if (::fsync(fd()) != 0 && errno != EINVAL && errno != ENOTSUP) fail_errno("cannot sync directory", path_, errno);
+}
+
+Directory make_dirs(const fs::path& base, const fs::path& dir) {
+    const fs::path top = trimmed(base);
+    const fs::path below = trimmed(dir).lexically_relative(top);
+    if (below.empty() || *below.begin() == "..") {
+        fail(ErrorKind::usage, "'" + dir.string() + "' is not below '" + base.string() + "'");
+    }
+    make_user_dirs(top);
+    Directory d = Directory::open(top);
+    for (const fs::path& part : below) {
+        if (part != ".") d = d.make_child(part.string());
+    }
+    return d;
+}
+
+void remove_empty_dir(const fs::path& base, const fs::path& dir) noexcept {
+    try {
+        const fs::path top = trimmed(base);
+        const fs::path below = trimmed(dir).lexically_relative(top);
+        if (below.empty() || *below.begin() == ".." || below == ".") return;
+        Directory parent = Directory::open(top);
+        for (const fs::path& part : below.parent_path()) parent = parent.child(part.string());
+        // AT_REMOVEDIR removes an empty directory, never a link or its target.
+        ::unlinkat(parent.fd(), below.filename().c_str(), AT_REMOVEDIR);
+    } catch (...) {
+        // Best effort: a directory that cannot be opened is left.
+    }
+}
+
+File File::create(const Directory& dir, const std::string& name) {
     // A regular file or a link at the name is replaced: a stale file, or a
     // link planted to redirect the write. A device (a test's /dev/full) is
     // opened as it is, never through a link.
+    check_name(dir, name);
     struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        return File(open_or_throw(path, O_WRONLY | O_NOFOLLOW, "cannot open"), path);
+    if (::fstatat(dir.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode) &&
+        !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        return File(openat_or_throw(dir, name, O_WRONLY | O_NOFOLLOW, "cannot open"), dir.path_of(name));
     }
-    if (::unlink(path.c_str()) != 0 && errno != ENOENT) fail_errno("cannot replace", path, errno);
-    return File(open_or_throw(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, "cannot create"), path);
+    if (::unlinkat(dir.fd(), name.c_str(), 0) != 0 && errno != ENOENT) {
+        fail_errno("cannot replace", dir.path_of(name), errno);
+    }
+    return File(openat_or_throw(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, "cannot create"),
+                dir.path_of(name));
+}
+
+File File::create(const fs::path& path) {
+    return create(parent_of(path), path.filename().string());
+}
+
+File File::open_update(const Directory& dir, const std::string& name) {
+    return File(openat_or_throw(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW, "cannot open for update"), dir.path_of(name));
 }
 
 File File::open_update(const fs::path& path) {
-    return File(open_or_throw(path, O_RDWR | O_CREAT | O_NOFOLLOW, "cannot open for update"), path);
+    return open_update(parent_of(path), path.filename().string());
 }
 
 fs::path File::descriptor_path() const {
@@ -68,6 +215,10 @@ void File::take_mode_and_owner(const fs::path& like) const {
 
 File File::open_read(const fs::path& path) {
     return File(open_or_throw(path, O_RDONLY, "cannot open"), path);
+}
+
+File File::open_read(const Directory& dir, const std::string& name) {
+    return File(openat_or_throw(dir, name, O_RDONLY | O_NOFOLLOW, "cannot open"), dir.path_of(name));
 }
 
 File::File(File&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
@@ -287,22 +438,13 @@ void File::close() {
     if (fd >= 0 && ::close(fd) != 0) fail_errno("cannot close", path_, errno);
 }
 
-void make_dirs(const fs::path& dir) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) fail(ErrorKind::io, "cannot create directory '" + dir.string() + "': " + ec.message());
-    if (!fs::is_directory(dir, ec)) {
-        fail(ErrorKind::io, "'" + dir.string() + "' exists but is not a directory");
-    }
-}
-
-void ensure_writable_dir(const fs::path& dir, std::string_view role, int unique_tag) {
+void ensure_writable_dir(const fs::path& base, const fs::path& dir, std::string_view role, int unique_tag) {
     try {
-        make_dirs(dir);
-        fs::path probe = dir / (".mlckpt-probe-" + std::to_string(::getpid()) + "-" + std::to_string(unique_tag));
-        File f = File::create(probe);
+        Directory d = make_dirs(base, dir);
+        const std::string probe = ".mlckpt-probe-" + std::to_string(::getpid()) + "-" + std::to_string(unique_tag);
+        File f = File::create(d, probe);
         f.close();
-        remove_file(probe);
+        d.remove(probe);
     } catch (const Error& e) {
         fail(ErrorKind::config, std::string(role) + " is not a writable directory: " + e.what());
     }
@@ -323,21 +465,25 @@ void rename_path(const fs::path& from, const fs::path& to) {
     }
 }
 
-void atomic_write_file(const fs::path& path, std::string_view content, bool durable, const fs::path& like) {
-    fs::path tmp = path;
-    tmp += ".tmp." + std::to_string(::getpid());
+void atomic_write_file(const Directory& dir, const std::string& name, std::string_view content, bool durable,
+                       const fs::path& like) {
+    const std::string tmp = name + ".tmp." + std::to_string(::getpid());
     try {
-        File f = File::create(tmp);
+        File f = File::create(dir, tmp);
         if (!like.empty()) f.take_mode_and_owner(like);
         f.write_all(std::as_bytes(std::span(content.data(), content.size())));
         if (durable) f.sync();
         f.close();
-        rename_path(tmp, path);
+        dir.rename(tmp, name);
     } catch (...) {
-        remove_file(tmp);
+        dir.remove(tmp);
         throw;
     }
-    if (durable) sync_dir(path.has_parent_path() ? path.parent_path() : fs::path("."));
+    if (durable) dir.sync();
+}
+
+void atomic_write_file(const fs::path& path, std::string_view content, bool durable, const fs::path& like) {
+    atomic_write_file(parent_of(path), path.filename().string(), content, durable, like);
 }
 
 std::string read_text_file(const fs::path& path) {

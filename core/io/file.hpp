@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,16 +14,85 @@ namespace mlckpt::core {
 
 namespace fs = std::filesystem;
 
+// The mode of every directory the library creates (checkpoint, metadata and
+// execution directories, and a configured directory that does not exist):
+// the owner has every right; the owner's group (an operator, a colleague of
+// the project) may list, read and verify checkpoints, and copy them away,
+// but not add, rename or remove an entry, which is what redirecting or
+// replacing a checkpoint's files would take; others have no access. The
+// umask may narrow it, never widen it (a umask of 0 or 002 gives 0750).
+// FTI creates them 0777 less the umask, which a umask of 0 or 002 leaves
+// writable by others or by the whole group.
+inline constexpr unsigned kDirectoryMode = 0750;
+
+// A directory opened once (O_DIRECTORY | O_CLOEXEC): files are created,
+// renamed and removed relative to its descriptor (openat, renameat,
+// unlinkat), so that once it is open, replacing the directory or one above
+// it by a symbolic link redirects nothing. Copies share the descriptor,
+// which the last of them closes. Names given to its functions are single
+// components (no '/', not "." or ".."), never paths.
+class Directory {
+  public:
+    Directory() = default;  // none: every operation fails
+    // The directory at `path`, following symbolic links in it: a directory
+    // the user named (ckpt_dir, glbl_dir, meta_dir, the configuration file's
+    // or an output file's directory), which a site may make a link.
+    static Directory open(const fs::path& path);
+    // Subdirectory `name`, opened with O_NOFOLLOW: a symbolic link or
+    // anything but a directory at the name is refused with an error naming
+    // the path.
+    Directory child(const std::string& name) const;
+    // The same, created with kDirectoryMode if missing.
+    Directory make_child(const std::string& name) const;
+
+    const fs::path& path() const { return path_; }
+    // The path of `name` in this directory, for messages.
+    fs::path path_of(const std::string& name) const { return path_ / name; }
+    int fd() const { return fd_ ? *fd_ : -1; }
+
+    // renameat: `from` in this directory becomes `to` in `target`.
+    void rename(const std::string& from, const std::string& to) const { rename(from, *this, to); }
+    void rename(const std::string& from, const Directory& target, const std::string& to) const;
+    // unlinkat; true if `name` is gone (or was never there).
+    bool remove(const std::string& name) const noexcept;
+    // fsync, so that creations and renames in it are durable.
+    void sync() const;
+
+  private:
+    Directory(int fd, fs::path path);
+    std::shared_ptr<const int> fd_;
+    fs::path path_;
+};
+
+// Creates `dir` and returns it open. `base` is a directory the user named
+// (`dir` is `base` or below it): its missing components are created, and
+// symbolic links in it are followed, as a site may make ckpt_dir a link to
+// another file system. Every component below `base` is the library's own:
+// created if missing, opened with O_NOFOLLOW, and a symbolic link or a
+// non-directory there is refused with an error naming it. Every directory
+// created has kDirectoryMode.
+Directory make_dirs(const fs::path& base, const fs::path& dir);
+// Best-effort: removes `dir` (below `base`, as for make_dirs) if it is an
+// empty directory; never through a symbolic link below `base`.
+void remove_empty_dir(const fs::path& base, const fs::path& dir) noexcept;
+
 class File {
   public:
-    // A new file, write-only, mode 0644 (less the umask). A regular file or
-    // a symbolic link at `path` (stale, or planted there) is unlinked first,
-    // and the file is created exclusively, never through a link: the write
-    // reaches no other file. A device is opened as it is.
+    // A new file `name` in `dir`, write-only, mode 0644 (less the umask). A
+    // regular file or a symbolic link at the name (stale, or planted there)
+    // is unlinked first, and the file is created exclusively, never through
+    // a link (openat with O_CREAT | O_EXCL | O_NOFOLLOW): the write reaches
+    // no other file. A device is opened as it is.
+    static File create(const Directory& dir, const std::string& name);
+    // The same in the directory of `path`, opened as Directory::open does
+    // (following links): for files the user names.
     static File create(const fs::path& path);
     static File open_read(const fs::path& path);
+    // Read-only, not through a symbolic link: a file of the library's own.
+    static File open_read(const Directory& dir, const std::string& name);
     // Read-write, created if missing, never truncated; not through a
     // symbolic link.
+    static File open_update(const Directory& dir, const std::string& name);
     static File open_update(const fs::path& path);
 
     File(File&& other) noexcept;
@@ -86,22 +156,23 @@ void read_overlapped(const File& file, std::uint64_t offset, std::span<std::byte
                      const std::function<void(std::span<const std::byte>)>& on_piece,
                      ReadPath path = ReadPath::page_cache);
 
-// mkdir -p; an existing directory is fine.
-void make_dirs(const fs::path& dir);
-// Creates the directory if needed and proves it writable by creating and
-// removing a probe file (named with `unique_tag`, so that concurrent ranks do
-// not collide). `role` names the directory in the error message
-// (for instance "ckpt_dir").
-void ensure_writable_dir(const fs::path& dir, std::string_view role, int unique_tag);
+// Creates `dir` as make_dirs(base, dir) does and proves it writable by
+// creating and removing a probe file (named with `unique_tag`, so that
+// concurrent ranks do not collide). `role` names the directory in the error
+// message (for instance "ckpt_dir").
+void ensure_writable_dir(const fs::path& base, const fs::path& dir, std::string_view role, int unique_tag);
 // fsync on a directory, so that renames and creations in it are durable.
 void sync_dir(const fs::path& dir);
 // rename(2) with a clear error.
 void rename_path(const fs::path& from, const fs::path& to);
-// Writes `content` to a temporary file next to `path`, syncs it and renames
-// it over `path`: readers see either the old or the new content. Without
-// `durable`, nothing is synced: a crash may lose the file, never tear it.
-// With `like`, the new file takes that file's mode and owner (through its
-// descriptor, before the rename).
+// Writes `content` to a temporary file next to `name` in `dir`, syncs it
+// and renames it over `name`: readers see either the old or the new
+// content. Without `durable`, nothing is synced: a crash may lose the file,
+// never tear it. With `like`, the new file takes that file's mode and owner
+// (through its descriptor, before the rename).
+void atomic_write_file(const Directory& dir, const std::string& name, std::string_view content, bool durable = true,
+                       const fs::path& like = {});
+// The same in the directory of `path`, opened as Directory::open does.
 void atomic_write_file(const fs::path& path, std::string_view content, bool durable = true, const fs::path& like = {});
 std::string read_text_file(const fs::path& path);
 // Best-effort removal; returns false (and leaves the tree) on failure.

@@ -73,7 +73,7 @@ std::uint32_t code_group(const RedundancyIo& io, const GroupMember& m, const Che
     std::optional<File> data_in, parity_in;
     std::optional<SequentialWriter> data_out, parity_out;
     try {
-        make_dirs(data_path.parent_path());
+        io.layout->make_dir(data_path.parent_path());
         if (send_data && !from_memory) data_in = File::open_read(data_path);
         if (send_parity) parity_in = File::open_read(parity_path);
         if (!st.data_ok[self]) data_out.emplace(fs::path(data_path) += ".tmp");

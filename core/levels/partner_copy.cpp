@@ -92,7 +92,7 @@ FileRecord repair_partner_copies(const RedundancyIo& io, const GroupMember& m, c
     const FileRecord& left_record = meta.files.at(static_cast<std::size_t>(m.left_app_rank));
     fs::path own = m.data_path(io, ref);
     fs::path copy = m.redundancy_path(io, ref);
-    make_dirs(own.parent_path());
+    io.layout->make_dir(own.parent_path());
 
     // First the originals come back from the copies kept on the right...
     Transfer restore;

@@ -16,11 +16,17 @@ namespace mlckpt::core {
 
 namespace {
 
-// POSIX and FTI-FF: written as "<name>.tmp", renamed when complete.
+// POSIX and FTI-FF: written as "<name>.tmp", renamed when complete, both
+// in the checkpoint's directory as it was opened (`base`: the configured
+// directory it lies in).
 class RenamedFile final : public CheckpointFile {
   public:
-    RenamedFile(std::unique_ptr<FileWriter> writer, fs::path path)
-        : writer_(std::move(writer)), path_(std::move(path)), tmp_(fs::path(path_) += ".tmp") {}
+    RenamedFile(std::unique_ptr<FileWriter> writer, Directory dir, std::string name, fs::path base)
+        : writer_(std::move(writer)),
+          dir_(std::move(dir)),
+          name_(std::move(name)),
+          tmp_(name_ + ".tmp"),
+          base_(std::move(base)) {}
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override {
         writer_->add(id, data, name);
@@ -28,16 +34,16 @@ class RenamedFile final : public CheckpointFile {
     bool has(int id) const override { return writer_->has(id); }
     FileRecord finish() override {
         FileRecord record = writer_->finish();
-        rename_path(tmp_, path_);
-        sync_dir(path_.parent_path());
-        record.file = path_.filename().string();
+        dir_.rename(tmp_, name_);
+        dir_.sync();
+        record.file = name_;
         return record;
     }
     void discard() noexcept override {
         writer_.reset();
-        remove_file(tmp_);
-        remove_file(path_);
-        ::rmdir(path_.parent_path().c_str());  // what the level's work left is gone first
+        dir_.remove(tmp_);
+        dir_.remove(name_);
+        remove_empty_dir(base_, dir_.path());  // what the level's work left is gone first
     }
     void update_state(FormatState& state) const override {
         if (const ftiff::Layout* layout = writer_->ftiff_layout()) state.layout = *layout;
@@ -45,16 +51,18 @@ class RenamedFile final : public CheckpointFile {
 
   private:
     std::unique_ptr<FileWriter> writer_;
-    fs::path path_;
-    fs::path tmp_;
+    Directory dir_;
+    std::string name_;
+    std::string tmp_;
+    fs::path base_;
 };
 
 // ckpt_io 2 and 4 at L4: one file (or a few) for every rank, finished
 // collectively, named by the writer.
 class SharedCheckpointFile final : public CheckpointFile {
   public:
-    SharedCheckpointFile(std::unique_ptr<SliceWriter> writer, fs::path dir)
-        : writer_(std::move(writer)), dir_(std::move(dir)) {}
+    SharedCheckpointFile(std::unique_ptr<SliceWriter> writer, fs::path dir, fs::path base)
+        : writer_(std::move(writer)), dir_(std::move(dir)), base_(std::move(base)) {}
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override {
         writer_->add(id, data, name);
@@ -66,13 +74,14 @@ class SharedCheckpointFile final : public CheckpointFile {
         if (!writer_) return;  // discarded already
         for (const fs::path& p : writer_->shared_paths()) remove_file(p);
         writer_.reset();
-        ::rmdir(dir_.c_str());
+        remove_empty_dir(base_, dir_);
     }
     void update_state(FormatState&) const override {}
 
   private:
     std::unique_ptr<SliceWriter> writer_;
     fs::path dir_;
+    fs::path base_;
 };
 
 // L4 differential: the rank's one file, updated in place; an update of a
@@ -92,8 +101,8 @@ class DcpFile final : public CheckpointFile {
     bool has(int id) const override { return writer_->has(id); }
     FileRecord finish() override {
         FileRecord record = writer_->finish();
-        if (!entry_durable_) sync_dir(writer_->path().parent_path());
-        record.file = writer_->path().filename().string();
+        if (!entry_durable_) writer_->dir().sync();
+        record.file = writer_->name();
         return record;
     }
     void discard() noexcept override { writer_->abandon(); }
@@ -105,9 +114,10 @@ class DcpFile final : public CheckpointFile {
         if (!writer_->journaled()) return;
         // The update is durable in its sealed journal; the file takes it
         // while the application goes on, and the next checkpoint waits.
-        background.run([journal = writer_->journal_path(), file = writer_->path(), rank = rank_, seq = seq_] {
+        background.run([dir = writer_->dir(), journal = writer_->journal_name(), file = writer_->name(), rank = rank_,
+                        seq = seq_] {
             try {
-                roll_forward(journal, file, [&] { fault_point("during_dcp_apply", rank, seq); });
+                roll_forward(dir, journal, file, [&] { fault_point("during_dcp_apply", rank, seq); });
             } catch (...) {
                 // The journal stays: the next checkpoint applies it, or the restart.
             }
@@ -155,12 +165,13 @@ std::unique_ptr<CheckpointFile> open_shared_file(Context& ctx, const CheckpointR
     spec.before_commit = [rank, seq] { fault_point("before_shared_commit", rank, seq); };
     std::uint64_t bytes = 0;
     for (const Variable& v : vars) bytes += v.bytes();
+    const fs::path dir = ctx.layout.ckpt_dir(4, ref.seq, 0);
     try {
-        run_collectively(ctx.app, [&] { make_dirs(spec.dir); });
+        run_collectively(ctx.app, [&] { spec.dir = ctx.layout.make_dir(dir); });
         auto writer = std::make_unique<SliceWriter>(SharedFile::create(ctx.app, spec, {{rank, bytes}}), !incremental);
-        return std::make_unique<SharedCheckpointFile>(std::move(writer), spec.dir);
+        return std::make_unique<SharedCheckpointFile>(std::move(writer), dir, ctx.layout.base_of(dir));
     } catch (...) {
-        ::rmdir(spec.dir.c_str());
+        remove_empty_dir(ctx.layout.base_of(dir), dir);
         throw;
     }
 }
@@ -178,13 +189,15 @@ std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const Checkpo
     const FileFormat& format = file_format_of(file_format(ctx.config.ckpt_io, ref.level));
     if (format.shared) return open_shared_file(ctx, ref, vars, incremental);
     const fs::path path = ctx.data_path(ref, ctx.topo.node_id);
+    const std::string name = path.filename().string();
     const bool in_place = ref.level == kDcpLevel;
     const bool layout_needed = format.continues_layout;
     std::unique_ptr<CheckpointFile> file;
+    Directory dir;
     try {
         std::optional<ftiff::Layout> layout;
         run_collectively(ctx.app, [&] {
-            make_dirs(path.parent_path());
+            dir = ctx.layout.make_dir(path.parent_path());
             if (!layout_needed) return;
             std::vector<ftiff::VariableExtent> extents;
             for (const Variable& v : vars) extents.push_back({v.id, static_cast<std::int64_t>(v.bytes())});
@@ -201,20 +214,21 @@ std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const Checkpo
                 settle_dcp_journal(ctx);
                 const DcpBaseline* base =
                     state.dcp.seq != 0 && ctx.catalog.contains(state.dcp.seq, kDcpLevel) ? &state.dcp : nullptr;
-                auto writer = std::make_unique<DcpWriter>(path, ctx.dcp_journal_path(), ref.seq, *layout, base,
-                                                          dcp_options(ctx), sizes);
+                auto writer = std::make_unique<DcpWriter>(dir, name, ctx.dcp_journal_path().filename().string(),
+                                                          ref.seq, *layout, base, dcp_options(ctx), sizes);
                 file = std::make_unique<DcpFile>(std::move(writer), base != nullptr, ctx.rank(), ref.seq);
             } else {
-                WriterSetup setup{fs::path(path) += ".tmp", write_path(read_back), layout ? &*layout : nullptr, sizes};
-                file = std::make_unique<RenamedFile>(format.create_writer(setup), path);
+                WriterSetup setup{dir, name + ".tmp", write_path(read_back), layout ? &*layout : nullptr, sizes};
+                file = std::make_unique<RenamedFile>(format.create_writer(setup), dir, name,
+                                                     ctx.layout.base_of(path.parent_path()));
             }
         });
     } catch (...) {
         if (file) {
             file->discard();
         } else if (!in_place) {
-            remove_file(fs::path(path) += ".tmp");
-            ::rmdir(path.parent_path().c_str());
+            dir.remove(name + ".tmp");
+            remove_empty_dir(ctx.layout.base_of(path.parent_path()), path.parent_path());
         }
         throw;
     }

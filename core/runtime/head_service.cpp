@@ -118,7 +118,8 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
                 if (ref.level == 4) {
                     CheckpointRef local{ref.seq, 1, ref.ckpt_id};
                     copy_verified(ctx_.data_path_for(local, data[i].rank, ctx_.topo.node_id),
-                                  ctx_.layout.ckpt_dir(4, ref.seq, 0), data[i], ctx_.io_buffer_bytes());
+                                  ctx_.layout.make_dir(ctx_.layout.ckpt_dir(4, ref.seq, 0)), data[i],
+                                  ctx_.io_buffer_bytes());
                     mine.push_back(data[i]);
                     continue;
                 }

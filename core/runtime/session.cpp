@@ -149,10 +149,10 @@ void Session::init_application_rank(MPI_Comm user) {
     }
     run_collectively(ctx_.app, [&] {
         std::string where = c.path + ": [basic] ";
-        ensure_writable_dir(ctx_.layout.node_exec_dir(ctx_.topo.node_id), where + "ckpt_dir", ctx_.rank());
+        ensure_writable_dir(c.ckpt_dir, ctx_.layout.node_exec_dir(ctx_.topo.node_id), where + "ckpt_dir", ctx_.rank());
         if (ctx_.rank() == 0) {
-            ensure_writable_dir(ctx_.layout.global_exec_dir(), where + "glbl_dir", 0);
-            ensure_writable_dir(ctx_.layout.meta_exec_dir(), where + "meta_dir", 0);
+            ensure_writable_dir(c.glbl_dir, ctx_.layout.global_exec_dir(), where + "glbl_dir", 0);
+            ensure_writable_dir(c.meta_dir, ctx_.layout.meta_exec_dir(), where + "meta_dir", 0);
         }
     });
     load_catalog_and_clean(ctx_);

@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <cstdio>
+#include <iterator>
+
+#include "common/error.hpp"
 
 namespace mlckpt::core {
 
@@ -36,6 +39,27 @@ fs::path StorageLayout::global_exec_dir() const {
 
 fs::path StorageLayout::meta_exec_dir() const {
     return meta_dir_ / exec_id_;
+}
+
+const fs::path& StorageLayout::base_of(const fs::path& dir) const {
+    auto normal = [](const fs::path& p) {
+        fs::path n = p.lexically_normal();
+        return !n.has_filename() && n.has_relative_path() ? n.parent_path() : n;
+    };
+    const fs::path* best = nullptr;
+    std::size_t best_depth = 0;
+    for (const fs::path* base : {&ckpt_dir_, &glbl_dir_, &meta_dir_}) {
+        const fs::path top = normal(*base);
+        const fs::path below = normal(dir).lexically_relative(top);
+        if (below.empty() || *below.begin() == "..") continue;
+        const auto depth = static_cast<std::size_t>(std::distance(top.begin(), top.end()));
+        if (best == nullptr || depth > best_depth) {
+            best = base;
+            best_depth = depth;
+        }
+    }
+    if (best == nullptr) fail(ErrorKind::usage, "'" + dir.string() + "' is not below a configured directory");
+    return *best;
 }
 
 fs::path StorageLayout::ckpt_dir(int level, std::uint64_t seq, int node) const {

@@ -12,6 +12,9 @@
 //                                                                     that lost meta_dir
 //   <meta_dir>/<exec_id>/archive/ckpt<seq>.l4.meta
 //
+// Everything below the three configured directories is the library's own:
+// created with kDirectoryMode, never through a symbolic link (make_dir).
+//
 // Directories are numbered by the commit sequence number, so an application
 // that reuses a checkpoint id never overwrites a committed checkpoint.
 #pragma once
@@ -21,6 +24,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "io/file.hpp"
 #include "storage/checkpoint_ref.hpp"
 
 namespace mlckpt::core {
@@ -57,6 +61,14 @@ class StorageLayout {
     // directory of `node` (the node of the rank that commits).
     fs::path meta_copy(int level, std::uint64_t seq, int node) const;
     fs::path archive_meta_file(std::uint64_t seq) const;
+
+    // The configured directory (ckpt_dir, glbl_dir or meta_dir) that `dir`,
+    // one of this layout's directories, lies in; the innermost if they nest.
+    const fs::path& base_of(const fs::path& dir) const;
+    // `dir`, one of this layout's directories, created if missing and open:
+    // its configured directory may be (or lie behind) a symbolic link; the
+    // components below it are the library's and never are (make_dirs).
+    Directory make_dir(const fs::path& dir) const { return make_dirs(base_of(dir), dir); }
 
     static std::string data_file_name(int ckpt_id, int rank);
     static std::string dcp_file_name(int rank);

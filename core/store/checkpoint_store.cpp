@@ -77,7 +77,7 @@ void settle_dcp_journal(const Context& ctx, bool keep_unknown) {
     const fs::path file = ctx.data_path_for({0, kDcpLevel, 0}, ctx.rank(), 0);
     ctx.log.warning("completing the update of the L4 differential file '" + file.string() +
                     "' from its journal (checkpoint " + std::to_string(*seq) + " was committed before it was applied)");
-    roll_forward(journal, file);
+    roll_forward(ctx.layout.make_dir(file.parent_path()), journal.filename().string(), file.filename().string());
 }
 
 namespace {
@@ -89,7 +89,7 @@ namespace {
 void write_meta_copy(const Context& ctx, const CheckpointRef& ref, const std::string& text) {
     const fs::path copy = ctx.layout.meta_copy(ref.level, ref.seq, ctx.topo.node_id);
     try {
-        atomic_write_file(copy, text, false);
+        atomic_write_file(ctx.layout.make_dir(copy.parent_path()), copy.filename().string(), text, false);
     } catch (const Error& e) {
         ctx.log.warning(std::string("no copy of the metadata beside the data (a restart that loses meta_dir "
                                     "cannot restore it): ") +
@@ -142,9 +142,9 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
         std::sort(meta.redundancy.begin(), meta.redundancy.end(),
                   [](const FileRecord& a, const FileRecord& b) { return a.holder < b.holder; });
         fault_point("before_meta_commit", 0, ref.seq);
-        make_dirs(ctx.layout.meta_exec_dir());
+        const Directory dir = ctx.layout.make_dir(ctx.layout.meta_exec_dir());
         const std::string serialized = serialize_meta(meta);
-        atomic_write_file(ctx.layout.meta_file(ref.level, ref.seq), serialized);
+        atomic_write_file(dir, ctx.layout.meta_file(ref.level, ref.seq).filename().string(), serialized);
         write_meta_copy(ctx, ref, serialized);
         record_restart(ctx);
     });
@@ -156,13 +156,12 @@ void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecor
     ctx.restart_recorded = true;
 }
 
-void copy_verified(const fs::path& source, const fs::path& dir, const FileRecord& record, std::size_t buffer_bytes) {
-    make_dirs(dir);
-    fs::path target = dir / source.filename();
-    fs::path tmp = fs::path(target) += ".tmp";
+void copy_verified(const fs::path& source, const Directory& dir, const FileRecord& record, std::size_t buffer_bytes) {
+    const std::string target = source.filename().string();
+    const std::string tmp = target + ".tmp";
     try {
         File in = File::open_read(source);
-        File out = File::create(tmp);
+        File out = File::create(dir, tmp);
         std::uint64_t size = in.size();
         if (size != record.size) {
             fail(ErrorKind::corrupt, "cannot copy '" + source.string() + "': it has " + std::to_string(size) +
@@ -183,10 +182,10 @@ void copy_verified(const fs::path& source, const fs::path& dir, const FileRecord
         }
         out.sync();
         out.close();
-        rename_path(tmp, target);
-        sync_dir(dir);
+        dir.rename(tmp, target);
+        dir.sync();
     } catch (...) {
-        remove_file(tmp);
+        dir.remove(tmp);
         throw;
     }
 }
@@ -198,10 +197,16 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
         for (const CheckpointRef& r : refs) {
             try {
                 if (archived(r)) {
-                    make_dirs(ctx.layout.archive_meta_file(r.seq).parent_path());
-                    make_dirs(ctx.layout.archive_dir(r.seq).parent_path());
-                    rename_path(ctx.layout.ckpt_dir(4, r.seq, 0), ctx.layout.archive_dir(r.seq));
-                    rename_path(ctx.layout.meta_file(4, r.seq), ctx.layout.archive_meta_file(r.seq));
+                    const fs::path data = ctx.layout.ckpt_dir(4, r.seq, 0);
+                    const fs::path meta = ctx.layout.meta_file(4, r.seq);
+                    const Directory meta_archive =
+                        ctx.layout.make_dir(ctx.layout.archive_meta_file(r.seq).parent_path());
+                    const Directory data_archive = ctx.layout.make_dir(ctx.layout.archive_dir(r.seq).parent_path());
+                    ctx.layout.make_dir(data.parent_path())
+                        .rename(data.filename().string(), data_archive,
+                                ctx.layout.archive_dir(r.seq).filename().string());
+                    ctx.layout.make_dir(meta.parent_path())
+                        .rename(meta.filename().string(), meta_archive, meta.filename().string());
                 } else if (!remove_metadata(ctx, r)) {
                     ctx.log.warning("cannot remove " + ctx.layout.meta_file(r.level, r.seq).string());
                 }
@@ -265,9 +270,9 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
             mine = flush_into_shared_file(ctx, ctx.app, target, {{mine, source}}).front();
         } else {
             run_collectively(ctx.app, [&] {
-                fs::path dir = ctx.layout.ckpt_dir(4, ref.seq, 0);
+                const Directory dir = ctx.layout.make_dir(ctx.layout.ckpt_dir(4, ref.seq, 0));
                 copy_verified(source, dir, mine, ctx.io_buffer_bytes());
-                copy = dir / mine.file;
+                copy = dir.path_of(mine.file);
             });
         }
         mine.node = ctx.topo.node_id;
@@ -372,8 +377,8 @@ bool restore_from_copy(const Context& ctx, std::uint64_t seq, int level, Catalog
                             "': incomplete, or not that of this checkpoint and execution");
             return false;
         }
-        make_dirs(ctx.layout.meta_exec_dir());
-        atomic_write_file(ctx.layout.meta_file(level, seq), text);
+        atomic_write_file(ctx.layout.make_dir(ctx.layout.meta_exec_dir()),
+                          ctx.layout.meta_file(level, seq).filename().string(), text);
         found.add({seq, level, meta.ckpt_id});
         ctx.log.warning("the metadata of checkpoint " + std::to_string(meta.ckpt_id) + " (seq " + std::to_string(seq) +
                         ") " + what + " in '" + ctx.layout.meta_exec_dir().string() + "': restored from its copy '" +

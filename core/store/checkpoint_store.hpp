@@ -28,7 +28,7 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
 
 // Copies a data file into `dir`, checking size and CRC against `record` on
 // the way (temporary name, fsync, rename). Throws naming the file.
-void copy_verified(const fs::path& source, const fs::path& dir, const FileRecord& record, std::size_t buffer);
+void copy_verified(const fs::path& source, const Directory& dir, const FileRecord& record, std::size_t buffer);
 
 // Collective. Removes the given checkpoints (L4 ones are archived with
 // keep_l4_ckpt). Failures here are warnings: the newer checkpoint is safe.

@@ -59,7 +59,6 @@ std::size_t mpiio_piece_bytes(const Config& config) {
 SharedFileSpec shared_file_spec(const Context& ctx, const CheckpointRef& ref) {
     SharedFileSpec spec;
     spec.io = ctx.config.ckpt_io;
-    spec.dir = ctx.layout.ckpt_dir(4, ref.seq, 0);
     spec.ckpt_id = ref.ckpt_id;
     spec.ranks = ctx.topo.app_size;
     spec.piece_bytes = mpiio_piece_bytes(ctx.config);
@@ -76,7 +75,7 @@ std::vector<FileRecord> flush_into_shared_file(const Context& ctx, MPI_Comm comm
     spec.before_commit = [tasks, seq = target.seq] {
         for (const SharedTask& t : tasks) fault_point("before_shared_commit", t.rank, seq);
     };
-    run_collectively(comm, [&] { make_dirs(spec.dir); });
+    run_collectively(comm, [&] { spec.dir = ctx.layout.make_dir(ctx.layout.ckpt_dir(4, target.seq, 0)); });
     std::unique_ptr<SharedFile> file = SharedFile::create(comm, spec, tasks);
 
     std::vector<std::unique_ptr<VerifiedFileStream>> streams;

@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
     const fs::path root = argv[1];
     try {
         for (const char* target : {"ftiff_file", "container", "checkpoint_meta", "redo_journal", "config"}) {
-            make_dirs(root / target);
+            make_dirs(root, root / target);
         }
         ftiff_seeds(root / "ftiff_file");
         container_seeds(root / "container");

@@ -32,6 +32,7 @@ mlckpt_add_mpi_scenario(FtiSemantics.SecondInitStartsOver RANKS 1 4 PHASES ok)
 mlckpt_add_mpi_scenario(FtiSemantics.SizeMismatchIsAWarning RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(FtiSemantics.InformationLines RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Hostile.PlantedLinksReachNothing RANKS 1 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(Hostile.PlantedDirectoryLinksReachNothing RANKS 1 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(FtiSemantics.HeadsReleasedByEndw RANKS 4 8 PHASES ok ok HEADS)
 
 mlckpt_add_mpi_scenario(Faults.DeletedFileFallsBackToOlderCheckpoint RANKS 1 4 8 PHASES ok ok)

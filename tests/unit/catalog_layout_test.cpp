@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "storage/layout.hpp"
 #include "store/catalog.hpp"
 
@@ -56,6 +57,22 @@ TEST(Layout, PathsAndNames) {
     EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt1.l1.meta.tmp.5", seq, level));
     EXPECT_TRUE(StorageLayout::parse_ckpt_dir_name("ckpt3", seq));
     EXPECT_FALSE(StorageLayout::parse_ckpt_dir_name("ckpt3.tmp", seq));
+}
+
+// make_dir follows links only down to the configured directory a path lies
+// in: the innermost one when they nest (meta_dir inside ckpt_dir, say).
+TEST(Layout, BaseOfIsTheInnermostConfiguredDirectory) {
+    Config cfg;
+    cfg.ckpt_dir = "/work/ckpt/";
+    cfg.glbl_dir = "/work/ckpt/global";
+    cfg.meta_dir = "meta";
+    StorageLayout l(cfg, "exec");
+    EXPECT_EQ(l.base_of(l.ckpt_dir(1, 7, 3)), fs::path("/work/ckpt/"));
+    EXPECT_EQ(l.base_of(l.ckpt_dir(4, 7, 0)), fs::path("/work/ckpt/global"));
+    EXPECT_EQ(l.base_of(l.meta_exec_dir()), fs::path("meta"));
+    EXPECT_EQ(l.base_of("/work/ckpt"), fs::path("/work/ckpt/"));
+    EXPECT_THROW(l.base_of("/elsewhere/node0"), Error);
+    EXPECT_THROW(l.base_of("/work/ckpt/../x"), Error);
 }
 
 }  // namespace

@@ -80,8 +80,13 @@ int extract(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         err << usage;
         return 2;
     }
-    fs::path tmp = fs::path(a->output) += ".tmp";
+    // The output's directory, opened once: the temporary file and the
+    // rename happen in it, whatever becomes of its name meanwhile.
+    Directory dir;
+    const std::string name = fs::path(a->output).filename().string();
+    const std::string tmp = name + ".tmp";
     try {
+        dir = Directory::open(fs::path(a->output).parent_path());
         File given = File::open_read(a->container);
         container::ContainerFile c = container::read_container(given);
         fs::path path = file_of_rank(a->container, c, a->rank);
@@ -92,18 +97,18 @@ int extract(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             fail(ErrorKind::corrupt, "'" + path.string() + "' does not hold rank " + std::to_string(a->rank) +
                                          " as the mapping of '" + a->container + "' says");
         }
-        File target = File::create(tmp);
+        File target = File::create(dir, tmp);
         Extents extents = holder.extents_of(static_cast<std::size_t>(task));
         for_each_piece(file, extents, 1 << 20, [&](std::span<const std::byte> piece) { target.write_all(piece); });
         const std::uint64_t total = total_length(extents);
         target.sync();
         target.close();
-        rename_path(tmp, a->output);
+        dir.rename(tmp, name);
         out << "wrote " << total << " bytes of rank " << a->rank << " from '" << path.string() << "' to '" << a->output
             << "'\n";
         return 0;
     } catch (const Error& e) {
-        remove_file(tmp);
+        dir.remove(tmp);
         err << "mlckpt extract: " << shown(e.what()) << "\n";
         return 1;
     }
