@@ -38,7 +38,7 @@ stop_tree() {  # stop_tree PID...: SIGTERM, then SIGKILL to what is left after 1
 # hold a pipe (ctest's) open. Once it fires it finishes its work whatever
 # signal comes.
 (
-    trap 'kill "$sleeper" 2> /dev/null; exit 0' TERM
+    trap 'kill "${sleeper:-}" 2> /dev/null; exit 0' TERM
     sleep "$limit" > /dev/null 2>&1 &
     sleeper=$!
     wait "$sleeper" || exit 0
