@@ -8,6 +8,8 @@ packages=(
     libopenmpi-dev openmpi-bin
     libssl-dev libiniparser-dev libisal-dev libgtest-dev
     clang-format
+    # The stacks of a hung test launch (tests/support/capture_stacks.sh).
+    gdb
     # The fuzz targets: libFuzzer and the sanitizers' runtimes come with
     # libclang-rt-dev, which clang only recommends.
     clang libclang-rt-dev

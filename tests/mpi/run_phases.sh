@@ -13,11 +13,14 @@
 # crash fails the scenario.
 #
 # MLCKPT_PHASE_TIMEOUT (seconds, default 300) bounds each launch against
-# hangs; it is not a speed check: a launch that reaches it fails.
+# hangs; it is not a speed check: a launch that reaches it fails. Before it
+# is killed, the stacks of all its processes (mpiexec and every rank) are
+# printed and kept in WORKDIR/hang-stacks/phase<N>/<pid>.txt; the work dir
+# is removed only when every phase passed.
 set -u
 binary=$1 test=$2 workdir=$3
 shift 3
-mpiexec=$(cd "$(dirname "$0")/../support" && pwd)/mpiexec.sh
+support=$(cd "$(dirname "$0")/../support" && pwd)
 limit=${MLCKPT_PHASE_TIMEOUT:-300}
 sigkill_exit=137
 rm -rf "$workdir"
@@ -30,13 +33,15 @@ for spec in "$@"; do
     echo "=== $test phase $phase: $np ranks, expected outcome: $expect"
     start=$SECONDS
     # The launch's output goes to the terminal and to the log; the exit code
-    # is the launch's (timeout's 124 when the bound was reached).
-    timeout --kill-after=10 "$limit" "$mpiexec" --oversubscribe -n "$np" "$binary" \
+    # is the launch's (124 when the bound was reached).
+    stacks="$workdir/hang-stacks/phase$phase"
+    "$support/run_bounded.sh" "$limit" "$stacks" "$support/mpiexec.sh" --oversubscribe -n "$np" "$binary" \
         --gtest_filter="$test" --phase="$phase" --workdir="$workdir" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     elapsed=$((SECONDS - start))
-    if [ "$elapsed" -ge "$limit" ]; then
-        echo "=== phase $phase did not end within $limit s (exit code $rc): a hang"
+    if [ "$rc" -eq 124 ] || [ "$elapsed" -ge "$limit" ]; then
+        echo "=== phase $phase did not end within $limit s (exit code $rc): a hang;" \
+            "the stacks of its processes are above and in $stacks"
         exit 1
     fi
     case $expect in
