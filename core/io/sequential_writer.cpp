@@ -20,10 +20,10 @@ std::size_t checked_batch(std::size_t bytes) {
 
 }  // namespace
 
-SequentialWriter::SequentialWriter(const std::filesystem::path& path, std::size_t batch_bytes)
+SequentialWriter::SequentialWriter(File file, std::size_t batch_bytes)
     : batch_bytes_(checked_batch(batch_bytes)),
       batches_{take_buffer(batch_bytes_), take_buffer(batch_bytes_)},
-      file_(File::create(path)),
+      file_(std::move(file)),
       direct_(file_, kDirectAlign) {}  // the batches are aligned: no staging copy
 
 SequentialWriter::~SequentialWriter() {

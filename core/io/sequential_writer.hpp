@@ -22,8 +22,9 @@ class SequentialWriter {
   public:
     static constexpr std::size_t kDefaultBatch = std::size_t{8} << 20;
 
-    // Creates (truncates) `path`. batch_bytes: a multiple of kDirectAlign.
-    explicit SequentialWriter(const std::filesystem::path& path, std::size_t batch_bytes = kDefaultBatch);
+    // Writes into `file`, new and empty (File::create). batch_bytes: a
+    // multiple of kDirectAlign.
+    explicit SequentialWriter(File file, std::size_t batch_bytes = kDefaultBatch);
     SequentialWriter(const SequentialWriter&) = delete;
     SequentialWriter& operator=(const SequentialWriter&) = delete;
     // Waits for a write in flight; the file is left as it is (the caller

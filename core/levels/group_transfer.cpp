@@ -26,8 +26,7 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
     std::optional<File> in;
     std::optional<SequentialWriter> out;
     std::uint64_t send_size = 0;
-    fs::path tmp = t.recv_path;
-    tmp += ".tmp";
+    const std::string tmp = t.recv_name + ".tmp";
     try {
         if (t.send_to != MPI_PROC_NULL && t.send_content != nullptr) {
             send_size = t.send_content->size();
@@ -35,7 +34,7 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
             in = File::open_read(t.send_path);
             send_size = in->size();
         }
-        if (t.recv_from != MPI_PROC_NULL) out.emplace(tmp);
+        if (t.recv_from != MPI_PROC_NULL) out.emplace(File::create(t.recv_dir, tmp));
     } catch (...) {
         failure = std::current_exception();
     }
@@ -81,19 +80,19 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
     if (out && !failure) {
         try {
             if (incoming != t.recv_size || crc.value() != t.recv_crc) {
-                fail(ErrorKind::corrupt, "'" + t.recv_path.string() + "' arrived with " + std::to_string(incoming) +
-                                             " bytes and CRC " + std::to_string(crc.value()) + "; expected " +
-                                             std::to_string(t.recv_size) + " bytes and CRC " +
-                                             std::to_string(t.recv_crc));
+                fail(ErrorKind::corrupt, "'" + t.recv_dir.path_of(t.recv_name).string() + "' arrived with " +
+                                             std::to_string(incoming) + " bytes and CRC " +
+                                             std::to_string(crc.value()) + "; expected " + std::to_string(t.recv_size) +
+                                             " bytes and CRC " + std::to_string(t.recv_crc));
             }
             out->finish();
-            rename_path(tmp, t.recv_path);
-            sync_dir(t.recv_path.parent_path());
+            t.recv_dir.rename(tmp, t.recv_name);
+            t.recv_dir.sync();
         } catch (...) {
             failure = std::current_exception();
         }
     }
-    if (failure && out) remove_file(tmp);
+    if (failure && out) t.recv_dir.remove(tmp);
     agree(group, failure);
 }
 

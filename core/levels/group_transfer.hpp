@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "io/file.hpp"
 #include "levels/memory_content.hpp"
 
 namespace mlckpt::core {
@@ -24,7 +25,10 @@ struct Transfer {
     // there instead of read back from the file.
     const MemoryContent* send_content = nullptr;
     int recv_from = MPI_PROC_NULL;
-    fs::path recv_path;           // written as <recv_path>.tmp around the page cache, renamed when verified
+    // Where what arrives goes: written as <recv_name>.tmp around the page
+    // cache, renamed when verified, all in the directory opened once.
+    Directory recv_dir;
+    std::string recv_name;
     std::uint64_t recv_size = 0;  // expected size and CRC of what arrives
     std::uint32_t recv_crc = 0;
 };

@@ -72,12 +72,16 @@ std::uint32_t code_group(const RedundancyIo& io, const GroupMember& m, const Che
     const bool from_memory = content != nullptr && content->size() == st.sizes[self];
     std::optional<File> data_in, parity_in;
     std::optional<SequentialWriter> data_out, parity_out;
+    // The file and the parity kept here share the node's checkpoint directory.
+    Directory dir;
+    const std::string data_name = data_path.filename().string();
+    const std::string parity_name = parity_path.filename().string();
     try {
-        io.layout->make_dir(data_path.parent_path());
-        if (send_data && !from_memory) data_in = File::open_read(data_path);
-        if (send_parity) parity_in = File::open_read(parity_path);
-        if (!st.data_ok[self]) data_out.emplace(fs::path(data_path) += ".tmp");
-        if (!st.parity_ok[self]) parity_out.emplace(fs::path(parity_path) += ".tmp");
+        dir = io.layout->make_dir(data_path.parent_path());
+        if (send_data && !from_memory) data_in = File::open_read(dir, data_name);
+        if (send_parity) parity_in = File::open_read(dir, parity_name);
+        if (!st.data_ok[self]) data_out.emplace(File::create(dir, data_name + ".tmp"));
+        if (!st.parity_ok[self]) parity_out.emplace(File::create(dir, parity_name + ".tmp"));
     } catch (...) {
         failure = std::current_exception();
     }
@@ -155,27 +159,27 @@ std::uint32_t code_group(const RedundancyIo& io, const GroupMember& m, const Che
         }
     }
 
-    auto commit = [&](std::optional<SequentialWriter>& out, const fs::path& path, std::uint32_t crc,
+    auto commit = [&](std::optional<SequentialWriter>& out, const std::string& name, std::uint32_t crc,
                       const std::optional<std::uint32_t>& expected) {
         if (!out) return;
         if (expected && crc != *expected) {
-            fail(ErrorKind::corrupt, "the rebuilt '" + path.string() + "' does not match its checksum");
+            fail(ErrorKind::corrupt, "the rebuilt '" + dir.path_of(name).string() + "' does not match its checksum");
         }
         out->finish();
-        rename_path(fs::path(path) += ".tmp", path);
-        sync_dir(path.parent_path());
+        dir.rename(name + ".tmp", name);
+        dir.sync();
     };
     try {
         if (!failure) {
-            commit(data_out, data_path, data_crc.value(), expect.data_crc);
-            commit(parity_out, parity_path, parity_crc.value(), expect.parity_crc);
+            commit(data_out, data_name, data_crc.value(), expect.data_crc);
+            commit(parity_out, parity_name, parity_crc.value(), expect.parity_crc);
         }
     } catch (...) {
         failure = std::current_exception();
     }
     if (failure) {
-        if (data_out) remove_file(fs::path(data_path) += ".tmp");
-        if (parity_out) remove_file(fs::path(parity_path) += ".tmp");
+        if (data_out) dir.remove(data_name + ".tmp");
+        if (parity_out) dir.remove(parity_name + ".tmp");
     }
     agree(m.comm, failure);
     return parity_crc.value();

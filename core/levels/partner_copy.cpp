@@ -55,7 +55,8 @@ FileRecord write_partner_copy(const RedundancyIo& io, const GroupMember& m, cons
     t.send_path = m.data_path(io, ref);
     if (content != nullptr && content->size() == mine.size) t.send_content = content;  // else: read back
     t.recv_from = ring(m, -1);
-    t.recv_path = copy;
+    t.recv_dir = io.layout->make_dir(copy.parent_path());
+    t.recv_name = copy.filename().string();
     t.recv_size = left.size;
     t.recv_crc = left.crc;
     run_transfer(m.comm, t, io.buffer_bytes, io.tag);
@@ -92,7 +93,8 @@ FileRecord repair_partner_copies(const RedundancyIo& io, const GroupMember& m, c
     const FileRecord& left_record = meta.files.at(static_cast<std::size_t>(m.left_app_rank));
     fs::path own = m.data_path(io, ref);
     fs::path copy = m.redundancy_path(io, ref);
-    io.layout->make_dir(own.parent_path());
+    // The file and the copy kept here share the node's checkpoint directory.
+    const Directory dir = io.layout->make_dir(own.parent_path());
 
     // First the originals come back from the copies kept on the right...
     Transfer restore;
@@ -102,7 +104,8 @@ FileRecord repair_partner_copies(const RedundancyIo& io, const GroupMember& m, c
     }
     if (!mine.data_ok) {
         restore.recv_from = ring(m, 1);
-        restore.recv_path = own;
+        restore.recv_dir = dir;
+        restore.recv_name = own.filename().string();
         restore.recv_size = own_record.size;
         restore.recv_crc = own_record.crc32;
     }
@@ -116,7 +119,8 @@ FileRecord repair_partner_copies(const RedundancyIo& io, const GroupMember& m, c
     }
     if (!mine.redundancy_ok) {
         regenerate.recv_from = ring(m, -1);
-        regenerate.recv_path = copy;
+        regenerate.recv_dir = dir;
+        regenerate.recv_name = copy.filename().string();
         regenerate.recv_size = left_record.size;
         regenerate.recv_crc = left_record.crc32;
     }

@@ -25,7 +25,7 @@ using test::read_all;
 
 // Appends `data` in pieces of the given sizes, cycling through them.
 void write_in_pieces(const fs::path& path, std::span<const std::byte> data, const std::vector<std::size_t>& sizes) {
-    SequentialWriter w(path, kBatch);
+    SequentialWriter w(File::create(path), kBatch);
     std::size_t pos = 0;
     for (std::size_t i = 0; pos < data.size(); ++i) {
         const std::size_t n = std::min(sizes[i % sizes.size()], data.size() - pos);
@@ -54,7 +54,7 @@ TEST(SequentialWriter, WholeBatchesLeaveNoTail) {
 
 TEST(SequentialWriter, NothingAppendedIsAnEmptyFile) {
     test::TempDir dir;
-    SequentialWriter w(dir.path() / "f", kBatch);
+    SequentialWriter w(File::create(dir.path() / "f"), kBatch);
     w.finish();
     EXPECT_EQ(File::open_read(dir.path() / "f").size(), 0u);
 }
@@ -64,7 +64,7 @@ TEST(SequentialWriter, AFullDeviceIsNamed) {
     if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
     const auto data = pattern(3 * kBatch, 3);
     std::string message = test::error_message(ErrorKind::io, [&] {
-        SequentialWriter w("/dev/full", kBatch);
+        SequentialWriter w(File::create("/dev/full"), kBatch);
         w.append(data);
         w.finish();
     });
@@ -74,15 +74,15 @@ TEST(SequentialWriter, AFullDeviceIsNamed) {
 
 TEST(SequentialWriter, AMissingDirectoryIsNamed) {
     test::TempDir dir;
-    std::string message =
-        test::error_message(ErrorKind::io, [&] { SequentialWriter w(dir.path() / "missing" / "f", kBatch); });
+    std::string message = test::error_message(
+        ErrorKind::io, [&] { SequentialWriter w(File::create(dir.path() / "missing" / "f"), kBatch); });
     EXPECT_NE(message.find("missing"), std::string::npos) << message;
 }
 
 TEST(SequentialWriter, BatchOffTheAlignmentIsRefused) {
     test::TempDir dir;
     std::string message =
-        test::error_message(ErrorKind::usage, [&] { SequentialWriter w(dir.path() / "f", kBatch + 1); });
+        test::error_message(ErrorKind::usage, [&] { SequentialWriter w(File::create(dir.path() / "f"), kBatch + 1); });
     EXPECT_NE(message.find("multiple of 4096"), std::string::npos) << message;
 }
 
