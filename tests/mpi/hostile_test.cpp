@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "scenario.hpp"
+#include "tree_snapshot.hpp"
 
 namespace mlckpt::test {
 namespace {
@@ -92,23 +93,6 @@ TEST(Hostile, PlantedLinksReachNothing) {
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
-// Every entry below `root`: file contents, link targets, directories, to
-// show that a tree is untouched bit for bit.
-std::map<std::string, std::string> snapshot(const fs::path& root) {
-    std::map<std::string, std::string> out;
-    for (const auto& entry : fs::recursive_directory_iterator(root)) {
-        const std::string name = entry.path().lexically_relative(root).string();
-        if (entry.is_symlink()) {
-            out[name] = "-> " + fs::read_symlink(entry.path()).string();
-        } else if (entry.is_regular_file()) {
-            out[name] = slurp_text(entry.path());
-        } else {
-            out[name] = "(directory)";
-        }
-    }
-    return out;
-}
-
 // The directories below `root` (not through links) whose mode is not `mode`.
 std::vector<std::string> directories_without_mode(const fs::path& root, unsigned mode) {
     std::vector<std::string> out;
@@ -148,13 +132,13 @@ TEST(Hostile, PlantedDirectoryLinksReachNothing) {
             }
         }
         world_barrier();
-        const auto before = snapshot(outside);
+        const auto before = tree_snapshot(outside);
         EXPECT_FTI(FTI_NSCS, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
         EXPECT_NE(std::string(FTI_LastError()).find("symbolic link"), std::string::npos) << FTI_LastError();
         EXPECT_NE(std::string(FTI_LastError()).find((local_dir() / "node").string()), std::string::npos)
             << FTI_LastError();
         world_barrier();
-        EXPECT_EQ(snapshot(outside), before);
+        EXPECT_EQ(tree_snapshot(outside), before);
         if (world_rank() == 0) {
             for (int node = 0; node < world_size() / per_node; ++node) {
                 fs::remove(local_dir() / ("node" + std::to_string(node)));
@@ -181,7 +165,7 @@ TEST(Hostile, PlantedDirectoryLinksReachNothing) {
         EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L4));
         EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(3, FTI_L4_DCP));
         MPI_Barrier(FTI_COMM_WORLD);
-        EXPECT_EQ(snapshot(outside), before);
+        EXPECT_EQ(tree_snapshot(outside), before);
         for (const fs::path& p : planted) fs::remove(p);
         MPI_Barrier(FTI_COMM_WORLD);
 
@@ -189,7 +173,7 @@ TEST(Hostile, PlantedDirectoryLinksReachNothing) {
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4_DCP));
         MPI_Barrier(FTI_COMM_WORLD);
-        EXPECT_EQ(snapshot(outside), before);
+        EXPECT_EQ(tree_snapshot(outside), before);
         if (app_rank() == 0) {
             // The configured directories the library made, and all below them.
             for (const fs::path& root : {global_dir(), meta_dir()}) {

@@ -15,28 +15,12 @@
 #include "common/error.hpp"
 #include "io/file.hpp"
 #include "temp_dir.hpp"
+#include "tree_snapshot.hpp"
 
 namespace mlckpt::core {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Every entry below `root` with its content (files), target (links) or
-// nothing (directories), to show that a tree is untouched bit for bit.
-std::map<std::string, std::string> snapshot(const fs::path& root) {
-    std::map<std::string, std::string> out;
-    for (const auto& entry : fs::recursive_directory_iterator(root)) {
-        const std::string name = entry.path().lexically_relative(root).string();
-        if (entry.is_symlink()) {
-            out[name] = "-> " + fs::read_symlink(entry.path()).string();
-        } else if (entry.is_regular_file()) {
-            out[name] = test::slurp(entry.path());
-        } else {
-            out[name] = "(directory)";
-        }
-    }
-    return out;
-}
 
 unsigned mode_of(const fs::path& p) {
     struct stat st {};
@@ -91,7 +75,7 @@ TEST(Directory, CreatedWithTheDocumentedModeWhateverTheUmask) {
 TEST(Directory, LinkBelowTheBaseIsRefusedAndNothingOutsideIsTouched) {
     test::TempDir tmp;
     Outside outside;
-    const auto before = snapshot(outside.path());
+    const auto before = test::tree_snapshot(outside.path());
     const fs::path base = tmp.path() / "ckpt";
     fs::create_directories(base);
     fs::create_directory_symlink(outside.path(), base / "node0");
@@ -114,7 +98,7 @@ TEST(Directory, LinkBelowTheBaseIsRefusedAndNothingOutsideIsTouched) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("not a directory"), std::string::npos) << e.what();
     }
-    EXPECT_EQ(snapshot(outside.path()), before);
+    EXPECT_EQ(test::tree_snapshot(outside.path()), before);
 }
 
 TEST(Directory, TheConfiguredBaseMayBeALink) {
@@ -140,7 +124,7 @@ TEST(Directory, SwappedForALinkAfterOpeningRedirectsNothing) {
     Outside outside;
     fs::create_directories(outside.path() / "l1" / "ckpt1");
     outside.dir.write("l1/ckpt1/Ckpt1-Rank0.fti", "outside checkpoint\n");
-    const auto before = snapshot(outside.path());
+    const auto before = test::tree_snapshot(outside.path());
     const fs::path base = tmp.path() / "ckpt";
     Directory d = make_dirs(base, base / "exec" / "l1" / "ckpt1");
     Directory meta = make_dirs(base, base / "exec");
@@ -157,7 +141,7 @@ TEST(Directory, SwappedForALinkAfterOpeningRedirectsNothing) {
     EXPECT_TRUE(d.remove("Ckpt2-Rank0.fti.tmp"));
     EXPECT_TRUE(d.remove("Ckpt1-Rank0.fti.tmp"));  // gone already: fine
 
-    EXPECT_EQ(snapshot(outside.path()), before);
+    EXPECT_EQ(test::tree_snapshot(outside.path()), before);
     const fs::path moved = base / "moved" / "l1" / "ckpt1";
     EXPECT_EQ(test::slurp(moved / "Ckpt1-Rank0.fti"), "checkpoint");
     EXPECT_EQ(test::slurp(moved / "dCP-Rank0.fti"), "in place");
@@ -166,7 +150,7 @@ TEST(Directory, SwappedForALinkAfterOpeningRedirectsNothing) {
 
     // Opened again by name, the swapped directory is refused.
     EXPECT_THROW(make_dirs(base, base / "exec" / "l1" / "ckpt1"), Error);
-    EXPECT_EQ(snapshot(outside.path()), before);
+    EXPECT_EQ(test::tree_snapshot(outside.path()), before);
 
     // The control: by name, the same writes would have gone outside.
     write_text(File::create(base / "exec" / "l1" / "ckpt1" / "Ckpt1-Rank0.fti"), "checkpoint");
@@ -178,7 +162,7 @@ TEST(Directory, SwappedForALinkAfterOpeningRedirectsNothing) {
 TEST(Directory, LinksAtFileNamesInTheDirectoryAreNotFollowed) {
     test::TempDir tmp;
     Outside outside;
-    const auto before = snapshot(outside.path());
+    const auto before = test::tree_snapshot(outside.path());
     Directory d = make_dirs(tmp.path(), tmp.path() / "ckpt1");
     fs::create_symlink(outside.path() / "Ckpt1-Rank0.fti.tmp", d.path_of("Ckpt1-Rank0.fti.tmp"));
     fs::create_symlink(outside.path() / "Ckpt1-Rank0.fti", d.path_of("dCP-Rank0.fti"));
@@ -189,7 +173,7 @@ TEST(Directory, LinksAtFileNamesInTheDirectoryAreNotFollowed) {
     EXPECT_THROW(File::open_read(d, "dCP-Rank0.fti"), Error);
     atomic_write_file(d, "ckpt1.l1.meta", "metadata");  // the link is renamed over
     EXPECT_FALSE(fs::is_symlink(d.path_of("ckpt1.l1.meta")));
-    EXPECT_EQ(snapshot(outside.path()), before);
+    EXPECT_EQ(test::tree_snapshot(outside.path()), before);
 }
 
 // The cleanup after a failed FTI_Init or checkpoint removes the library's
@@ -198,13 +182,13 @@ TEST(Directory, RemovingEmptyDirectoriesFollowsNoLink) {
     test::TempDir tmp;
     Outside outside;
     fs::create_directories(outside.path() / "exec" / "l1");
-    const auto before = snapshot(outside.path());
+    const auto before = test::tree_snapshot(outside.path());
     const fs::path base = tmp.path() / "ckpt";
     fs::create_directories(base);
     fs::create_directory_symlink(outside.path(), base / "node0");
     remove_empty_dir(base, base / "node0" / "exec" / "l1");
     remove_empty_dir(base, base / "node0" / "exec");
-    EXPECT_EQ(snapshot(outside.path()), before);
+    EXPECT_EQ(test::tree_snapshot(outside.path()), before);
     remove_empty_dir(base, base / "node0");  // a link is no directory: it stays
     EXPECT_TRUE(fs::is_symlink(base / "node0"));
 
