@@ -36,6 +36,7 @@
 #include <limits.h>
 #include <mpi.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,53 +82,58 @@ static void usage(FILE* out) {
             "                  [--l4-every M] [--kib K] [--kill-rank R --kill-at I]\n");
 }
 
-static int parse_int(const char* option, const char* text, int lo, int hi, int* out) {
-    char* end = NULL;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (text[0] == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi) {
-        fprintf(stderr, "stress_app: %s '%s': expected an integer from %d to %d\n", option, text, lo, hi);
-        return 1;
+/* The integer options: name, range, and where the value goes. */
+typedef struct {
+    const char* name;
+    long lo, hi;
+    size_t offset; /* of the int in Options */
+} IntOption;
+
+static const IntOption kIntOptions[] = {
+    {"--iterations", 1, 1000000, offsetof(Options, iterations)},
+    {"--every", 1, 1000000, offsetof(Options, every)},
+    {"--level", FTI_L1, FTI_L4_DCP, offsetof(Options, level)},
+    {"--l4-every", 0, 1000000, offsetof(Options, l4_every)},
+    {"--kib", 1, 1 << 20, offsetof(Options, kib)},
+    {"--kill-rank", 0, INT_MAX, offsetof(Options, kill_rank)},
+    {"--kill-at", 1, 1000000, offsetof(Options, kill_at)},
+};
+
+/* Sets the option `opt` from `val`; returns 0 on success. */
+static int set_option(Options* o, const char* opt, const char* val) {
+    if (strcmp(opt, "--config") == 0) {
+        o->config = val;
+        return 0;
     }
-    *out = (int)v;
-    return 0;
+    for (size_t k = 0; k < sizeof kIntOptions / sizeof kIntOptions[0]; ++k) {
+        const IntOption* io = &kIntOptions[k];
+        if (strcmp(opt, io->name) != 0) continue;
+        char* end = NULL;
+        errno = 0;
+        long v = strtol(val, &end, 10);
+        if (val[0] == '\0' || *end != '\0' || errno != 0 || v < io->lo || v > io->hi) {
+            fprintf(stderr, "stress_app: %s '%s': expected an integer from %ld to %ld\n", opt, val, io->lo, io->hi);
+            return 1;
+        }
+        *(int*)((char*)o + io->offset) = (int)v;
+        return 0;
+    }
+    fprintf(stderr, "stress_app: %s: unknown option\n", opt);
+    return 1;
 }
 
 static int parse_options(int argc, char** argv, Options* o) {
     *o = (Options){NULL, 30, 3, 1, 0, 512, -1, -1};
-    for (int i = 1; i < argc; ++i) {
-        const char* opt = argv[i];
+    for (int i = 1; i < argc; i += 2) {
         if (i + 1 >= argc) {
-            fprintf(stderr, "stress_app: %s: unknown option or missing value\n", opt);
+            fprintf(stderr, "stress_app: %s: unknown option or missing value\n", argv[i]);
             return 1;
         }
-        const char* val = argv[++i];
-        int rc = 0;
-        if (strcmp(opt, "--config") == 0) {
-            o->config = val;
-        } else if (strcmp(opt, "--iterations") == 0) {
-            rc = parse_int(opt, val, 1, 1000000, &o->iterations);
-        } else if (strcmp(opt, "--every") == 0) {
-            rc = parse_int(opt, val, 1, 1000000, &o->every);
-        } else if (strcmp(opt, "--level") == 0) {
-            rc = parse_int(opt, val, FTI_L1, FTI_L4_DCP, &o->level);
-            if (rc == 0 && o->level > FTI_L4 && o->level != FTI_L4_DCP) {
-                fprintf(stderr, "stress_app: --level '%s': expected 1, 2, 3, 4 or 8 (L4 differential)\n", val);
-                rc = 1;
-            }
-        } else if (strcmp(opt, "--l4-every") == 0) {
-            rc = parse_int(opt, val, 0, 1000000, &o->l4_every);
-        } else if (strcmp(opt, "--kib") == 0) {
-            rc = parse_int(opt, val, 1, 1 << 20, &o->kib);
-        } else if (strcmp(opt, "--kill-rank") == 0) {
-            rc = parse_int(opt, val, 0, INT_MAX, &o->kill_rank);
-        } else if (strcmp(opt, "--kill-at") == 0) {
-            rc = parse_int(opt, val, 1, 1000000, &o->kill_at);
-        } else {
-            fprintf(stderr, "stress_app: %s: unknown option\n", opt);
-            return 1;
-        }
-        if (rc != 0) return 1;
+        if (set_option(o, argv[i], argv[i + 1]) != 0) return 1;
+    }
+    if (o->level > FTI_L4 && o->level != FTI_L4_DCP) {
+        fprintf(stderr, "stress_app: --level %d: expected 1, 2, 3, 4 or 8 (L4 differential)\n", o->level);
+        return 1;
     }
     if (o->config == NULL) {
         fprintf(stderr, "stress_app: --config FILE is required\n");
