@@ -79,7 +79,8 @@ FileRecord read_file_record(LineReader& in) {
     FileRecord r;
     r.file = std::string(in.expect("FILE"));
     // Restarts build paths from it: a name, never a path.
-    if (!is_file_name(r.file)) in.error("FILE '" + r.file + "' is not a file name (a '/', '.', '..' or a control byte)");
+    if (!is_file_name(r.file))
+        in.error("FILE '" + r.file + "' is not a file name (a '/', '.', '..' or a control byte)");
     r.rank = in.expect_number<int>("RANK");
     r.holder = in.expect_number<int>("HOLDER");
     r.node = in.expect_number<int>("NODE");
