@@ -34,7 +34,9 @@ std::string claim_new_exec_id(const Config& c) {
 void remove_empty_exec_dirs(const StorageLayout& layout, int node, bool global) noexcept {
     std::error_code ec;
     const fs::path dir = layout.node_exec_dir(node);
-    for (const fs::path& d : {dir / "l1", dir / "l2", dir / "l3", dir, dir.parent_path()}) fs::remove(d, ec);
+    for (const fs::path& d : {dir / "l1", dir / "l2", dir / "l3", layout.stage_dir(node), dir, dir.parent_path()}) {
+        fs::remove(d, ec);  // only when empty
+    }
     if (!global) return;
     fs::remove(layout.global_exec_dir(), ec);
     fs::remove(layout.meta_exec_dir(), ec);
