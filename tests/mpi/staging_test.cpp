@@ -81,9 +81,9 @@ void make_shared_dir(const fs::path& dir) {
     world_barrier();
 }
 
-// 100 files per rank, sent from the stage directory: every one arrives
-// complete, its source goes, and FTI_Finalize waits for those sent just
-// before it.
+// 100 files per rank, sent from the stage directory around a checkpoint:
+// every one arrives complete, its source goes, and FTI_Finalize waits for
+// those sent just before it.
 TEST(Staging, EveryFileArrivesComplete) {
     std::string cfg = config(staging_options());
     const fs::path pfs = workdir() / "pfs";
@@ -97,7 +97,13 @@ TEST(Staging, EveryFileArrivesComplete) {
     };
     constexpr int kFiles = 100;
     std::vector<int> ids;
+    Dataset d(rank);
+    d.protect();
+    d.fill(1);
     for (int i = 0; i < kFiles; ++i) {
+        // A checkpoint in the middle: with heads, handed to the head between
+        // staging requests, and post-processed while it moves files.
+        if (i == kFiles / 2) ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
         write_file(stage / name("file", i), payload(rank, i));
         const int id = FTI_SendFile((stage / name("file", i)).c_str(), (pfs / name("file", i)).c_str());
         ASSERT_GE(id, 0) << FTI_LastError();
