@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -304,6 +305,43 @@ int FTI_AddVarICP(int varID) {
 int FTI_FinalizeICP(void) {
     return guarded("FTI_FinalizeICP", [] { return session().icp_finalize() ? FTI_DONE : FTI_SCES; });
 }
+
+/* ---- Staging ------------------------------------------------------------- */
+
+static_assert(FTI_SI_NINI == static_cast<int>(mlckpt::core::StageStatus::none) &&
+                  FTI_SI_PEND == static_cast<int>(mlckpt::core::StageStatus::pending) &&
+                  FTI_SI_ACTV == static_cast<int>(mlckpt::core::StageStatus::active) &&
+                  FTI_SI_SCES == static_cast<int>(mlckpt::core::StageStatus::succeeded) &&
+                  FTI_SI_FAIL == static_cast<int>(mlckpt::core::StageStatus::failed),
+              "the staging states of fti.h and of the core agree");
+
+int FTI_GetStageDir(char* stageDir, int maxLen) {
+    return guarded("FTI_GetStageDir", [&] {
+        const std::string dir = session().staging().dir().string();
+        require(stageDir != nullptr, "stageDir is NULL");
+        require(maxLen >= 1, "maxLen " + std::to_string(maxLen) + " is invalid; allowed: >= 1");
+        require(static_cast<std::size_t>(maxLen) > dir.size(),
+                "maxLen " + std::to_string(maxLen) + " is too small for the stage directory '" + dir + "' (" +
+                    std::to_string(dir.size() + 1) + " bytes with its NUL)");
+        std::memcpy(stageDir, dir.c_str(), dir.size() + 1);
+        return FTI_SCES;
+    });
+}
+
+int FTI_GetStageStatus(int ID) {
+    return guarded("FTI_GetStageStatus", [&] { return static_cast<int>(session().staging().status(ID)); });
+}
+
+int FTI_SendFile(const char* lpath, const char* rpath) {
+    return guarded("FTI_SendFile", [&] {
+        mlckpt::core::Staging& staging = session().staging();
+        require(lpath != nullptr, "lpath is NULL");
+        require(rpath != nullptr, "rpath is NULL");
+        return staging.send_file(lpath, rpath);
+    });
+}
+
+/* ---- end of staging ------------------------------------------------------ */
 
 const char* FTI_LastError(void) {
     return g_last_error.c_str();

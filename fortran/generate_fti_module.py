@@ -27,6 +27,7 @@ C_TO_FORTRAN = {
     "bool": "logical(c_bool), value",
     "void*": "type(c_ptr), value",
     "const char*": "character(kind=c_char), dimension(*)",
+    "char*": "character(kind=c_char), dimension(*)",
     "fti_id_t*": "integer(c_int)",
     "int*": "integer(c_int), dimension(*)",
     "FTIT_H5Group*": "type(c_ptr), value",

@@ -48,6 +48,14 @@
  * (the head then joins an MPI_Barrier on that communicator and exits). */
 #define FTI_ENDW 995
 
+/* ---- Staging: states of a request (FTI_GetStageStatus) ----------------- */
+#define FTI_SI_FAIL 0x4 /* failed: the destination was left as it was */
+#define FTI_SI_SCES 0x3 /* succeeded: the file is complete at its destination */
+#define FTI_SI_ACTV 0x2 /* being moved */
+#define FTI_SI_PEND 0x1 /* waiting for its turn */
+#define FTI_SI_NINI 0x0 /* no such request (or its final state was already returned) */
+/* ---- end of staging ------------------------------------------------------ */
+
 /* Size of FTI's fixed character buffers. */
 #define FTI_BUFS 256
 
@@ -172,6 +180,26 @@ MLCKPT_EXPORT int FTI_getIDFromString(const char* name);
 MLCKPT_EXPORT int FTI_InitICP(int id, int level, bool activate);
 MLCKPT_EXPORT int FTI_AddVarICP(int varID);
 MLCKPT_EXPORT int FTI_FinalizeICP(void);
+
+/* ---- Staging ([basic] enable_staging = 1; otherwise each returns FTI_NSCS) */
+
+/* Copies the node-local stage directory's path into stageDir (maxLen bytes,
+ * terminating NUL included); FTI_NSCS when it does not fit. */
+MLCKPT_EXPORT int FTI_GetStageDir(char* stageDir, int maxLen);
+
+/* The state of request ID (FTI_SI_*). FTI_SI_SCES and FTI_SI_FAIL are
+ * returned once: the ID is then free and says FTI_SI_NINI. */
+MLCKPT_EXPORT int FTI_GetStageStatus(int ID);
+
+/* Moves lpath to rpath (relative paths are taken from the current
+ * directory) in the background: by the node's head with head = 1, else by a
+ * thread of the calling rank. rpath's directory must exist. rpath is then
+ * complete or as it was, and lpath is removed once rpath is durable. Returns
+ * the request ID (>= 0), or FTI_NSCS. FTI_Finalize waits for every request,
+ * then removes the stage directory. */
+MLCKPT_EXPORT int FTI_SendFile(const char* lpath, const char* rpath);
+
+/* ---- end of staging ------------------------------------------------------ */
 
 /* ---- mlckpt extensions ---------------------------------------------------- */
 

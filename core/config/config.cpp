@@ -165,7 +165,7 @@ void apply_failure(Config& c, const Where& w) {
     c.failure = static_cast<int>(v);
 }
 
-// FTI keys with no meaning here (HDF5, staging, GPU, Lustre striping, SDC
+// FTI keys with no meaning here (HDF5, GPU, Lustre striping, SDC
 // injection): accepted so that existing FTI configurations load unchanged.
 bool is_ignored_fti_key(const std::string& section, const std::string& key) {
     static const char* const ignored[] = {"basic:h5_single_file_enable",
@@ -173,7 +173,6 @@ bool is_ignored_fti_key(const std::string& section, const std::string& key) {
                                           "basic:h5_single_file_inline",
                                           "basic:h5_single_file_keep",
                                           "basic:h5_single_file_prefix",
-                                          "basic:enable_staging",
                                           "basic:gpu_host_bufsize",
                                           "basic:transfer_size",
                                           "basic:ckpt_type",
@@ -224,6 +223,7 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("basic", "verbosity", &Config::verbosity, 1, 3));
         s.push_back({"basic", "ckpt_io", false, apply_ckpt_io});
         s.push_back(flag_key("basic", "enable_dcp", &Config::enable_dcp));
+        s.push_back(flag_key("basic", "enable_staging", &Config::enable_staging));
         s.push_back(int_key("basic", "dcp_mode", &Config::dcp_mode_value, std::numeric_limits<int>::min(),
                             std::numeric_limits<int>::max()));
         s.push_back(int_key("basic", "dcp_block_size", &Config::dcp_block_size, std::numeric_limits<int>::min(),

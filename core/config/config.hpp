@@ -29,6 +29,7 @@ struct Config {
     int verbosity = 2;
     IoMode ckpt_io = IoMode::posix;
     bool enable_dcp = false;
+    bool enable_staging = false;  // FTI_SendFile and friends
     DcpMode dcp_mode = DcpMode::md5;
     int dcp_mode_value = 1;      // as written: 1 MD5, 2 CRC-32
     int dcp_block_size = 16384;  // bytes

@@ -38,6 +38,7 @@ std::pair<std::size_t, std::string> HeadService::next_request() {
     std::chrono::microseconds pause(20);
     for (;;) {
         answer_roll_calls();
+        if (staging_) staging_->forward();
         int ready = 0;
         MPI_Status status;
         check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, ctx_.config.general_tag, world_, &ready, &status), "MPI_Iprobe");
@@ -76,7 +77,9 @@ void HeadService::run() {
     bool released = false;  // by FTI_ENDW
     while (ended_count < apps.size()) {
         auto [index, text] = next_request();
+        if (staging_ && staging_->accept(apps[index], text)) continue;
         if (text == "FINALIZE" || text == "ENDW") {
+            if (staging_) staging_->ended(apps[index]);
             released = released || text == "ENDW";
             if (!ended[index]) ++ended_count;
             ended[index] = true;
@@ -91,6 +94,7 @@ void HeadService::run() {
         }
         waiting = 0;
     }
+    if (staging_) staging_->finish();
     // FTI's programs end a run without FTI_Finalize by an MPI_Barrier on
     // their communicator after FTI_ENDW, which the heads join.
     // Blocking: it must match the application's MPI_Barrier, which a

@@ -10,7 +10,8 @@
 //
 // Requests travel over the library's world communicator as text:
 //   application -> head (general_tag): "POST <seq> <level> <ckpt_id>\n<record>"
-//                                      or "FINALIZE"
+//                                      or "FINALIZE", or a staging request
+//                                      (runtime/head_staging.hpp)
 // and the verdict as FTI sends it, so that FTI's programs that wait for it
 // themselves keep working: over the application's communicator (the one
 // given to FTI_Init), general_tag, one int, the level completed or -1; after
@@ -24,10 +25,12 @@
 
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "runtime/head_staging.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {
@@ -41,9 +44,16 @@ class HeadService {
   public:
     // `heads`: every head rank; `sector`: the heads of this head's group of
     // nodes, ranked by ring position (MPI_COMM_NULL without valid groups).
-    // `application`: the communicator given to FTI_Init.
-    HeadService(Context& ctx, MPI_Comm world, MPI_Comm application, MPI_Comm heads, MPI_Comm sector)
-        : ctx_(ctx), world_(world), application_(application), heads_(heads), sector_(sector) {}
+    // `application`: the communicator given to FTI_Init. `staging`: where
+    // staging reports go (MPI_COMM_NULL when staging is off).
+    HeadService(Context& ctx, MPI_Comm world, MPI_Comm application, MPI_Comm heads, MPI_Comm sector,
+                MPI_Comm staging = MPI_COMM_NULL)
+        : ctx_(ctx),
+          world_(world),
+          application_(application),
+          heads_(heads),
+          sector_(sector),
+          staging_(staging == MPI_COMM_NULL ? nullptr : std::make_unique<HeadStaging>(ctx, staging)) {}
 
     // Serves the node's application ranks until each has finalized or sent
     // FTI_ENDW.
@@ -66,6 +76,7 @@ class HeadService {
     MPI_Comm application_;
     MPI_Comm heads_;
     MPI_Comm sector_;
+    std::unique_ptr<HeadStaging> staging_;
 };
 
 void send_text(MPI_Comm comm, const std::string& text, int dest, int tag);

@@ -91,6 +91,9 @@ Session::Session(const std::string& config_path, MPI_Comm global)
         sector_ = Communicator(
             split_comm(heads_.get(), ctx_.topo.node_id / k, ctx_.topo.node_id % k, "the heads of a group's nodes"));
     }
+    if (c.enable_staging && c.head) {
+        staging_comm_ = Communicator(dup_comm(world_.get(), "the heads' reports on staged files"));
+    }
     if (ctx_.topo.is_head) ctx_.restart_recorded = true;  // the restart state is the application ranks' business
 
     // Heads wait for the application ranks' verdict so that a failed
@@ -150,11 +153,13 @@ void Session::init_application_rank(MPI_Comm user) {
     run_collectively(ctx_.app, [&] {
         std::string where = c.path + ": [basic] ";
         ensure_writable_dir(c.ckpt_dir, ctx_.layout.node_exec_dir(ctx_.topo.node_id), where + "ckpt_dir", ctx_.rank());
+        if (c.enable_staging) ctx_.layout.make_dir(ctx_.layout.stage_dir(ctx_.topo.node_id));
         if (ctx_.rank() == 0) {
             ensure_writable_dir(c.glbl_dir, ctx_.layout.global_exec_dir(), where + "glbl_dir", 0);
             ensure_writable_dir(c.meta_dir, ctx_.layout.meta_exec_dir(), where + "meta_dir", 0);
         }
     });
+    if (c.enable_staging) staging_ = std::make_unique<Staging>(ctx_, world_.get(), staging_comm_.get());
     load_catalog_and_clean(ctx_);
     first_seq_of_run_ = ctx_.catalog.next_seq();
 
@@ -210,7 +215,7 @@ void Session::abandon() noexcept {
 }
 
 void Session::run_head() {
-    HeadService(ctx_, world_.get(), global_, heads_.get(), sector_.get()).run();
+    HeadService(ctx_, world_.get(), global_, heads_.get(), sector_.get(), staging_comm_.get()).run();
     finalized_ = true;
 }
 
@@ -658,6 +663,7 @@ void Session::finalize() {
     std::exception_ptr failure;
     try {
         wait_for_head();
+        finish_staging();
         finish_finalize();
     } catch (...) {
         failure = std::current_exception();
@@ -665,6 +671,23 @@ void Session::finalize() {
     if (ctx_.config.head) send_text(world_.get(), "FINALIZE", ctx_.topo.head_world_rank, ctx_.config.general_tag);
     agree(ctx_.app, failure);
     ctx_.log.info(fti_messages::kFinalized);
+}
+
+Staging& Session::staging() {
+    if (!staging_) {
+        fail(ErrorKind::usage, "staging is disabled ([basic] enable_staging = 1 in " + ctx_.config.path +
+                                   " enables it); no action performed");
+    }
+    return *staging_;
+}
+
+void Session::finish_staging() {
+    if (!staging_) return;
+    // As FTI, FTI_Finalize returns once the staged files are where they
+    // were sent, and removes the stage directory with what is left in it.
+    staging_->finish();
+    barrier(ctx_.app, "every rank's staged files moved");
+    if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.stage_dir(ctx_.topo.node_id));
 }
 
 void Session::set_restart_state(int failure) {

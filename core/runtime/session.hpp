@@ -19,6 +19,7 @@
 #include "registry/registry.hpp"
 #include "runtime/checkpoint_writer.hpp"
 #include "runtime/snapshot_scheduler.hpp"
+#include "runtime/staging.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {
@@ -71,6 +72,10 @@ class Session {
 
     void finalize();  // collective
 
+    // FTI_GetStageDir, FTI_SendFile, FTI_GetStageStatus: a usage Error when
+    // [basic] enable_staging is off.
+    Staging& staging();
+
   private:
     void init_application_rank(MPI_Comm user);
     void resolve_container_block_size();  // collective over all ranks
@@ -101,6 +106,8 @@ class Session {
     void log_dcp_bytes(const CheckpointWriter& writer);  // collective
     const VarRecord& stored_var(int id) const;
     void finish_finalize();
+    // Collective: every staged file is moved, then the stage directories go.
+    void finish_staging();
     void set_restart_state(int failure);  // collective; rank 0 rewrites the file
 
     // Declared first, so destroyed last: once nothing of the session can
@@ -109,14 +116,15 @@ class Session {
     struct ReleaseIdleBuffers {
         ~ReleaseIdleBuffers() { release_idle_buffers(); }
     } release_idle_buffers_;
-    MPI_Comm global_;         // the application's, given to FTI_Init (the heads' verdicts, FTI_ENDW)
-    RollCall roll_call_;      // on a duplicate of global_: where a rank that waited too long asks its peers
-    Communicator world_;      // library traffic over all ranks, heads included
-    Communicator user_comm_;  // FTI_COMM_WORLD
-    Communicator app_;        // library traffic over the application ranks
-    Communicator group_;      // this rank's L2/L3 group
-    Communicator heads_;      // head ranks: every head
-    Communicator sector_;     // head ranks: the heads of this node's group of nodes
+    MPI_Comm global_;            // the application's, given to FTI_Init (the heads' verdicts, FTI_ENDW)
+    RollCall roll_call_;         // on a duplicate of global_: where a rank that waited too long asks its peers
+    Communicator world_;         // library traffic over all ranks, heads included
+    Communicator user_comm_;     // FTI_COMM_WORLD
+    Communicator app_;           // library traffic over the application ranks
+    Communicator group_;         // this rank's L2/L3 group
+    Communicator heads_;         // head ranks: every head
+    Communicator sector_;        // head ranks: the heads of this node's group of nodes
+    Communicator staging_comm_;  // with heads and staging: the heads' reports on staged files
     Context ctx_;
     Registry registry_;
     SnapshotScheduler scheduler_;
@@ -147,7 +155,8 @@ class Session {
         std::string problem;  // written by the background thread; read after it is waited for
     };
     std::shared_ptr<RedundancyCheck> redundancy_check_;
-    FormatState format_;  // FTI-FF containers and the dCP baseline, continued by every checkpoint
+    std::unique_ptr<Staging> staging_;  // application ranks, enable_staging = 1
+    FormatState format_;                // FTI-FF containers and the dCP baseline, continued by every checkpoint
     bool finalized_ = false;
 };
 

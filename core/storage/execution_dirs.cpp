@@ -42,7 +42,7 @@ std::string claim_new_exec_id(const Config& c) {
 void remove_empty_exec_dirs(const StorageLayout& layout, int node, bool global) noexcept {
     try {
         const fs::path dir = layout.node_exec_dir(node);
-        for (const fs::path& d : {dir / "l1", dir / "l2", dir / "l3", dir, dir.parent_path()}) {
+        for (const fs::path& d : {dir / "l1", dir / "l2", dir / "l3", layout.stage_dir(node), dir, dir.parent_path()}) {
             remove_empty_dir(layout.base_of(d), d);
         }
         if (!global) return;

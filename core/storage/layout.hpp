@@ -1,6 +1,7 @@
 // Where every file of an execution lives.
 //
 //   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/Ckpt<id>-Rank<r>.fti   L1-L3, node-local
+//   <ckpt_dir>/node<N>/<exec_id>/stage/                               staging (FTI_GetStageDir)
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-Rank<r>.fti            L4
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-mpiio.fti              L4, ckpt_io = 2 (all ranks)
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-sionlib.fti[.<f>]      L4, ckpt_io = 4 (all ranks)
@@ -45,6 +46,8 @@ class StorageLayout {
 
     const std::string& exec_id() const { return exec_id_; }
     fs::path node_exec_dir(int node) const;
+    // FTI_GetStageDir: files the node's ranks stage ([basic] enable_staging).
+    fs::path stage_dir(int node) const { return node_exec_dir(node) / "stage"; }
     fs::path global_exec_dir() const;
     fs::path meta_exec_dir() const;
 

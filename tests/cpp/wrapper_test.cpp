@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <complex>
 #include <cstdint>
+#include <fstream>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "mlckpt/mlckpt.hpp"
@@ -390,6 +393,33 @@ TEST(CppWrapper, HeadRanksOnlyFinalize) {
         EXPECT_EQ(std::string(e.what()), "mlckpt::Session::checkpoint: " + refused);
     }
     EXPECT_THROW((void)s.status(), Error);
+    s.finalize();
+}
+
+// Staging: the stage directory, a file moved in the background, its state
+// returned once; with staging off, each member throws FTI_NSCS.
+TEST(CppWrapper, StagingMovesAFile) {
+    ConfigOptions options;
+    options.basic = {{"enable_staging", "1"}};
+    std::string cfg = config(options);
+    Session s{cfg, MPI_COMM_WORLD};
+    const std::string dir = s.stage_dir();
+    const std::string from = dir + "/cpp-" + std::to_string(app_rank());
+    const std::string to = (workdir() / ("cpp-staged-" + std::to_string(app_rank()))).string();
+    { std::ofstream(from) << "staged"; }
+    const int id = s.send_file(from, to);
+    StageStatus state = s.stage_status(id);
+    for (int i = 0; i < 10000 && (state == StageStatus::pending || state == StageStatus::active); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        state = s.stage_status(id);
+    }
+    EXPECT_EQ(state, StageStatus::succeeded);
+    EXPECT_EQ(s.stage_status(id), StageStatus::none);
+    std::ifstream in(to);
+    std::string text;
+    in >> text;
+    EXPECT_EQ(text, "staged");
+    EXPECT_THROW(s.send_file(from, to + "/"), Error);
     s.finalize();
 }
 

@@ -262,7 +262,9 @@ TEST(FtiSemantics, InformationLines) {
                   "[ FTI  Information ] : Variable ID 3 to protect (Stored in CPU). Current ckpt. size per "
                   "rank is 0.01MB.",
                   "Ckpt. ID 1 (L1) (0.01 MB/proc) taken in ", "Ckpt. ID 2 (L4) (0.01 MB/proc) taken in "});
-        if (zero) EXPECT_EQ(out.find("reseted"), std::string::npos) << "protecting again: a debug line";
+        if (zero) {
+            EXPECT_EQ(out.find("reseted"), std::string::npos) << "protecting again: a debug line";
+        }
         return;
     }
     std::string out = output_of([&] {

@@ -15,6 +15,11 @@ mlckpt_add_mpi_scenario(Heads.FailedInitReleasesHeads RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(Waiting.RanksWaitingForALateRankLeaveTheirCore RANKS 2 4 PHASES ok)
 mlckpt_add_mpi_scenario(Waiting.RankLateBeyondTheBoundIsNamed RANKS 3 PHASES aborted ok)
 mlckpt_add_mpi_scenario(Waiting.StoppedHeadIsNamed RANKS 2 PHASES aborted ok)
+mlckpt_add_mpi_scenario(Staging.EveryFileArrivesComplete RANKS 1 4 PHASES ok)
+mlckpt_add_mpi_scenario(Staging.EveryFileArrivesComplete RANKS 4 PHASES ok HEADS)
+mlckpt_add_mpi_scenario(Staging.FullDestinationFails RANKS 2 PHASES ok)
+mlckpt_add_mpi_scenario(Staging.FullDestinationFails RANKS 4 PHASES ok HEADS)
+mlckpt_add_mpi_scenario(Staging.CallsFollowFti RANKS 1 PHASES ok ok)
 
 # FTI's behaviour where FTI's own programs observe it.
 foreach(level 1 2 3 4)

@@ -61,6 +61,7 @@ TEST(Config, MinimalFileGetsDefaults) {
     EXPECT_EQ(c.block_size_kb, 1024);
     EXPECT_EQ(c.transfer_size_mb, 16);
     EXPECT_FALSE(c.local_test);
+    EXPECT_FALSE(c.enable_staging);
     for (int level = 1; level <= 4; ++level) EXPECT_EQ(c.interval_minutes(level), 0.0);
     EXPECT_TRUE(c.is_inline(2));
 }
@@ -75,7 +76,7 @@ TEST(Config, EveryKeyIsRead) {
                                      "inline_l2 = 0\ninline_l3 = 1\ninline_l4 = 0\n"
                                      "keep_last_ckpt = 1\nkeep_l4_ckpt = 1\nkeep_heads_alive = 1\n"
                                      "group_size = 8\nverbosity = 3\nckpt_io = 3\nenable_dcp = 1\ndcp_mode = 2\n"
-                                     "dcp_block_size = 4096\nmax_var_id = 99\n"
+                                     "dcp_block_size = 4096\nmax_var_id = 99\nenable_staging = 1\n"
                                      "[restart]\nfailure = 1\nexec_id = 2026-01-02_03-04-05\n"
                                      "[advanced]\nblock_size = 64\ntransfer_size = 8\nlocal_test = 1\n"
                                      "general_tag = 1\nckpt_tag = 2\nstage_tag = 3\nfinal_tag = 4\n"
@@ -94,6 +95,7 @@ TEST(Config, EveryKeyIsRead) {
     EXPECT_EQ(c.verbosity, 3);
     EXPECT_EQ(c.ckpt_io, IoMode::ftiff);
     EXPECT_TRUE(c.enable_dcp);
+    EXPECT_TRUE(c.enable_staging);
     EXPECT_EQ(c.dcp_mode, DcpMode::crc32);
     EXPECT_EQ(c.dcp_block_size, 4096);
     EXPECT_EQ(c.max_var_id, 99);

@@ -39,6 +39,15 @@ namespace mlckpt {
 
 enum class Level : int { L1 = FTI_L1, L2 = FTI_L2, L3 = FTI_L3, L4 = FTI_L4, L4_DCP = FTI_L4_DCP };
 
+// The state of a staging request (FTI_GetStageStatus).
+enum class StageStatus : int {
+    none = FTI_SI_NINI,
+    pending = FTI_SI_PEND,
+    active = FTI_SI_ACTV,
+    succeeded = FTI_SI_SCES,
+    failed = FTI_SI_FAIL,
+};
+
 // A failed library call: code() is the C API's result (FTI_NSCS, FTI_NREC),
 // what() is the library's message, which names the call.
 class Error : public std::runtime_error {
@@ -408,6 +417,30 @@ class Session {
         int rc = FTI_FinalizeICP();
         if (rc != FTI_DONE) throw Error("FTI_FinalizeICP", rc);
         return true;
+    }
+
+    // Staging ([basic] enable_staging = 1; otherwise these throw). The
+    // node-local directory to write files to be staged in.
+    std::string stage_dir() const {
+        require_application("mlckpt::Session::stage_dir");
+        std::string dir(4096, '\0');  // PATH_MAX
+        detail::check(FTI_GetStageDir(&dir[0], static_cast<int>(dir.size())), "FTI_GetStageDir");
+        dir.resize(dir.find('\0'));
+        return dir;
+    }
+    // Moves `from` to `to` in the background; returns the request's id.
+    int send_file(const std::string& from, const std::string& to) {
+        require_application("mlckpt::Session::send_file");
+        int id = FTI_SendFile(from.c_str(), to.c_str());
+        if (id < 0) throw Error("FTI_SendFile", id);
+        return id;
+    }
+    // succeeded and failed are returned once; the id is then none.
+    StageStatus stage_status(int id) {
+        require_application("mlckpt::Session::stage_status");
+        int s = FTI_GetStageStatus(id);
+        if (s < 0) throw Error("FTI_GetStageStatus", s);
+        return static_cast<StageStatus>(s);
     }
 
   private:
