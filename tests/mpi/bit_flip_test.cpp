@@ -261,5 +261,32 @@ TEST(GetConfig, ReportsTheSession) {
     EXPECT_TRUE(error_says("not initialized")) << FTI_LastError();
 }
 
+// With heads (registered in head mode only: node_size 2, so world ranks 0
+// and 2 are heads): a head that returned FTI_HEAD gets its own view.
+TEST(GetConfig, HeadsAndApplicationRanks) {
+    std::string cfg = config();
+    int rc = FTI_Init(cfg.c_str(), MPI_COMM_WORLD);
+    FTIT_allConfiguration c = FTI_GetConfig(cfg.c_str(), MPI_COMM_WORLD);
+    EXPECT_EQ(c.topology.nbHeads, 1);
+    EXPECT_EQ(c.topology.nbApprocs, 1);
+    EXPECT_EQ(c.topology.headRank, world_rank() - world_rank() % 2);
+    if (rc == FTI_HEAD) {  // after the application ranks finalized
+        EXPECT_EQ(world_rank() % 2, 0);
+        EXPECT_EQ(c.topology.amIaHead, 1);
+        EXPECT_EQ(c.topology.nodeRank, 0);
+        EXPECT_EQ(c.topology.splitRank, world_rank() / 2);
+        EXPECT_EQ(c.topology.body[0], world_rank() + 1);
+    } else {
+        ASSERT_EQ(rc, FTI_SCES) << FTI_LastError();
+        EXPECT_EQ(c.topology.amIaHead, 0);
+        EXPECT_EQ(c.topology.nodeRank, 1);
+        EXPECT_EQ(c.topology.splitRank, app_rank());
+        EXPECT_EQ(c.configuration.keepHeadsAlive, true);
+        EXPECT_EQ(c.checkpoint[4].isInline, 0);
+        EXPECT_EQ(c.checkpoint[1].isInline, 1);
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
 }  // namespace
 }  // namespace mlckpt::test

@@ -62,6 +62,7 @@ mlckpt_add_mpi_scenario(BitFlip.DetectedInTheFileNotInMemory RANKS 4 PHASES ok o
 mlckpt_add_mpi_scenario(GetConfig.ReportsTheSession RANKS 1 4 PHASES ok)
 mlckpt_add_mpi_scenario(GetConfig.ReportsTheSession RANKS 4 PHASES ok FTIFF)
 mlckpt_add_mpi_scenario(GetConfig.ReportsTheSession RANKS 4 PHASES ok IO 4)
+mlckpt_add_mpi_scenario(GetConfig.HeadsAndApplicationRanks RANKS 4 PHASES ok HEADS)
 
 mlckpt_add_mpi_scenario(Api.CallsBeforeInit RANKS 1 PHASES ok)
 mlckpt_add_mpi_scenario(Api.InvalidArguments RANKS 1 4 PHASES ok)
