@@ -5,10 +5,12 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <new>
 #include <string>
 
+#include "all_configuration.hpp"
 #include "fti.h"
 #include "runtime/session.hpp"
 
@@ -342,6 +344,38 @@ int FTI_SendFile(const char* lpath, const char* rpath) {
 }
 
 /* ---- end of staging ------------------------------------------------------ */
+
+// ---- FTI_GetConfig, FTI_BitFlip ----------------------------------------------
+
+FTIT_allConfiguration FTI_GetConfig(const char* configFile, MPI_Comm globalComm) {
+    (void)globalComm;  // as in FTI: the session's communicators are reported
+    FTIT_allConfiguration all{};
+    guarded("FTI_GetConfig", [&] {
+        const Session& s = session(true);
+        const std::string& path = s.context().config.path;
+        std::error_code ec;
+        if (configFile != nullptr && configFile != path && !std::filesystem::equivalent(configFile, path, ec)) {
+            // FTI ignores the argument too; a program that meant another file is told.
+            s.log().warning(std::string("FTI_GetConfig: '") + configFile +
+                            "' is not the configuration file of this session; the configuration of '" + path +
+                            "' (read by FTI_Init) is returned");
+        }
+        all = mlckpt::capi::all_configuration(s);
+        s.log().info("FTI configuration returned.");
+        return FTI_SCES;
+    });
+    return all;
+}
+
+int FTI_BitFlip(int datasetID) {
+    return guarded("FTI_BitFlip", [&] {
+        mlckpt::core::BitFlipResult result = session().bit_flip(datasetID);
+        if (result.flipped) return FTI_SCES;
+        // As in FTI, a call with no flip due returns FTI_NSCS and prints nothing.
+        g_last_error = std::string("FTI_BitFlip: ") + result.message;
+        return FTI_NSCS;
+    });
+}
 
 const char* FTI_LastError(void) {
     return g_last_error.c_str();

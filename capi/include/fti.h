@@ -200,6 +200,284 @@ MLCKPT_EXPORT int FTI_GetStageStatus(int ID);
 MLCKPT_EXPORT int FTI_SendFile(const char* lpath, const char* rpath);
 
 /* ---- end of staging ------------------------------------------------------ */
+/* ---- Configuration and bit-flip injection (FTI_GetConfig, FTI_BitFlip) --- */
+
+/* ckpt_io as FTIT_configuration.ioMode reports it: 1000 + ckpt_io. */
+#define FTI_IO_POSIX 1001
+#define FTI_IO_MPI 1002
+#define FTI_IO_FTIFF 1003
+#define FTI_IO_SIONLIB 1004 /* mlckpt: the container in SIONlib's layout */
+#define FTI_IO_HDF5 1005
+#define FTI_IO_IME 1006
+
+/* The structures FTI_GetConfig returns, member for member as FTI 1.6
+ * declares them (FTI built without Lustre), so that programs written for
+ * FTI compile and read the same members. mlckpt fills the members that have
+ * a meaning in mlckpt and zeroes the others; docs/api.md lists which.
+ * Structures that appear only behind pointers are left incomplete. */
+struct FTIT_dataset;
+struct FTIT_Datatype;
+struct FTIT_globalDataset;
+struct FTIT_StageInfo;
+struct FTIFF_db;
+struct ftit_io;
+typedef struct FTIT_keymap FTIT_keymap;
+
+typedef struct FTIT_dcpConfigurationPosix {
+    unsigned int digestWidth;
+    unsigned char* (*hashFunc)(const unsigned char* data, uint64_t nBytes, unsigned char* hash);
+    unsigned int StackSize;
+    uint32_t BlockSize;
+    unsigned int cachedCkpt;
+} FTIT_dcpConfigurationPosix;
+
+typedef struct FTIT_datasetInfo {
+    int varID;
+    uint32_t varSize;
+} FTIT_datasetInfo;
+
+typedef struct FTIT_dcpExecutionPosix {
+    int nbLayerReco;
+    int nbVarReco;
+    unsigned int Counter;
+    uint32_t FileSize;
+    uint32_t dataSize;
+    uint32_t dcpSize;
+    uint32_t LayerSize[10];                     /* FTI's MAX_STACK_SIZE */
+    FTIT_datasetInfo datasetInfo[10][FTI_BUFS]; /* [MAX_STACK_SIZE][FTI_BUFS] */
+    char LayerHash[10 * 33];                    /* MAX_STACK_SIZE * MD5_DIGEST_STRING_LENGTH */
+} FTIT_dcpExecutionPosix;
+
+typedef struct FTIT_configuration {
+    bool stagingEnabled;
+    bool dcpFtiff;
+    bool dcpPosix;
+    bool keepL4Ckpt;
+    bool keepHeadsAlive;
+    int dcpMode; /* 2000 + dcp_mode */
+    int dcpBlockSize;
+    char cfgFile[FTI_BUFS];
+    int saveLastCkpt;
+    int verbosity;
+    int blockSize;    /* bytes */
+    int transferSize; /* bytes */
+    int maxVarId;
+    int ckptTag;
+    int stageTag;
+    int finalTag;
+    int generalTag;
+    int test; /* local_test */
+    int l3WordSize;
+    int ioMode; /* FTI_IO_POSIX ... */
+    bool h5SingleFileEnable;
+    bool h5SingleFileKeep;
+    bool h5SingleFileIsInline;
+    char h5SingleFileDir[FTI_BUFS];
+    char h5SingleFilePrefix[FTI_BUFS];
+    char stageDir[FTI_BUFS];
+    char localDir[FTI_BUFS];
+    char glbalDir[FTI_BUFS];
+    char metadDir[FTI_BUFS];
+    char lTmpDir[FTI_BUFS];
+    char gTmpDir[FTI_BUFS];
+    char mTmpDir[FTI_BUFS];
+    size_t cHostBufSize;
+    char suffix[4];
+    FTIT_dcpConfigurationPosix dcpInfoPosix;
+} FTIT_configuration;
+
+typedef struct FTIT_topology {
+    int nbProc;
+    int nbNodes;
+    int myRank;
+    int splitRank;
+    int nodeSize;
+    int nbHeads;
+    int nbApprocs;
+    int groupSize;
+    int sectorID;
+    int nodeID;
+    int groupID;
+    int amIaHead;
+    int headRank;
+    int headRankNode;
+    int nodeRank;
+    int groupRank;
+    int right;
+    int left;
+    int body[FTI_BUFS];
+} FTIT_topology;
+
+typedef struct FTIT_checkpoint {
+    char dir[FTI_BUFS];
+    char L4Replica[FTI_BUFS];
+    char dcpDir[FTI_BUFS];
+    char archDir[FTI_BUFS];
+    char archMeta[FTI_BUFS];
+    char metaDir[FTI_BUFS];
+    char dcpName[FTI_BUFS];
+    bool isDcp;
+    bool recoIsDcp;
+    bool hasDcp;
+    bool hasCkpt;
+    int isInline;
+    int ckptIntv;
+    int ckptCnt;
+    int ckptDcpIntv;
+    int ckptDcpCnt;
+    bool localReplica;
+} FTIT_checkpoint;
+
+/* The [injection] section and FTI_BitFlip's progress. */
+typedef struct FTIT_injection {
+    int rank;
+    int index;
+    int position;
+    int number;
+    int frequency; /* seconds */
+    int counter;   /* flips made */
+    double timer;  /* MPI_Wtime() of FTI_Init or of the last flip */
+} FTIT_injection;
+
+typedef struct FTIT_iCPInfo {
+    bool isFirstCp;
+    int16_t status;
+    int result;
+    int lastCkptID;
+    int countVar;
+    bool* isWritten;
+    double t0;
+    double t1;
+    char fn[FTI_BUFS];
+    void* fd;
+} FTIT_iCPInfo;
+
+typedef struct FTIFF_metaInfo {
+    char checksum[33];        /* MD5_DIGEST_STRING_LENGTH */
+    unsigned char myHash[16]; /* MD5_DIGEST_LENGTH */
+    int ckptId;
+    size_t metaSize;
+    size_t ckptSize;
+    size_t dataSize;
+    size_t pureDataSize;
+    size_t fs;
+    size_t maxFs;
+    size_t ptFs;
+    uint64_t timestamp;
+    size_t dcpSize;
+} FTIFF_metaInfo;
+
+typedef struct FTIT_metadata {
+    int level;
+    int ckptId;
+    int ckptIdL4;
+    int32_t maxFs;
+    int32_t fs;
+    int32_t pfs;
+    char ckptFile[FTI_BUFS];
+} FTIT_metadata;
+
+typedef struct FTIT_mnode {
+    struct FTIT_mnode* _next;
+    FTIT_metadata* _data;
+} FTIT_mnode;
+
+typedef struct FTIT_mqueue FTIT_mqueue;
+struct FTIT_mqueue {
+    FTIT_mnode* _front;
+    bool _initialized;
+    bool (*empty)(FTIT_mqueue*);
+    int (*push)(FTIT_mqueue*, FTIT_metadata);
+    int (*pop)(FTIT_mqueue*, FTIT_metadata*);
+    int (*clear)(FTIT_mqueue*);
+};
+
+typedef struct FTIT_DataTypes {
+    int32_t ntypes;
+    int32_t nprimitives;
+    int32_t primitive_offset;
+    struct FTIT_Datatype* types;
+} FTIT_DataTypes;
+
+typedef struct FTIT_execution FTIT_execution;
+struct FTIT_execution {
+    char id[FTI_BUFS]; /* execution id */
+    int reco;
+    int ckptLvel;
+    int ckptIntv;
+    int lastCkptLvel;
+    int wasLastOffline;
+    double iterTime;
+    double lastIterTime;
+    double meanIterTime;
+    double globMeanIter;
+    double totalIterTime;
+    unsigned int syncIter;
+    int syncIterMax;
+    unsigned int minuteCnt;
+    bool hasCkpt;
+    bool h5SingleFile;
+    unsigned int ckptCnt;
+    unsigned int ckptIcnt;
+    unsigned int ckptId;
+    unsigned int ckptNext;
+    unsigned int ckptLast;
+    int32_t ckptSize;
+    unsigned int nbVar;
+    unsigned int nbVarStored;
+    int nbGroup;
+    int initSCES;
+    char h5SingleFileLast[FTI_BUFS];
+    char h5SingleFileReco[FTI_BUFS];
+    unsigned char integrity[16]; /* MD5_DIGEST_LENGTH */
+    FTIT_mqueue mqueue;
+    FTIT_metadata ckptMeta;
+    struct FTIFF_db* firstdb;
+    struct FTIFF_db* lastdb;
+    FTIFF_metaInfo FTIFFMeta;
+    FTIT_DataTypes datatypes;
+    FTIT_H5Group** H5groups;
+    struct FTIT_globalDataset* globalDatasets;
+    struct FTIT_StageInfo* stageInfo;
+    FTIT_iCPInfo iCPInfo;
+    MPI_Comm globalComm;
+    MPI_Comm groupComm;
+    MPI_Comm nodeComm;
+    FTIT_dcpExecutionPosix dcpInfoPosix;
+    int fastForward;
+    int (*ckptFunc[2])(FTIT_configuration*, FTIT_execution*, FTIT_topology*, FTIT_checkpoint*, FTIT_keymap*,
+                       struct ftit_io*);
+    int (*initICPFunc[2])(FTIT_configuration*, FTIT_execution*, FTIT_topology*, FTIT_checkpoint*, FTIT_keymap*,
+                          struct ftit_io*);
+    int (*writeVarICPFunc[2])(int, FTIT_configuration*, FTIT_execution*, FTIT_topology*, FTIT_checkpoint*, FTIT_keymap*,
+                              struct ftit_io*);
+    int (*finalizeICPFunc[2])(FTIT_configuration*, FTIT_execution*, FTIT_topology*, FTIT_checkpoint*, FTIT_keymap*,
+                              struct ftit_io*);
+    int (*activateHeads)(FTIT_configuration*, FTIT_execution*, FTIT_topology*, FTIT_checkpoint*, int);
+};
+
+/* checkpoint[1] ... checkpoint[4] are the levels; checkpoint[0] is unused. */
+typedef struct {
+    FTIT_configuration configuration;
+    FTIT_execution execution;
+    FTIT_topology topology;
+    FTIT_checkpoint checkpoint[5];
+    FTIT_injection injection;
+} FTIT_allConfiguration;
+
+/* The session's configuration, topology and state, as FTI reports them
+ * (docs/api.md#fti_getconfig). Local. configFile and globalComm are not
+ * read, as in FTI: the session's own are reported. Before FTI_Init and
+ * after FTI_Finalize, everything is zero and an error is printed. */
+MLCKPT_EXPORT FTIT_allConfiguration FTI_GetConfig(const char* configFile, MPI_Comm globalComm);
+
+/* Local. On application rank [injection] rank, flips bit `position` of
+ * element `index` of variable `datasetID` (FTI_SFLT or FTI_DBLE), when
+ * fewer than `number` flips were made and more than `frequency` seconds
+ * passed since FTI_Init or the last flip. FTI_SCES when a bit was flipped;
+ * FTI_NSCS otherwise: quietly when no flip is due (FTI_LastError says why),
+ * with an error when the variable cannot take the flip. */
+MLCKPT_EXPORT int FTI_BitFlip(int datasetID);
 
 /* ---- mlckpt extensions ---------------------------------------------------- */
 

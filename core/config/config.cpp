@@ -165,8 +165,8 @@ void apply_failure(Config& c, const Where& w) {
     c.failure = static_cast<int>(v);
 }
 
-// FTI keys with no meaning here (HDF5, GPU, Lustre striping, SDC
-// injection): accepted so that existing FTI configurations load unchanged.
+// FTI keys with no meaning here (HDF5, GPU, Lustre striping): accepted so
+// that existing FTI configurations load unchanged.
 bool is_ignored_fti_key(const std::string& section, const std::string& key) {
     static const char* const ignored[] = {"basic:h5_single_file_enable",
                                           "basic:h5_single_file_dir",
@@ -186,12 +186,7 @@ bool is_ignored_fti_key(const std::string& section, const std::string& key) {
                                           "advanced:lustre_stiping_unit",
                                           "advanced:lustre_stiping_factor",
                                           "advanced:lustre_stiping_offset",
-                                          "advanced:mpi_tag",
-                                          "injection:rank",
-                                          "injection:number",
-                                          "injection:position",
-                                          "injection:frequency",
-                                          "injection:index"};
+                                          "advanced:mpi_tag"};
     std::string full = section + ":" + key;
     for (const char* k : ignored) {
         if (full == k) return true;
@@ -266,6 +261,18 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("advanced", "final_tag", &Config::final_tag, 0, 32767));
         s.push_back(int_key("advanced", "fast_forward", &Config::fast_forward, 1, 10));
         s.push_back(int_key("advanced", "wait_timeout", &Config::wait_timeout, 0, 31536000));
+        // FTI reads any integer; FTI_BitFlip says which do not fit the variable.
+        const auto any_int = [&s](const char* key, int Injection::*field) {
+            s.push_back({"injection", key, false, [=](Config& c, const Where& w) {
+                             c.injection.*field = static_cast<int>(
+                                 parse_integer(w, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+                         }});
+        };
+        any_int("rank", &Injection::rank);
+        any_int("index", &Injection::index);
+        any_int("position", &Injection::position);
+        any_int("number", &Injection::number);
+        any_int("frequency", &Injection::frequency);
         return s;
     }();
     return specs;

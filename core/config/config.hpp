@@ -11,6 +11,15 @@
 
 namespace mlckpt::core {
 
+// [injection]: the bit flips FTI_BitFlip makes (FTI's keys and defaults).
+struct Injection {
+    int rank = 0;        // the application rank that flips
+    int index = 0;       // the element of the variable
+    int position = 0;    // the bit of that element, 0 = least significant
+    int number = 0;      // flips in all; 0 = none
+    int frequency = -1;  // seconds that must pass after FTI_Init or the last flip
+};
+
 struct Config {
     std::string path;  // the file it was read from
 
@@ -56,6 +65,8 @@ struct Config {
     // Seconds a rank waits inside the library for another before it reports
     // whom it waits for and aborts the job; 0: no bound.
     int wait_timeout = kDefaultWaitBoundSeconds;
+
+    Injection injection;
 
     // Values FTI accepts and replaces (or settings it turns off), with what
     // was done instead: logged by rank 0 at FTI_Init.

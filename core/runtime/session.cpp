@@ -71,7 +71,8 @@ Session::Session(const std::string& config_path, MPI_Comm global)
       world_(dup_comm(global, "the library's duplicate of the communicator given to FTI_Init")),
       ctx_(build_context(config_path, world_.get())),
       registry_(ctx_.config.max_var_id),
-      scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv, ctx_.config.fast_forward) {
+      scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv, ctx_.config.fast_forward),
+      injector_(ctx_.config.injection, ctx_.config.path, MPI_Wtime()) {
     user_comm_ =
         Communicator(split_comm(global, ctx_.topo.is_head ? MPI_UNDEFINED : 0, ctx_.topo.app_rank, "FTI_COMM_WORLD"));
     MPI_Comm user = user_comm_.get();
@@ -583,6 +584,12 @@ void Session::settle_restart_redundancy() {
                              ": " + e.what());
         }
     }
+}
+
+BitFlipResult Session::bit_flip(int id) {
+    BitFlipResult result = injector_.inject(id, registry_.find(id), ctx_.rank(), MPI_Wtime());
+    if (result.flipped) ctx_.log.warning(result.message);  // as FTI, which warns on the flipping rank
+    return result;
 }
 
 std::int64_t Session::stored_size(int id) const {

@@ -17,6 +17,7 @@
 #include "mpi/collective.hpp"
 #include "recovery/selector.hpp"
 #include "registry/registry.hpp"
+#include "runtime/bit_flip.hpp"
 #include "runtime/checkpoint_writer.hpp"
 #include "runtime/snapshot_scheduler.hpp"
 #include "runtime/staging.hpp"
@@ -48,6 +49,7 @@ class Session {
     int status() const { return status_; }
 
     Registry& registry() { return registry_; }
+    const Registry& registry() const { return registry_; }
     void protect(int id, void* ptr, std::int64_t count, int type);
 
     void checkpoint(int ckpt_id, int level);  // collective
@@ -75,6 +77,15 @@ class Session {
     // FTI_GetStageDir, FTI_SendFile, FTI_GetStageStatus: a usage Error when
     // [basic] enable_staging is off.
     Staging& staging();
+    // FTI_BitFlip (local): the [injection] flip into variable `id`, when
+    // this rank is due one.
+    BitFlipResult bit_flip(int id);
+    // What FTI_GetConfig reports.
+    const Context& context() const { return ctx_; }
+    MPI_Comm global_comm() const { return global_; }
+    const BitFlipInjector& injector() const { return injector_; }
+    // The checkpoint a recovery reads, when one is selected.
+    const std::optional<RecoverySource>& recovery_source() const { return source_; }
 
   private:
     void init_application_rank(MPI_Comm user);
@@ -128,6 +139,7 @@ class Session {
     Context ctx_;
     Registry registry_;
     SnapshotScheduler scheduler_;
+    BitFlipInjector injector_;
     std::optional<std::string> init_problem_;
     std::optional<RecoverySource> source_;
     int status_ = 0;

@@ -27,6 +27,14 @@ int main(int argc, char** argv) {
     check(FTI_Init(argv[1], MPI_COMM_WORLD), FTI_SCES, "FTI_Init");
     int rank = 0;
     MPI_Comm_rank(FTI_COMM_WORLD, &rank);
+    /* What FTI's own getConfig test reads: ioMode is 1000 + ckpt_io. */
+    FTIT_allConfiguration conf = FTI_GetConfig(argv[1], FTI_COMM_WORLD);
+    if (conf.configuration.ioMode != FTI_IO_POSIX || conf.topology.splitRank != rank ||
+        strcmp(conf.configuration.cfgFile, argv[1]) != 0) {
+        fprintf(stderr, "fti_app: FTI_GetConfig: ioMode %d, splitRank %d, cfgFile '%s'\n", conf.configuration.ioMode,
+                conf.topology.splitRank, conf.configuration.cfgFile);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     int step = 0;
     double* field = malloc(N * sizeof(double));
     check(FTI_Protect(0, &step, 1, FTI_INTG), FTI_SCES, "FTI_Protect");

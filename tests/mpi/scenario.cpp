@@ -102,6 +102,8 @@ std::string config(const ConfigOptions& o) {
         out << "\n[restart]\n; filled in by the library\nfailure = 0\nexec_id =\n";
         out << "\n[advanced]\nlocal_test = 1\nblock_size = 64\n";
         for (const auto& [k, v] : o.advanced) out << k << " = " << v << "\n";
+        if (!o.injection.empty()) out << "\n[injection]\n";
+        for (const auto& [k, v] : o.injection) out << k << " = " << v << "\n";
     }
     world_barrier();
     return path.string();

@@ -29,10 +29,11 @@ int app_rank();       // rank in FTI_COMM_WORLD
 bool session_open();  // an application rank between FTI_Init and FTI_Finalize
 
 struct ConfigOptions {
-    int node_size = 0;                            // 0: 2 when the rank count is even, else 1
-    int group_size = 0;                           // 0: 1
-    std::map<std::string, std::string> basic;     // extra or overriding [basic] keys
-    std::map<std::string, std::string> advanced;  // extra [advanced] keys
+    int node_size = 0;                               // 0: 2 when the rank count is even, else 1
+    int group_size = 0;                              // 0: 1
+    std::map<std::string, std::string> basic;        // extra or overriding [basic] keys
+    std::map<std::string, std::string> advanced;     // extra [advanced] keys
+    std::map<std::string, std::string> injection{};  // [injection] keys, when any
 };
 
 // Phase 1: rank 0 writes <workdir>/config.fti (local_test = 1, directories in

@@ -61,6 +61,15 @@ mlckpt_add_mpi_scenario(Faults.FullDiskKeepsThePreviousCheckpoint RANKS 1 4 PHAS
 mlckpt_add_mpi_scenario(Faults.FullDiskKeepsThePreviousCheckpointL2 RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Faults.FullDiskKeepsThePreviousCheckpointL3 RANKS 4 PHASES ok ok)
 
+# FTI_BitFlip and FTI_GetConfig ([injection], the configuration as FTI's structure).
+mlckpt_add_mpi_scenario(BitFlip.FlipsExactlyTheConfiguredBits RANKS 1 4 PHASES ok)
+mlckpt_add_mpi_scenario(BitFlip.DetectedInTheFileNotInMemory RANKS 1 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(BitFlip.DetectedInTheFileNotInMemory RANKS 4 PHASES ok ok FTIFF)
+mlckpt_add_mpi_scenario(GetConfig.ReportsTheSession RANKS 1 4 PHASES ok)
+mlckpt_add_mpi_scenario(GetConfig.ReportsTheSession RANKS 4 PHASES ok FTIFF)
+mlckpt_add_mpi_scenario(GetConfig.ReportsTheSession RANKS 4 PHASES ok IO 4)
+mlckpt_add_mpi_scenario(GetConfig.HeadsAndApplicationRanks RANKS 4 PHASES ok HEADS)
+
 mlckpt_add_mpi_scenario(Api.CallsBeforeInit RANKS 1 PHASES ok)
 mlckpt_add_mpi_scenario(Api.InvalidArguments RANKS 1 4 PHASES ok)
 mlckpt_add_mpi_scenario(Api.VersionQuery RANKS 1 PHASES ok)

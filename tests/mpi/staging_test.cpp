@@ -205,11 +205,15 @@ TEST(Staging, CallsFollowFti) {
         EXPECT_NE(std::string(FTI_LastError()).find("enable_staging"), std::string::npos) << FTI_LastError();
         EXPECT_FTI(FTI_NSCS, FTI_SendFile("a", "b"));
         EXPECT_FTI(FTI_NSCS, FTI_GetStageStatus(0));
+        EXPECT_FALSE(FTI_GetConfig(cfg.c_str(), FTI_COMM_WORLD).configuration.stagingEnabled);
         ASSERT_FTI(FTI_SCES, FTI_Finalize());
         return;
     }
     const fs::path stage = stage_dir();
     EXPECT_EQ(stage.filename(), "stage");
+    const FTIT_allConfiguration all = FTI_GetConfig(cfg.c_str(), FTI_COMM_WORLD);
+    EXPECT_TRUE(all.configuration.stagingEnabled);
+    EXPECT_EQ(all.configuration.stageDir, stage.string());
     EXPECT_NE(stage.string().find(local_dir().string()), std::string::npos) << stage;
     const int fits = static_cast<int>(stage.string().size()) + 1;
     EXPECT_FTI(FTI_NSCS, FTI_GetStageDir(dir, fits - 1));

@@ -196,6 +196,29 @@ TEST(Config, IgnoredFtiKeysAreAccepted) {
               "");
 }
 
+// [injection] drives FTI_BitFlip: FTI's defaults, and any integer, as FTI
+// reads them (FTI_BitFlip tells which do not fit the variable).
+TEST(Config, InjectionKeys) {
+    TempDir dir;
+    Injection d = load_config(dir.write("c.fti", kMinimal)).injection;
+    EXPECT_EQ(d.rank, 0);
+    EXPECT_EQ(d.index, 0);
+    EXPECT_EQ(d.position, 0);
+    EXPECT_EQ(d.number, 0);
+    EXPECT_EQ(d.frequency, -1);
+    Injection i =
+        load_config(dir.write("i.fti", std::string(kMinimal) + "[Injection]\nRank = 3\nindex = 17\nposition = 70\n"
+                                                               "number = -2\nfrequency = 0\n"))
+            .injection;
+    EXPECT_EQ(i.rank, 3);
+    EXPECT_EQ(i.index, 17);
+    EXPECT_EQ(i.position, 70);
+    EXPECT_EQ(i.number, -2);
+    EXPECT_EQ(i.frequency, 0);
+    std::string msg = error_of(std::string(kMinimal) + "[injection]\nposition = two\n");
+    EXPECT_NE(msg.find("[injection] position = 'two': not an integer"), std::string::npos) << msg;
+}
+
 TEST(Config, FlagsAcceptIniparserSpellings) {
     TempDir dir;
     Config c = load_config(
