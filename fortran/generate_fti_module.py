@@ -94,7 +94,7 @@ def drift(api, header_text):
                             f"the description says {c['value']}")
     if sorted(handles) != sorted(api["type_handles"]):
         problems.append(f"type handles: fti.h has {sorted(handles)}, the description {sorted(api['type_handles'])}")
-    for f in api["functions"]:
+    for f in [f for f in api["functions"] if f["fortran"] != "none"]:
         for t in [p for p in f["params"] if p not in ("void", "MPI_Comm")]:
             if t not in C_TO_FORTRAN:
                 problems.append(f"{f['name']}: no Fortran interface for the C type '{t}'")
@@ -214,7 +214,8 @@ def generate(api, custom_text, kinds):
     procedure_lines = []
     for i in range(0, len(specifics), 3):
         procedure_lines.append("    module procedure " + ", ".join(specifics[i:i + 3]))
-    interfaces = "\n".join(x for x in (c_interface(f) for f in api["functions"]) if x)
+    bound = [f for f in api["functions"] if f["fortran"] != "none"]
+    interfaces = "\n".join(x for x in (c_interface(f) for f in bound) if x)
     wrappers = [f for f in api["functions"] if f["fortran"] == "ierr"]
     public = sorted({f["name"] for f in api["functions"] if f["fortran"] in ("ierr", "custom")})
     public_lines = "\n".join(f"  public :: {n}" for n in public)
