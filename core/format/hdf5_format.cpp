@@ -53,14 +53,15 @@ void write_attribute(const h5::Site& site, hid_t object, const char* name, hid_t
     site.check(H5Awrite(attr.get(), type, value), std::string("attribute '") + name + "'");
 }
 
-// FTI_SetAttribute's name (a string) and dim (its extents).
+// FTI_SetAttribute's name (a string) and dim (its extents; none: no
+// attribute, HDF5 writes no empty one).
 void write_fti_attributes(const h5::Site& site, hid_t dataset, const h5::Dataset& d) {
     if (d.has_attribute_name) {
         h5::Handle str = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
         site.check(H5Tset_size(str.get(), d.attribute_name.size() + 1), "string type");
         write_attribute(site, dataset, "name", str.get(), {}, d.attribute_name.c_str());
     }
-    if (d.has_attribute_dim) {
+    if (d.has_attribute_dim && !d.attribute_dim.empty()) {
         write_attribute(site, dataset, "dim", H5T_NATIVE_UINT64, {d.attribute_dim.size()}, d.attribute_dim.data());
     }
 }
