@@ -3,6 +3,7 @@
 // a message (FTI_LastError); nothing is thrown across this boundary.
 #include <mpi.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "all_configuration.hpp"
+#include "format/hdf5_schema.hpp"
 #include "fti.h"
 #include "runtime/session.hpp"
 
@@ -376,6 +378,66 @@ int FTI_BitFlip(int datasetID) {
         return FTI_NSCS;
     });
 }
+
+// ---- HDF5 datasets (ckpt_io = 5), one file per rank ------------------------
+
+int FTI_InitGroup(FTIT_H5Group* h5group, const char* name, FTIT_H5Group* parent) {
+    return guarded("FTI_InitGroup", [&] {
+        require(h5group != nullptr, "group pointer is NULL");
+        require(name != nullptr, "group name is NULL");
+        mlckpt::core::GroupTree& groups = session().registry().groups();
+        const int id = groups.add(std::string(name, ::strnlen(name, FTI_BUFS)), parent ? parent->id : 0);
+        const std::string full = mlckpt::core::h5::path_text(groups.path(id));
+        h5group->id = id;
+        h5group->childrenNo = 0;
+        ::snprintf(h5group->name, FTI_BUFS, "%s", groups.path(id).back().c_str());
+        ::snprintf(h5group->fullName, FTI_BUFS, "%s", full.c_str());
+        h5group->h5groupID = -1;
+        return FTI_SCES;
+    });
+}
+
+int FTI_RenameGroup(FTIT_H5Group* h5group, const char* name) {
+    return guarded("FTI_RenameGroup", [&] {
+        require(h5group != nullptr, "group pointer is NULL");
+        require(name != nullptr, "group name is NULL");
+        session().registry().groups().rename(h5group->id, std::string(name, ::strnlen(name, FTI_BUFS)));
+        return FTI_SCES;
+    });
+}
+
+int FTI_DefineDataset(int id, int rank, int* dimLength, const char* name, FTIT_H5Group* h5group) {
+    return guarded("FTI_DefineDataset", [&] {
+        require(rank >= 0 && rank <= 32, "rank " + std::to_string(rank) + " is invalid; allowed: 0 to 32");
+        require(rank == 0 || dimLength != nullptr, "dimLength is NULL for rank " + std::to_string(rank));
+        std::vector<std::uint64_t> dims;
+        for (int i = 0; i < rank; ++i) {
+            require(dimLength[i] >= 0, "dimLength[" + std::to_string(i) + "] = " + std::to_string(dimLength[i]) +
+                                           " is invalid; allowed: >= 0");
+            dims.push_back(static_cast<std::uint64_t>(dimLength[i]));
+        }
+        session().registry().define_dataset(
+            id, std::move(dims), name ? std::string(name, ::strnlen(name, FTI_BUFS)) : "", h5group ? h5group->id : -1);
+        return FTI_SCES;
+    });
+}
+
+int FTI_SetAttribute(int id, FTIT_attribute attribute, FTIT_attributeFlag flag) {
+    return guarded("FTI_SetAttribute", [&] {
+        mlckpt::core::DatasetDefinition& d = session().registry().dataset(id);
+        if ((flag & FTI_ATTRIBUTE_NAME) != 0) {
+            d.attribute_name = std::string(attribute.name, ::strnlen(attribute.name, FTI_BUFS));
+        }
+        if ((flag & FTI_ATTRIBUTE_DIM) != 0) {
+            const int n = attribute.dim.ndims;
+            require(n >= 0 && n <= 32, "attribute dim.ndims " + std::to_string(n) + " is invalid; allowed: 0 to 32");
+            d.attribute_dim = std::vector<std::uint64_t>(attribute.dim.count, attribute.dim.count + n);
+        }
+        return FTI_SCES;
+    });
+}
+
+// ---- end of HDF5 datasets ----------------------------------------------------
 
 const char* FTI_LastError(void) {
     return g_last_error.c_str();

@@ -217,7 +217,8 @@ def generate(api, custom_text, kinds):
     procedure_lines = []
     for i in range(0, len(specifics), 3):
         procedure_lines.append("    module procedure " + ", ".join(specifics[i:i + 3]))
-    interfaces = "\n".join(x for x in (c_interface(f) for f in api["functions"]) if x)
+    bound = [f for f in api["functions"] if f["fortran"] != "none"]
+    interfaces = "\n".join(x for x in (c_interface(f) for f in bound) if x)
     wrappers = [f for f in api["functions"] if f["fortran"] == "ierr"]
     public = sorted({f["name"] for f in api["functions"] if f["fortran"] in ("ierr", "custom")})
     public_lines = "\n".join(f"  public :: {n}" for n in public)

@@ -10,6 +10,8 @@ packages=(
     clang-format
     # The stacks of a hung test launch (tests/support/capture_stacks.sh).
     gdb
+    # The HDF5 format (ckpt_io = 5); its tests read files with h5dump and h5py.
+    libhdf5-openmpi-dev hdf5-tools python3-h5py
     # The fuzz targets: libFuzzer and the sanitizers' runtimes come with
     # libclang-rt-dev, which clang only recommends.
     clang libclang-rt-dev

@@ -68,14 +68,16 @@ typedef int fti_id_t;
 /* FTI 1.4 and earlier spelled type handles FTIT_type. */
 #define FTIT_type fti_id_t
 
-/* Group description accepted by FTI_InitCompositeType, as in FTI. mlckpt
- * records the name of the group a composite type belongs to; it has no HDF5
- * output, so the remaining fields are informational. */
+/* An HDF5 group (ckpt_io = 5), FTI's layout: filled by FTI_InitGroup; the
+ * library keeps its own copy, found by `id`. h5groupID is HDF5's hid_t (a
+ * 64-bit integer), -1 outside the library. */
 typedef struct FTIT_H5Group {
     int id;
     char name[FTI_BUFS];
+    char fullName[FTI_BUFS];
     int childrenNo;
     int childrenID[FTI_BUFS];
+    int64_t h5groupID;
 } FTIT_H5Group;
 
 /* Communicator of the application ranks (head ranks excluded); valid after
@@ -478,6 +480,44 @@ MLCKPT_EXPORT FTIT_allConfiguration FTI_GetConfig(const char* configFile, MPI_Co
  * FTI_NSCS otherwise: quietly when no flip is due (FTI_LastError says why),
  * with an error when the variable cannot take the flip. */
 MLCKPT_EXPORT int FTI_BitFlip(int datasetID);
+/* ---- HDF5 datasets (ckpt_io = 5), one file per rank -------------------------
+ * Each protected variable is a dataset of its rank's HDF5 file, by default
+ * "Dataset_<id>", one dimension of `count` elements, in the root group "/".
+ * These calls name it, shape it and place it in groups; other formats
+ * ignore what they set. See docs/hdf5.md. */
+
+/* The extents of FTI_SetAttribute's "dim" attribute. */
+typedef struct FTIT_dimension {
+    int ndims;
+    uint64_t count[32];
+} FTIT_dimension;
+
+/* Which fields of an FTIT_attribute FTI_SetAttribute sets (bit flags). */
+typedef enum { FTI_ATTRIBUTE_NAME = 1 << 0, FTI_ATTRIBUTE_DIM = 1 << 1 } FTIT_attributeFlag;
+
+typedef struct FTIT_attribute {
+    FTIT_dimension dim;
+    char name[FTI_BUFS];
+} FTIT_attribute;
+
+/* Makes group `name` under `parent` (NULL: the root group "/") and fills
+ * *h5group (id, name, fullName). After FTI_Init. FTI_NSCS when `parent`
+ * already has a child of that name, or the name has a '/'. */
+MLCKPT_EXPORT int FTI_InitGroup(FTIT_H5Group* h5group, const char* name, FTIT_H5Group* parent);
+
+/* Renames the library's group h5group->id (the application's struct is left
+ * as it is, as in FTI); its datasets and subgroups move with it. */
+MLCKPT_EXPORT int FTI_RenameGroup(FTIT_H5Group* h5group, const char* name);
+
+/* Dataset of protected variable `id`: `rank` dimensions of lengths
+ * dimLength[0..rank-1], slowest-varying first, whose product must be the
+ * variable's count (rank 0: the shape stays); `name` (NULL: unchanged);
+ * group `h5group` (NULL: unchanged). At most 32 dimensions. */
+MLCKPT_EXPORT int FTI_DefineDataset(int id, int rank, int* dimLength, const char* name, FTIT_H5Group* h5group);
+
+/* Attributes of variable `id`'s dataset, as the flags select: "name" (a
+ * string) and "dim" (attribute.dim.count[0..ndims-1], 64-bit unsigned). */
+MLCKPT_EXPORT int FTI_SetAttribute(int id, FTIT_attribute attribute, FTIT_attributeFlag flag);
 
 /* ---- mlckpt extensions ---------------------------------------------------- */
 

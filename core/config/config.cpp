@@ -121,18 +121,16 @@ KeySpec inline_key(const char* key, int level) {
 }
 
 // ckpt_io: a value no format has falls back to POSIX with a warning, as in
-// FTI (which does so for an unset value, and for HDF5 where it was built
-// without it).
+// FTI (which does so for an unset value).
 void apply_ckpt_io(Config& c, const Where& w) {
     long v = parse_integer(w, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
     if (is_registered_format(v)) {
         c.ckpt_io = static_cast<IoMode>(v);
         return;
     }
-    const char* why = v == 5 ? "HDF5 checkpoints are not provided" : "no checkpoint format has this number";
-    c.warnings.push_back(replaced(w, why,
+    c.warnings.push_back(replaced(w, "no checkpoint format has this number",
                                   "writing POSIX files (ckpt_io = 1); the formats are 1 POSIX, 2 MPI-IO, "
-                                  "3 FTI-FF, 4 container"));
+                                  "3 FTI-FF, 4 container, 5 HDF5"));
     c.ckpt_io = IoMode::posix;
 }
 
@@ -153,13 +151,13 @@ void apply_transfer_size(Config& c, const Where& w) {
     c.transfer_size_mb = static_cast<int>(v);
 }
 
-// failure = 3 restarts FTI from a single HDF5 file, which needs ckpt_io = 5:
-// FTI then starts a fresh run with a warning.
+// failure = 3 restarts FTI from one global HDF5 file (FTI_L4_H5_SINGLE),
+// which mlckpt does not write yet: a fresh run with a warning, as FTI does
+// where it has no such file.
 void apply_failure(Config& c, const Where& w) {
     long v = parse_integer(w, 0, 3);
     if (v == 3) {
-        c.warnings.push_back(replaced(w, "a restart from one global HDF5 file needs HDF5 checkpoints (ckpt_io = 5)",
-                                      "this is a fresh run"));
+        c.warnings.push_back(replaced(w, "a restart from one global HDF5 file is not provided", "this is a fresh run"));
         v = 0;
     }
     c.failure = static_cast<int>(v);

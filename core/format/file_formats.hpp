@@ -10,6 +10,7 @@
 #include "format/file_writer.hpp"
 #include "format/ftiff_layout.hpp"
 #include "format/ftiff_writer.hpp"
+#include "format/hdf5_schema.hpp"
 #include "io/file.hpp"
 
 namespace mlckpt::core {
@@ -22,6 +23,8 @@ struct WriterSetup {
     // Formats whose files continue the previous checkpoint's layout (FTI-FF).
     const ftiff::Layout* layout = nullptr;
     FtiffWriter::Sizes sizes;
+    // HDF5 files: the datasets' names, groups, shapes and types.
+    std::shared_ptr<const h5::Schema> hdf5_schema;
 };
 
 struct FileFormat {

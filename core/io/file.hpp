@@ -49,6 +49,12 @@ class Directory {
     // The path of `name` in this directory, for messages.
     fs::path path_of(const std::string& name) const { return path_ / name; }
     int fd() const { return fd_ ? *fd_ : -1; }
+    // `name` reached through this descriptor (/proc/self/fd/<fd>/name), for
+    // APIs that take a path (HDF5): it resolves in this very directory, even
+    // if the directory's path was changed since it was opened.
+    fs::path descriptor_path_of(const std::string& name) const {
+        return fs::path("/proc/self/fd") / std::to_string(fd()) / name;
+    }
 
     // renameat: `from` in this directory becomes `to` in `target`.
     void rename(const std::string& from, const std::string& to) const { rename(from, *this, to); }

@@ -6,6 +6,18 @@
 
 namespace mlckpt::core {
 
+namespace {
+
+// Elements of a shape; an empty shape (the default) counts as -1, no count.
+std::int64_t element_count(const std::vector<std::uint64_t>& dims) {
+    if (dims.empty()) return -1;
+    std::uint64_t n = 1;
+    for (std::uint64_t d : dims) n *= d;
+    return static_cast<std::int64_t>(n);
+}
+
+}  // namespace
+
 void Registry::protect(int id, void* ptr, std::int64_t count, int type) {
     if (id < 0 || id > max_var_id_) {
         fail(ErrorKind::usage, "variable id " + std::to_string(id) + " is invalid; allowed: 0 to " +
@@ -29,10 +41,41 @@ void Registry::protect(int id, void* ptr, std::int64_t count, int type) {
     for (Variable& existing : vars_) {
         if (existing.id == id) {
             existing = v;
+            if (auto it = datasets_.find(id); it != datasets_.end() && element_count(it->second.dims) != count) {
+                it->second.dims.clear();
+            }
             return;
         }
     }
     vars_.push_back(v);
+    datasets_.erase(id);
+}
+
+void Registry::define_dataset(int id, std::vector<std::uint64_t> dims, const std::string& name, int group) {
+    const Variable& v = at(id);
+    if (!dims.empty() && element_count(dims) != v.count) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + ": a dataset of " +
+                                   std::to_string(element_count(dims)) + " elements does not fit its count " +
+                                   std::to_string(v.count));
+    }
+    if (!name.empty()) validate_h5_name(name, "dataset name");
+    if (group >= 0 && !groups_.contains(group)) {
+        fail(ErrorKind::usage, "group id " + std::to_string(group) + " is unknown; make groups with FTI_InitGroup");
+    }
+    DatasetDefinition& d = dataset(id);
+    if (!dims.empty()) d.dims = std::move(dims);
+    if (!name.empty()) d.name = name;
+    if (group >= 0) d.group = group;
+}
+
+DatasetDefinition& Registry::dataset(int id) {
+    at(id);  // protected, or a usage Error
+    return datasets_[id];
+}
+
+const DatasetDefinition* Registry::find_dataset(int id) const {
+    auto it = datasets_.find(id);
+    return it == datasets_.end() ? nullptr : &it->second;
 }
 
 const Variable* Registry::find(int id) const {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "registry/h5_groups.hpp"
 #include "registry/types.hpp"
 
 namespace mlckpt::core {
@@ -24,6 +25,17 @@ struct Variable {
     std::span<std::byte> data() const { return {static_cast<std::byte*>(ptr), static_cast<std::size_t>(bytes())}; }
 };
 
+// How a variable appears in an HDF5 checkpoint (FTI_DefineDataset,
+// FTI_SetAttribute); what is not set takes FTI's defaults: "Dataset_<id>",
+// one dimension of `count` elements, the root group.
+struct DatasetDefinition {
+    std::string name;                 // "" for the default
+    std::vector<std::uint64_t> dims;  // empty for the default
+    int group = 0;                    // in the GroupTree
+    std::optional<std::string> attribute_name;
+    std::optional<std::vector<std::uint64_t>> attribute_dim;
+};
+
 class Registry {
   public:
     explicit Registry(int max_var_id) : max_var_id_(max_var_id) {}
@@ -31,8 +43,18 @@ class Registry {
     TypeTable& types() { return types_; }
     const TypeTable& types() const { return types_; }
 
-    // Registers or updates a variable; validates every argument.
+    // Registers or updates a variable; validates every argument. An update
+    // keeps the variable's dataset name and group, and its shape while the
+    // shape still holds `count` elements.
     void protect(int id, void* ptr, std::int64_t count, int type);
+
+    GroupTree& groups() { return groups_; }
+    const GroupTree& groups() const { return groups_; }
+    // FTI_DefineDataset: `dims` (empty: keep the shape) must hold the
+    // variable's count; `name` "" keeps the name, `group` < 0 the group.
+    void define_dataset(int id, std::vector<std::uint64_t> dims, const std::string& name, int group);
+    DatasetDefinition& dataset(int id);  // of a protected variable
+    const DatasetDefinition* find_dataset(int id) const;
 
     const Variable* find(int id) const;
     const Variable& at(int id) const;  // throws a usage Error naming the id
@@ -51,7 +73,9 @@ class Registry {
 
     int max_var_id_;
     TypeTable types_;
+    GroupTree groups_;
     std::vector<Variable> vars_;
+    std::map<int, DatasetDefinition> datasets_;
     std::map<std::string, int> names_;
 };
 

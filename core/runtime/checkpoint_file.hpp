@@ -18,6 +18,7 @@
 
 #include "format/dcp_writer.hpp"
 #include "format/ftiff_layout.hpp"
+#include "format/hdf5_schema.hpp"
 #include "registry/registry.hpp"
 #include "store/context.hpp"
 
@@ -27,6 +28,8 @@ namespace mlckpt::core {
 struct FormatState {
     ftiff::Layout layout;  // FTI-FF: this rank's containers
     DcpBaseline dcp;       // what its L4 differential file holds
+    // HDF5: how the variables appear in the file, as of the checkpoint's start.
+    std::shared_ptr<const h5::Schema> hdf5;
 };
 
 // How this rank's L4 differential checkpoints cut and hash its data.

@@ -12,6 +12,7 @@
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "runtime/fti_messages.hpp"
+#include "runtime/hdf5_schema.hpp"
 #include "runtime/head_service.hpp"
 #include "storage/execution_dirs.hpp"
 #include "store/checkpoint_store.hpp"
@@ -296,6 +297,7 @@ void Session::checkpoint(int ckpt_id, int level) {
     settle_restart_redundancy();
     level = agreed_level(level);
     double start = MPI_Wtime();
+    format_.hdf5 = hdf5_schema(registry_);
     CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, false,
                             deferred(written_level(level)));
     try {
@@ -624,6 +626,7 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     wait_for_head();
     settle_restart_redundancy();
     level = agreed_level(level);
+    format_.hdf5 = hdf5_schema(registry_);
     icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, true,
                                               deferred(written_level(level)));
     icp_level_ = level;

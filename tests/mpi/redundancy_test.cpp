@@ -164,7 +164,10 @@ void damaged_redundancy_is_caught_when_used(int level, const std::string& explan
     }
     delete_nodes({0});
     if (!start(cfg, FTI_NREC)) return;
-    EXPECT_NE(std::string(FTI_LastError()).find(explanation), std::string::npos) << FTI_LastError();
+    // HDF5 files are checked whole when opened: a damaged partner copy
+    // counts as lost before it is used.
+    const std::string expected = io_mode() == "5" && level == 2 ? "are both lost" : explanation;
+    EXPECT_NE(std::string(FTI_LastError()).find(expected), std::string::npos) << FTI_LastError();
     EXPECT_EQ(FTI_Status(), 0);
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }

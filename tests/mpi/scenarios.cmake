@@ -156,6 +156,35 @@ foreach(test L2.OneNodeLost L3.OneNodeLost L4.SurvivesTheLossOfEveryNode)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok HEADS FTIFF)
 endforeach()
 
+# HDF5 (ckpt_io = 5), one file per rank: its own tests, and the round trips,
+# redundancy and faults of the levels again with HDF5 files.
+mlckpt_add_mpi_scenario(Hdf5.FileReadsWithoutMlckpt RANKS 4 8 PHASES ok 1:ok IO 5)
+mlckpt_add_mpi_scenario(Hdf5.DamagedDatasetFallsBack RANKS 4 8 PHASES ok ok IO 5)
+foreach(test Roundtrip.L1 Roundtrip.L4 Resize.GrowAndShrinkWithRealloc Faults.DeletedFileFallsBackToOlderCheckpoint
+             Faults.DeletedNodeDirectoryFallsBack Faults.TruncatedFileFallsBack Faults.OverwrittenFileFallsBack)
+  mlckpt_add_mpi_scenario(${test} RANKS 4 8 PHASES ok ok IO 5)
+endforeach()
+foreach(test Roundtrip.MixedLevels Resize.ReprotectBetweenCheckpoints RecoverVar.RandomOrder
+             Icp.VariablesOneAtATime KeepLast.RestartsFromL4 Named.IdsSurviveRestart L2.GroupOfTwo)
+  mlckpt_add_mpi_scenario(${test} RANKS 4 PHASES ok ok IO 5)
+endforeach()
+foreach(level 1 2 3 4)
+  mlckpt_add_mpi_scenario(FtiSemantics.MixedRecoveryL${level} RANKS 4 8 PHASES ok ok IO 5)
+endforeach()
+mlckpt_add_mpi_scenario(Faults.RankKilledAfterWritingItsFile RANKS 4 8 PHASES killed ok IO 5)
+foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost L3.NoLoss
+             L3.OneNodeLost L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost L2.DamageIsRepaired
+             L3.DamageIsRepaired L4.SurvivesTheLossOfEveryNode L2.DamageFoundWhileReadingIsRepaired L3.DamageFoundWhileReadingIsRepaired
+             L2.DamagedCopyIsCaughtWhenUsed L3.DamagedParityIsCaughtWhenUsed)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok IO 5)
+endforeach()
+foreach(test L2.KilledWhileCopying L3.KilledWhileEncoding)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok ok IO 5)
+endforeach()
+foreach(test L2.OneNodeLost L3.OneNodeLost L4.SurvivesTheLossOfEveryNode)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok HEADS IO 5)
+endforeach()
+
 # L4 differential checkpoints.
 mlckpt_add_mpi_scenario(Dcp.OnlyChangedBlocksAreWrittenMd5 RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Dcp.OnlyChangedBlocksAreWrittenCrc32 RANKS 1 4 8 PHASES ok ok)
@@ -227,5 +256,6 @@ mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok)
 mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok FTIFF)
 mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok IO 2)
 mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok IO 4)
+mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok IO 5)
 mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES killed 1:ok HEADS)
 mlckpt_add_mpi_scenario(Verify.L4Differential RANKS 4 PHASES ok 1:ok)

@@ -247,7 +247,8 @@ TEST(Config, ValuesFtiReplacesLoadWithAWarning) {
         {"group_size = 0", "", [](const Config& c) { EXPECT_EQ(c.group_size, 1); }},
         {"group_size = -1", "", [](const Config& c) { EXPECT_EQ(c.group_size, 1); }},
         {"group_size = 64", "", [](const Config& c) { EXPECT_EQ(c.group_size, 64); }},
-        {"ckpt_io = 5", "[basic] ckpt_io = '5': HDF5 checkpoints are not provided; writing POSIX files",
+        {"ckpt_io = 5", "", [](const Config& c) { EXPECT_EQ(c.ckpt_io, IoMode::hdf5); }},
+        {"ckpt_io = 6", "[basic] ckpt_io = '6': no checkpoint format has this number; writing POSIX files",
          [](const Config& c) { EXPECT_EQ(c.ckpt_io, IoMode::posix); }},
         {"ckpt_io = 0", "[basic] ckpt_io = '0': no checkpoint format has this number; writing POSIX files",
          [](const Config& c) { EXPECT_EQ(c.ckpt_io, IoMode::posix); }},
@@ -270,8 +271,7 @@ TEST(Config, ValuesFtiReplacesLoadWithAWarning) {
          [](const Config& c) { EXPECT_EQ(c.transfer_size_mb, 16); }},
         {"[advanced]\nfast_forward = 5", "", [](const Config& c) { EXPECT_EQ(c.fast_forward, 5); }},
         {"[restart]\nfailure = 3",
-         "[restart] failure = '3': a restart from one global HDF5 file needs HDF5 checkpoints (ckpt_io = 5); this is a "
-         "fresh run",
+         "[restart] failure = '3': a restart from one global HDF5 file is not provided; this is a fresh run",
          [](const Config& c) { EXPECT_EQ(c.failure, 0); }},
     };
     for (const Case& k : cases) {

@@ -308,12 +308,16 @@ class Verifier {
             }
         }
         // What a restart checks before it reads (a container's metadata
-        // blocks, an FTI-FF file's block records), then every byte.
+        // blocks, an FTI-FF file's block records, an HDF5 file's every
+        // byte), then every byte.
         try {
             open_checkpoint_reader(path, format, rec);
         } catch (const Error& e) {
-            const bool cut = std::string(e.what()).find("truncated") != std::string::npos;
-            return from_error(cut ? "size" : "structure", e);
+            const std::string what = e.what();
+            const char* kind = what.find("truncated") != std::string::npos            ? "size"
+                               : what.find("fails its checksum") != std::string::npos ? "checksum"
+                                                                                      : "structure";
+            return from_error(kind, e);
         }
         try {
             verify_checkpoint_file(path, rec, io, kBufferBytes);

@@ -1,0 +1,191 @@
+#include "format/hdf5_format.hpp"
+
+#include <map>
+#include <vector>
+
+#include "format/hdf5_types.hpp"
+#include "format/posix_format.hpp"
+#include "hash/crc32.hpp"
+#include "io/file.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+constexpr const char* kIdAttribute = "mlckpt_id";
+constexpr const char* kCrcAttribute = "mlckpt_crc32";
+constexpr std::size_t kReadBuffer = std::size_t{1} << 20;
+
+// The dataset of variable `id` holding `bytes` bytes: the schema's, or,
+// when the schema does not describe it (a variable protected after the
+// checkpoint began) or its shape does not match, "Dataset_<id>" of bytes.
+h5::Dataset dataset_for(const h5::Schema* schema, int id, std::uint64_t bytes) {
+    if (schema != nullptr) {
+        if (auto it = schema->datasets.find(id); it != schema->datasets.end()) {
+            std::uint64_t elements = 1;
+            for (std::uint64_t d : it->second.dims) elements *= d;
+            if (elements * it->second.type->size == bytes) return it->second;
+        }
+    }
+    h5::Dataset d;
+    d.name = "Dataset_" + std::to_string(id);
+    d.dims = {bytes};
+    auto byte = std::make_shared<h5::Type>();
+    byte->kind = h5::Type::Kind::primitive;
+    byte->primitive = 4;  // FTI_UCHR
+    byte->size = 1;
+    d.type = std::move(byte);
+    return d;
+}
+
+std::string dataset_path(const h5::Dataset& d) {
+    std::string group = h5::path_text(d.group);
+    return (group == "/" ? group : group + "/") + d.name;
+}
+
+void write_attribute(const h5::Site& site, hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,
+                     const void* value) {
+    h5::Handle space = dims.empty() ? site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space")
+                                    : site.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                                               H5Sclose, "attribute space");
+    h5::Handle attr = site.own(H5Acreate2(object, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                               std::string("attribute '") + name + "'");
+    site.check(H5Awrite(attr.get(), type, value), std::string("attribute '") + name + "'");
+}
+
+// FTI_SetAttribute's name (a string) and dim (its extents; none: no
+// attribute, HDF5 writes no empty one).
+void write_fti_attributes(const h5::Site& site, hid_t dataset, const h5::Dataset& d) {
+    if (d.has_attribute_name) {
+        h5::Handle str = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+        site.check(H5Tset_size(str.get(), d.attribute_name.size() + 1), "string type");
+        write_attribute(site, dataset, "name", str.get(), {}, d.attribute_name.c_str());
+    }
+    if (d.has_attribute_dim && !d.attribute_dim.empty()) {
+        write_attribute(site, dataset, "dim", H5T_NATIVE_UINT64, {d.attribute_dim.size()}, d.attribute_dim.data());
+    }
+}
+
+class Hdf5Reader final : public CheckpointReader {
+  public:
+    // Checks every byte first: damage where no dataset lies (HDF5's own
+    // records, free space) would not show in the datasets' checksums, and
+    // a restart must never take a damaged file. The reads that follow find
+    // the file in the page cache.
+    Hdf5Reader(const fs::path& path, const FileRecord& record) : site_{path, ErrorKind::corrupt} {
+        h5::silence_errors();
+        verify_posix_file(path, record, kReadBuffer);
+        file_ = site_.own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
+        site_.check(H5Lvisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, &Hdf5Reader::collect, this), "list datasets");
+    }
+
+    void read(const VarRecord& var, std::span<std::byte> out) const override {
+        auto it = paths_.find(var.id);
+        if (it == paths_.end()) {
+            site_.raise("no dataset has " + std::string(kIdAttribute) + " " + std::to_string(var.id));
+        }
+        const std::string& path = it->second;
+        h5::Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "dataset '" + path + "'");
+        h5::Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of dataset '" + path + "'");
+        h5::Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of dataset '" + path + "'");
+        const hssize_t points = H5Sget_simple_extent_npoints(space.get());
+        const std::uint64_t bytes = static_cast<std::uint64_t>(points) * H5Tget_size(type.get());
+        if (points < 0 || bytes != out.size()) {
+            site_.raise("dataset '" + path + "' holds " + std::to_string(bytes) + " bytes, variable " +
+                        std::to_string(var.id) + " has " + std::to_string(out.size()));
+        }
+        // Read in the file's own type: no conversion, the bytes as written.
+        if (!out.empty()) {
+            site_.check(H5Dread(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
+                        "read dataset '" + path + "'");
+        }
+        std::uint32_t stored = 0;
+        h5::Handle attr = site_.own(H5Aopen(ds.get(), kCrcAttribute, H5P_DEFAULT), H5Aclose,
+                                    "attribute " + std::string(kCrcAttribute) + " of '" + path + "'");
+        site_.check(H5Aread(attr.get(), H5T_NATIVE_UINT32, &stored), "read " + std::string(kCrcAttribute));
+        const std::uint32_t crc = crc32_of(out);
+        if (crc != var.crc32 || crc != stored) {
+            fail(ErrorKind::corrupt, "HDF5 file '" + site_.file.string() + "': dataset '" + path + "' (variable " +
+                                         std::to_string(var.id) + ") fails its checksum (metadata " +
+                                         crc32_hex(var.crc32) + ", dataset " + crc32_hex(stored) + ", computed " +
+                                         crc32_hex(crc) + ")");
+        }
+    }
+
+  private:
+    // H5Lvisit's callback: records every dataset that names its variable.
+    static herr_t collect(hid_t group, const char* name, const H5L_info_t* info, void* self) {
+        if (info->type != H5L_TYPE_HARD || H5Aexists_by_name(group, name, kIdAttribute, H5P_DEFAULT) <= 0) return 0;
+        hid_t attr = H5Aopen_by_name(group, name, kIdAttribute, H5P_DEFAULT, H5P_DEFAULT);
+        if (attr < 0) return -1;
+        int id = 0;
+        herr_t status = H5Aread(attr, H5T_NATIVE_INT, &id);
+        H5Aclose(attr);
+        if (status < 0) return -1;
+        auto* reader = static_cast<Hdf5Reader*>(self);
+        return reader->paths_.emplace(id, std::string("/") + name).second ? 0 : -1;  // an id twice: damaged
+    }
+
+    h5::Site site_;
+    h5::Handle file_;
+    std::map<int, std::string> paths_;
+};
+
+}  // namespace
+
+Hdf5Writer::Hdf5Writer(const Directory& dir, const std::string& name, std::shared_ptr<const h5::Schema> schema)
+    : site_{dir.path_of(name), ErrorKind::io}, schema_(std::move(schema)) {
+    h5::silence_errors();
+    dir.remove(name);  // a leftover of a failed attempt, or a link planted at the name
+    // HDF5 takes a path: through the directory's descriptor, and exclusive
+    // (O_CREAT | O_EXCL), so neither a swapped directory nor a link redirects it.
+    file_ = site_.own(H5Fcreate(dir.descriptor_path_of(name).c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT),
+                      H5Fclose, "create");
+    record_.file = name;
+    if (!schema_) return;
+    for (const h5::GroupPath& g : schema_->groups) {
+        const std::string text = h5::path_text(g);
+        site_.own(H5Gcreate2(file_.get(), text.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+                  "group '" + text + "'");
+    }
+}
+
+void Hdf5Writer::add(int id, std::span<const std::byte> data, const std::string& name) {
+    const h5::Dataset d = dataset_for(schema_.get(), id, data.size());
+    const std::string path = dataset_path(d);
+    std::vector<hsize_t> dims(d.dims.begin(), d.dims.end());
+    h5::Handle type = h5::make_datatype(*d.type, site_);
+    h5::Handle space = site_.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
+                                 "space of dataset '" + path + "'");
+    h5::Handle ds =
+        site_.own(H5Dcreate2(file_.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                  H5Dclose, "dataset '" + path + "'");
+    if (!data.empty()) {
+        site_.check(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+                    "write dataset '" + path + "'");
+    }
+    const std::uint32_t crc = crc32_of(data);
+    write_attribute(site_, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &id);
+    write_attribute(site_, ds.get(), kCrcAttribute, H5T_NATIVE_UINT32, {}, &crc);
+    write_fti_attributes(site_, ds.get(), d);
+    record_.vars.push_back(describe_var(id, 0, data.size(), crc, name));
+}
+
+FileRecord Hdf5Writer::finish() {
+    site_.check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush");
+    file_.reset();
+    {
+        File written = File::open_read(site_.file);  // HDF5 does not fsync
+        written.sync();
+        record_.size = written.size();
+    }
+    record_.crc32 = crc32_of_file(site_.file, kReadBuffer);
+    record_.complete = true;
+    return record_;
+}
+
+std::unique_ptr<CheckpointReader> open_hdf5_reader(const fs::path& path, const FileRecord& record) {
+    return std::make_unique<Hdf5Reader>(path, record);
+}
+
+}  // namespace mlckpt::core

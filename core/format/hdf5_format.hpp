@@ -1,0 +1,41 @@
+// ckpt_io = 5: a rank's checkpoint is one HDF5 file, written with the
+// serial HDF5 API. Each protected variable is a dataset (docs/hdf5.md):
+// its name, group and shape from h5::Schema, its element type from FTI's
+// types; the bytes are the application's, unconverted. Each dataset carries
+// its variable id ("mlckpt_id") and the CRC-32 of its bytes
+// ("mlckpt_crc32"), which the metadata's VAR record repeats; the FILE record
+// holds the size and CRC-32 of the whole file, so partner copies, parity and
+// the L4 flush handle it as bytes, like a POSIX file.
+#pragma once
+
+#include <memory>
+
+#include "format/checkpoint_reader.hpp"
+#include "format/file_writer.hpp"
+#include "format/hdf5_handle.hpp"
+#include "format/hdf5_schema.hpp"
+
+namespace mlckpt::core {
+
+class Hdf5Writer final : public FileWriter {
+  public:
+    // `schema` may be null: every variable is then a one-dimensional
+    // dataset of bytes named after its id.
+    // Creates `name` in `dir` exclusively (a leftover at the name is
+    // removed first, never followed).
+    Hdf5Writer(const Directory& dir, const std::string& name, std::shared_ptr<const h5::Schema> schema);
+
+    void add(int id, std::span<const std::byte> data, const std::string& name) override;
+    bool has(int id) const override { return record_.find_var(id) != nullptr; }
+    FileRecord finish() override;
+
+  private:
+    h5::Site site_;
+    std::shared_ptr<const h5::Schema> schema_;
+    h5::Handle file_;
+    FileRecord record_;
+};
+
+std::unique_ptr<CheckpointReader> open_hdf5_reader(const fs::path& path, const FileRecord& record);
+
+}  // namespace mlckpt::core

@@ -1,0 +1,55 @@
+#include "format/hdf5_handle.hpp"
+
+namespace mlckpt::core::h5 {
+
+namespace {
+
+// HDF5's error stack, innermost call first: "H5Dopen2: unable to open ...".
+std::string take_error_stack() {
+    std::string text;
+    auto collect = [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
+        auto& s = *static_cast<std::string*>(out);
+        if (!s.empty()) s += "; ";
+        s += std::string(e->func_name ? e->func_name : "?") + ": " + (e->desc ? e->desc : "");
+        return 0;
+    };
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect, &text);
+    H5Eclear2(H5E_DEFAULT);
+    return text.empty() ? "no HDF5 message" : text;
+}
+
+}  // namespace
+
+Handle& Handle::operator=(Handle&& other) noexcept {
+    if (this != &other) {
+        reset();
+        id_ = other.id_;
+        closer_ = other.closer_;
+        other.id_ = H5I_INVALID_HID;
+    }
+    return *this;
+}
+
+void Handle::reset() noexcept {
+    if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+    id_ = H5I_INVALID_HID;
+}
+
+Handle Site::own(hid_t id, Handle::Closer closer, const std::string& what) const {
+    if (id < 0) raise(what);
+    return Handle(id, closer);
+}
+
+void Site::check(herr_t status, const std::string& what) const {
+    if (status < 0) raise(what);
+}
+
+void Site::raise(const std::string& what) const {
+    fail(kind, "HDF5 file '" + file.string() + "': " + what + ": " + take_error_stack());
+}
+
+void silence_errors() {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+}  // namespace mlckpt::core::h5

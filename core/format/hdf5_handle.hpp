@@ -1,0 +1,51 @@
+// Checked calls into the HDF5 C library: every identifier is owned by a
+// Handle that closes it, and every failure becomes an Error naming the file,
+// what was being done and HDF5's own message (HDF5's printing of errors is
+// turned off, so nothing reaches stderr behind the library's log).
+#pragma once
+
+#include <hdf5.h>
+
+#include <filesystem>
+#include <string>
+
+#include "common/error.hpp"
+
+namespace mlckpt::core::h5 {
+
+class Handle {
+  public:
+    using Closer = herr_t (*)(hid_t);
+    Handle() = default;
+    Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+    Handle(Handle&& other) noexcept : id_(other.id_), closer_(other.closer_) { other.id_ = H5I_INVALID_HID; }
+    Handle& operator=(Handle&& other) noexcept;
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    ~Handle() { reset(); }
+
+    hid_t get() const { return id_; }
+    void reset() noexcept;
+
+  private:
+    hid_t id_ = H5I_INVALID_HID;
+    Closer closer_ = nullptr;
+};
+
+// Where calls report their failures: the file and the kind of Error
+// (io while writing, corrupt while reading a checkpoint).
+struct Site {
+    std::filesystem::path file;
+    ErrorKind kind = ErrorKind::io;
+
+    // Throws when `id` is negative; else wraps it.
+    Handle own(hid_t id, Handle::Closer closer, const std::string& what) const;
+    // Throws when `status` is negative.
+    void check(herr_t status, const std::string& what) const;
+    [[noreturn]] void raise(const std::string& what) const;
+};
+
+// Turns off HDF5's automatic error printing for the calling thread.
+void silence_errors();
+
+}  // namespace mlckpt::core::h5

@@ -1,0 +1,165 @@
+// The HDF5 writer and reader of core (ckpt_io = 5), file by file: groups,
+// shapes and compound types go in as described; every byte comes back; a
+// damaged dataset, a damaged or truncated file and an HDF5 failure are
+// errors that name the file.
+#include "format/hdf5_format.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <numeric>
+
+#include "expect_error.hpp"
+#include "format/file_formats.hpp"
+#include "format/posix_format.hpp"
+#include "hash/crc32.hpp"
+#include "registry/registry.hpp"
+#include "runtime/hdf5_schema.hpp"
+#include "temp_dir.hpp"
+
+namespace mlckpt::core {
+namespace {
+
+struct Pair {
+    double x[2];
+    char tag;  // and 7 bytes of padding
+};
+
+struct Written {
+    test::TempDir dir;
+    fs::path path = dir.path() / "Ckpt1-Rank0.fti";
+    std::vector<double> grid = std::vector<double>(12);
+    std::vector<Pair> pairs = std::vector<Pair>(3);
+    std::vector<int> empty;
+    FileRecord record;
+
+    Written() {
+        std::iota(grid.begin(), grid.end(), 0.5);
+        std::memset(pairs.data(), 0xa5, pairs.size() * sizeof(Pair));  // padding bytes too
+        for (Pair& p : pairs) p.x[1] = 2.0;
+        Registry reg(100);
+        int group = reg.groups().add("mesh", 0);
+        int pair = reg.types().add_composite("Pair", sizeof(Pair), "");
+        reg.types().add_field(pair, "x", kDouble, offsetof(Pair, x), {2});
+        reg.types().add_field(pair, "tag", kChar, offsetof(Pair, tag), {});
+        reg.protect(0, grid.data(), 12, kDouble);
+        reg.protect(1, pairs.data(), 3, pair);
+        reg.protect(2, nullptr, 0, kInt);
+        reg.define_dataset(0, {3, 4}, "grid", group);
+        Hdf5Writer w(Directory::open(path.parent_path()), path.filename().string(), hdf5_schema(reg));
+        w.add(0, std::as_bytes(std::span(grid)), "");
+        w.add(1, std::as_bytes(std::span(pairs)), "pairs");
+        w.add(2, {}, "");
+        record = w.finish();
+    }
+};
+
+TEST(Hdf5Format, EveryByteComesBack) {
+    Written f;
+    EXPECT_EQ(f.record.size, fs::file_size(f.path));
+    EXPECT_EQ(f.record.crc32, crc32_of_file(f.path, 4096));
+    ASSERT_EQ(f.record.vars.size(), 3u);
+    EXPECT_EQ(f.record.vars[1].crc32, crc32_of(std::as_bytes(std::span(f.pairs))));
+    EXPECT_EQ(f.record.vars[1].name, "pairs");
+    verify_checkpoint_file(f.path, f.record, IoMode::hdf5, 4096);
+
+    auto reader = open_checkpoint_reader(f.path, IoMode::hdf5, f.record);
+    std::vector<double> grid(12);
+    reader->read(f.record.vars[0], std::as_writable_bytes(std::span(grid)));
+    EXPECT_EQ(grid, f.grid);
+    std::vector<Pair> pairs(3);
+    reader->read(f.record.vars[1], std::as_writable_bytes(std::span(pairs)));
+    EXPECT_EQ(std::memcmp(pairs.data(), f.pairs.data(), sizeof(Pair) * 3), 0) << "padding included";
+    reader->read(f.record.vars[2], {});
+}
+
+TEST(Hdf5Format, DamagedDatasetIsNamed) {
+    Written f;
+    // The grid's bytes lie in the file as they are in memory: find and change one.
+    std::ifstream in(f.path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    const auto at = bytes.find(std::string(reinterpret_cast<const char*>(f.grid.data()), 12 * sizeof(double)));
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 9] = static_cast<char>(~bytes[at + 9]);
+    std::ofstream(f.path, std::ios::binary | std::ios::trunc) << bytes;
+
+    std::string whole =
+        test::error_message(ErrorKind::corrupt, [&] { verify_checkpoint_file(f.path, f.record, IoMode::hdf5, 4096); });
+    EXPECT_NE(whole.find("fails its checksum"), std::string::npos) << whole;
+    std::string opened =
+        test::error_message(ErrorKind::corrupt, [&] { open_checkpoint_reader(f.path, IoMode::hdf5, f.record); });
+    EXPECT_NE(opened.find("fails its checksum"), std::string::npos) << "a restart never opens it: " << opened;
+    // With the file's checksum taken after the damage, the dataset's own catches it.
+    f.record.crc32 = crc32_of_file(f.path, 4096);
+    auto reader = open_checkpoint_reader(f.path, IoMode::hdf5, f.record);
+    std::vector<double> grid(12);
+    std::string one = test::error_message(
+        ErrorKind::corrupt, [&] { reader->read(f.record.vars[0], std::as_writable_bytes(std::span(grid))); });
+    EXPECT_NE(one.find("dataset '/mesh/grid' (variable 0) fails its checksum"), std::string::npos) << one;
+}
+
+TEST(Hdf5Format, TruncatedOrForeignFileIsNamed) {
+    Written f;
+    fs::resize_file(f.path, f.record.size / 2);
+    std::string cut =
+        test::error_message(ErrorKind::corrupt, [&] { open_checkpoint_reader(f.path, IoMode::hdf5, f.record); });
+    EXPECT_NE(cut.find("(truncated)"), std::string::npos) << cut;
+
+    std::ofstream(f.path, std::ios::binary | std::ios::trunc) << std::string(f.record.size, 'x');
+    f.record.crc32 = crc32_of_file(f.path, 4096);  // past the checksum: HDF5 itself refuses it
+    std::string foreign =
+        test::error_message(ErrorKind::corrupt, [&] { open_checkpoint_reader(f.path, IoMode::hdf5, f.record); });
+    EXPECT_NE(foreign.find("HDF5 file '" + f.path.string() + "': open: "), std::string::npos) << foreign;
+}
+
+TEST(Hdf5Format, HdfFailureNamesFileAndDataset) {
+    test::TempDir dir;
+    Registry reg(10);
+    std::vector<int> a(4), b(4);
+    reg.protect(0, a.data(), 4, kInt);
+    reg.protect(1, b.data(), 4, kInt);
+    reg.define_dataset(0, {}, "same", -1);
+    reg.define_dataset(1, {}, "same", -1);
+    Hdf5Writer w(Directory::open(dir.path()), "f.h5", hdf5_schema(reg));
+    w.add(0, std::as_bytes(std::span(a)), "");
+    std::string msg = test::error_message(ErrorKind::io, [&] { w.add(1, std::as_bytes(std::span(b)), ""); });
+    EXPECT_NE(msg.find("f.h5': dataset '/same': "), std::string::npos) << msg;
+    EXPECT_NE(msg.find("H5D"), std::string::npos) << "HDF5's own message: " << msg;
+}
+
+TEST(Hdf5Groups, TreeAndNames) {
+    GroupTree t;
+    int a = t.add("a", 0);
+    int b = t.add("b", a);
+    EXPECT_EQ(t.path(b), (std::vector<std::string>{"a", "b"}));
+    t.rename(a, "z");
+    EXPECT_EQ(t.path(b), (std::vector<std::string>{"z", "b"}));
+    test::error_message(ErrorKind::usage, [&] { t.add("b", a); });
+    test::error_message(ErrorKind::usage, [&] { t.add("x/y", 0); });
+    test::error_message(ErrorKind::usage, [&] { t.add(".", 0); });
+    test::error_message(ErrorKind::usage, [&] { t.add("c", 7); });
+    test::error_message(ErrorKind::usage, [&] { t.rename(0, "root"); });
+}
+
+TEST(Hdf5Schema, DefaultsAndReprotection) {
+    Registry reg(10);
+    std::vector<int> v(6);
+    reg.protect(3, v.data(), 6, kInt);
+    auto s = hdf5_schema(reg);
+    EXPECT_EQ(s->datasets.at(3).name, "Dataset_3");
+    EXPECT_EQ(s->datasets.at(3).dims, (std::vector<std::uint64_t>{6}));
+    EXPECT_TRUE(s->datasets.at(3).group.empty());
+    test::error_message(ErrorKind::usage, [&] { reg.define_dataset(3, {4, 2}, "", -1); });
+    reg.define_dataset(3, {2, 3}, "v", -1);
+    reg.protect(3, v.data(), 6, kInt);  // same count: the shape stays
+    EXPECT_EQ(hdf5_schema(reg)->datasets.at(3).dims, (std::vector<std::uint64_t>{2, 3}));
+    reg.protect(3, v.data(), 5, kInt);  // another count: one dimension, the name stays
+    s = hdf5_schema(reg);
+    EXPECT_EQ(s->datasets.at(3).dims, (std::vector<std::uint64_t>{5}));
+    EXPECT_EQ(s->datasets.at(3).name, "v");
+}
+
+}  // namespace
+}  // namespace mlckpt::core
