@@ -139,8 +139,8 @@ Hdf5Writer::Hdf5Writer(const Directory& dir, const std::string& name, std::share
     dir.remove(name);  // a leftover of a failed attempt, or a link planted at the name
     // HDF5 takes a path: through the directory's descriptor, and exclusive
     // (O_CREAT | O_EXCL), so neither a swapped directory nor a link redirects it.
-    file_ = site_.own(H5Fcreate(dir.descriptor_path_of(name).c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT),
-                      H5Fclose, "create");
+    file_ = site_.own(H5Fcreate(dir.descriptor_path_of(name).c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
+                      "create");
     record_.file = name;
     if (!schema_) return;
     for (const h5::GroupPath& g : schema_->groups) {

@@ -218,8 +218,8 @@ std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const Checkpo
                                                           ref.seq, *layout, base, dcp_options(ctx), sizes);
                 file = std::make_unique<DcpFile>(std::move(writer), base != nullptr, ctx.rank(), ref.seq);
             } else {
-                WriterSetup setup{dir, name + ".tmp", write_path(read_back), layout ? &*layout : nullptr, sizes,
-                                  state.hdf5};
+                WriterSetup setup{dir,   name + ".tmp", write_path(read_back), layout ? &*layout : nullptr,
+                                  sizes, state.hdf5};
                 file = std::make_unique<RenamedFile>(format.create_writer(setup), dir, name,
                                                      ctx.layout.base_of(path.parent_path()));
             }
