@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "common/wait_bound.hpp"
 #include "format/io_mode.hpp"
-#include "mpi/bounded_wait.hpp"
 
 namespace mlckpt::core {
 

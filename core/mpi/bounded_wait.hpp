@@ -16,10 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "common/wait_bound.hpp"
+
 namespace mlckpt::core {
 
-// Seconds; 0 means no bound. Set from the configuration at FTI_Init.
-constexpr int kDefaultWaitBoundSeconds = 1800;
+// Seconds; 0 means no bound. Set from the configuration at FTI_Init;
+// kDefaultWaitBoundSeconds before.
 void set_wait_bound(int seconds);
 int wait_bound();
 

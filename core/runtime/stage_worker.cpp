@@ -1,6 +1,7 @@
 #include "runtime/stage_worker.hpp"
 
 #include <sstream>
+#include <utility>
 
 #include "common/error.hpp"
 #include "io/file.hpp"
