@@ -63,16 +63,16 @@ TEST(Layout, PathsAndNames) {
 // in: the innermost one when they nest (meta_dir inside ckpt_dir, say).
 TEST(Layout, BaseOfIsTheInnermostConfiguredDirectory) {
     Config cfg;
-    cfg.ckpt_dir = "/work/ckpt/";
-    cfg.glbl_dir = "/work/ckpt/global";
+    cfg.ckpt_dir = "/scratch/ckpt/";
+    cfg.glbl_dir = "/scratch/ckpt/global";
     cfg.meta_dir = "meta";
     StorageLayout l(cfg, "exec");
-    EXPECT_EQ(l.base_of(l.ckpt_dir(1, 7, 3)), fs::path("/work/ckpt/"));
-    EXPECT_EQ(l.base_of(l.ckpt_dir(4, 7, 0)), fs::path("/work/ckpt/global"));
+    EXPECT_EQ(l.base_of(l.ckpt_dir(1, 7, 3)), fs::path("/scratch/ckpt/"));
+    EXPECT_EQ(l.base_of(l.ckpt_dir(4, 7, 0)), fs::path("/scratch/ckpt/global"));
     EXPECT_EQ(l.base_of(l.meta_exec_dir()), fs::path("meta"));
-    EXPECT_EQ(l.base_of("/work/ckpt"), fs::path("/work/ckpt/"));
+    EXPECT_EQ(l.base_of("/scratch/ckpt"), fs::path("/scratch/ckpt/"));
     EXPECT_THROW(l.base_of("/elsewhere/node0"), Error);
-    EXPECT_THROW(l.base_of("/work/ckpt/../x"), Error);
+    EXPECT_THROW(l.base_of("/scratch/ckpt/../x"), Error);
 }
 
 }  // namespace
