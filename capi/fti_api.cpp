@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <new>
@@ -120,6 +121,15 @@ Session& session(bool head_allowed = false) {
 
 void require(bool ok, const std::string& message) {
     if (!ok) fail(ErrorKind::usage, message);
+}
+
+// A shape or position of `rank` (1..32) values given by the application.
+std::vector<std::uint64_t> shape(int rank, const FTIT_hsize_t* values, const char* what) {
+    require(rank >= 1 && rank <= mlckpt::core::kMaxDatasetRank,
+            "rank " + std::to_string(rank) + " is invalid; allowed: 1 to " +
+                std::to_string(mlckpt::core::kMaxDatasetRank));
+    require(values != nullptr, std::string(what) + " is NULL");
+    return std::vector<std::uint64_t>(values, values + rank);
 }
 
 }  // namespace
@@ -434,6 +444,73 @@ int FTI_SetAttribute(int id, FTIT_attribute attribute, FTIT_attributeFlag flag) 
             d.attribute_dim = std::vector<std::uint64_t>(attribute.dim.count, attribute.dim.count + n);
         }
         return FTI_SCES;
+    });
+}
+
+// ---- Global datasets (FTI_L4_H5_SINGLE) ---------------------------------------
+
+int FTI_DefineGlobalDataset(int id, int rank, FTIT_hsize_t* dimLength, const char* name, FTIT_H5Group* h5group,
+                            fti_id_t tid) {
+    return guarded("FTI_DefineGlobalDataset", [&] {
+        mlckpt::core::Registry& registry = session().registry();
+        require(name != nullptr, "global dataset " + std::to_string(id) + ": the name is NULL");
+        const int group = h5group ? h5group->id : 0;
+        require(registry.groups().contains(group),
+                "group id " + std::to_string(group) + " is unknown; make groups with FTI_InitGroup");
+        registry.types().at(tid);  // a usage Error for an unknown type
+        registry.global_datasets().define(id, shape(rank, dimLength, "dimLength"),
+                                          std::string(name, ::strnlen(name, FTI_BUFS)), group, tid);
+        return FTI_SCES;
+    });
+}
+
+int FTI_AddSubset(int id, int rank, FTIT_hsize_t* offset, FTIT_hsize_t* count, int did) {
+    return guarded("FTI_AddSubset", [&] {
+        mlckpt::core::Registry& registry = session().registry();
+        registry.at(id);  // protected, or a usage Error
+        registry.global_datasets().add_subset(id, did, shape(rank, offset, "offset"), shape(rank, count, "count"));
+        return FTI_SCES;
+    });
+}
+
+int FTI_UpdateGlobalDataset(int id, int rank, FTIT_hsize_t* dimLength) {
+    return guarded("FTI_UpdateGlobalDataset", [&] {
+        session().registry().global_datasets().update(id, shape(rank, dimLength, "dimLength"));
+        return FTI_SCES;
+    });
+}
+
+int FTI_UpdateSubset(int id, int rank, FTIT_hsize_t* offset, FTIT_hsize_t* count, int did) {
+    return guarded("FTI_UpdateSubset", [&] {
+        session().registry().global_datasets().update_subset(id, did, shape(rank, offset, "offset"),
+                                                             shape(rank, count, "count"));
+        return FTI_SCES;
+    });
+}
+
+int FTI_RecoverDatasetDimension(int did) {
+    return guarded("FTI_RecoverDatasetDimension", [&] {
+        session().recover_dataset_dimension(did);
+        return FTI_SCES;
+    });
+}
+
+int FTI_GetDatasetRank(int did) {
+    return guarded("FTI_GetDatasetRank", [&] {
+        return static_cast<int>(session().registry().global_datasets().at(did).dims.size());
+    });
+}
+
+FTIT_hsize_t* FTI_GetDatasetSpan(int did, int rank) {
+    // As FTI: a static array, overwritten by the next call.
+    static FTIT_hsize_t span[mlckpt::core::kMaxDatasetRank];
+    return guarded<FTIT_hsize_t*>("FTI_GetDatasetSpan", nullptr, Failure::nscs, [&] {
+        const mlckpt::core::GlobalDataset& d = session().registry().global_datasets().at(did);
+        require(static_cast<std::size_t>(rank) == d.dims.size(),
+                "global dataset " + std::to_string(did) + " has rank " + std::to_string(d.dims.size()) + ", not " +
+                    std::to_string(rank));
+        std::copy(d.dims.begin(), d.dims.end(), span);
+        return span;
     });
 }
 

@@ -41,6 +41,7 @@
 #define FTI_L3 3     /* local + Reed-Solomon parity */
 #define FTI_L4 4     /* parallel file system */
 #define FTI_L4_DCP 8 /* parallel file system, differential */
+#define FTI_L4_H5_SINGLE 9 /* one HDF5 file of the global datasets, beside the levels */
 
 /* Head ranks (head = 1): an application rank that ends without FTI_Finalize
  * releases its node's head by sending this int on [advanced] final_tag to
@@ -518,6 +519,39 @@ MLCKPT_EXPORT int FTI_DefineDataset(int id, int rank, int* dimLength, const char
 /* Attributes of variable `id`'s dataset, as the flags select: "name" (a
  * string) and "dim" (attribute.dim.count[0..ndims-1], 64-bit unsigned). */
 MLCKPT_EXPORT int FTI_SetAttribute(int id, FTIT_attribute attribute, FTIT_attributeFlag flag);
+
+/* ---- Global datasets: one HDF5 file shared by all ranks (FTI_L4_H5_SINGLE) ---
+ * A global dataset is an array that spans the application ranks; each rank
+ * adds its protected variables to it as hyperslabs (subsets). With
+ * [basic] h5_single_file_enable = 1, FTI_Checkpoint(id, FTI_L4_H5_SINGLE)
+ * writes every global dataset into <h5_single_file_dir>/<prefix>-ID<id>.h5
+ * with parallel HDF5, and [restart] failure = 3 restarts from the newest
+ * such file on any number of ranks. See docs/hdf5.md. */
+
+/* hsize_t of HDF5 (64-bit unsigned). */
+typedef unsigned long long FTIT_hsize_t;
+
+/* Global dataset `id` (its own id space): `rank` dimensions of lengths
+ * dimLength[0..rank-1], slowest-varying first, named `name` in group
+ * `h5group` (NULL: "/"), of element type `tid`. Local; every rank must
+ * define the same global datasets before a checkpoint or recovery. */
+MLCKPT_EXPORT int FTI_DefineGlobalDataset(int id, int rank, FTIT_hsize_t* dimLength, const char* name,
+                                          FTIT_H5Group* h5group, fti_id_t tid);
+/* Protected variable `id` is the hyperslab of global dataset `did` that
+ * starts at offset[0..rank-1] and spans count[0..rank-1] elements (as
+ * H5Sselect_hyperslab's start and count); `rank` is the dataset's. */
+MLCKPT_EXPORT int FTI_AddSubset(int id, int rank, FTIT_hsize_t* offset, FTIT_hsize_t* count, int did);
+/* A new shape for global dataset `id`, and a new place for the subset
+ * `id` of global dataset `did` (added before with FTI_AddSubset). */
+MLCKPT_EXPORT int FTI_UpdateGlobalDataset(int id, int rank, FTIT_hsize_t* dimLength);
+MLCKPT_EXPORT int FTI_UpdateSubset(int id, int rank, FTIT_hsize_t* offset, FTIT_hsize_t* count, int did);
+/* In a variate restart (FTI_Status() == 3): global dataset `did` takes
+ * the shape it has in the file restarted from. */
+MLCKPT_EXPORT int FTI_RecoverDatasetDimension(int did);
+/* The rank of global dataset `did` (FTI_NSCS when unknown), and its shape:
+ * a static array of `rank` lengths, NULL when unknown or `rank` differs. */
+MLCKPT_EXPORT int FTI_GetDatasetRank(int did);
+MLCKPT_EXPORT FTIT_hsize_t* FTI_GetDatasetSpan(int did, int rank);
 
 /* ---- mlckpt extensions ---------------------------------------------------- */
 

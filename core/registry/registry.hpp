@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "registry/global_datasets.hpp"
 #include "registry/h5_groups.hpp"
 #include "registry/types.hpp"
 
@@ -55,6 +56,9 @@ class Registry {
     void define_dataset(int id, std::vector<std::uint64_t> dims, const std::string& name, int group);
     DatasetDefinition& dataset(int id);  // of a protected variable
     const DatasetDefinition* find_dataset(int id) const;
+    // FTI_DefineGlobalDataset .. FTI_UpdateSubset (FTI_L4_H5_SINGLE).
+    GlobalDatasets& global_datasets() { return global_; }
+    const GlobalDatasets& global_datasets() const { return global_; }
 
     const Variable* find(int id) const;
     const Variable& at(int id) const;  // throws a usage Error naming the id
@@ -74,6 +78,7 @@ class Registry {
     int max_var_id_;
     TypeTable types_;
     GroupTree groups_;
+    GlobalDatasets global_;
     std::vector<Variable> vars_;
     std::map<int, DatasetDefinition> datasets_;
     std::map<std::string, int> names_;

@@ -594,6 +594,12 @@ BitFlipResult Session::bit_flip(int id) {
     return result;
 }
 
+void Session::recover_dataset_dimension(int did) {
+    registry_.global_datasets().at(did);
+    fail(ErrorKind::usage, "this is no variate restart (FTI_Status() is " + std::to_string(status_) +
+                               ", not 3): [restart] failure = 3 restarts from the global HDF5 file");
+}
+
 std::int64_t Session::stored_size(int id) const {
     if (!source_) return 0;
     const VarRecord* v = source_->record.find_var(id);

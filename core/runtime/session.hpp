@@ -65,6 +65,9 @@ class Session {
     void recover_var_init();
     void recover_var(int id);
     void recover_var_finalize();
+    // FTI_RecoverDatasetDimension: in a variate restart (failure = 3), the
+    // global dataset takes the shape it has in the file restarted from.
+    void recover_dataset_dimension(int did);
     std::int64_t stored_size(int id) const;
     void* realloc_var(int id, void* ptr);
 
