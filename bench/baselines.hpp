@@ -21,6 +21,16 @@ double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const st
 // work of the shared-file modes (MPI-IO, container), where the file
 // system serializes what it serializes for one file. The file is removed.
 double raw_shared_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data);
+// The work of one HDF5 file shared by the ranks (FTI_L4_H5_SINGLE): every
+// rank writes its `data` into a new `file` shared by the ranks of `comm`,
+// at offset rank x data.size(), with collective MPI-IO
+// (MPI_File_write_at_all), then MPI_File_sync and MPI_File_close. A file of
+// that name left by an earlier call is removed first, untimed; the new one
+// stays for raw_shared_mpiio_read_with_crc.
+double raw_shared_mpiio_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data);
+// Its reading: every rank reads its slice of that file into `buffer` with
+// collective MPI-IO (MPI_File_read_at_all) and computes a CRC-32 (ISA-L) of it.
+double raw_shared_mpiio_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byte> buffer);
 // read() of that file into `buffer` with a CRC-32 (ISA-L) of what was read.
 double raw_read_with_crc(MPI_Comm comm, const fs::path& file, std::span<std::byte> buffer);
 // The pass over all the data with which an L4 differential checkpoint finds

@@ -1,6 +1,6 @@
 // mlckpt_bench: one benchmark case per launch, driven by bench/run_bench.py.
 //
-//   mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8 --io 1..4
+//   mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8|9 --io 1..5
 //                --mib N --runs N --dir DIR --out FILE [--cold] [--changed PERCENT]
 //
 // checkpoint: a fresh execution protects N MiB per rank and takes `runs`
@@ -13,13 +13,18 @@
 //   same bytes; L2 and L3: an L1 checkpoint of the same data; L3: ISA-L
 //   encode, raw and through mlckpt's encoder; level 8: a CRC-32 of every
 //   block, and the changed blocks written in place into the raw file +
-//   fsync(). Also the CPU time of the ranks and the time the host took from
+//   fsync(); level 9 (FTI_L4_H5_SINGLE, one HDF5 file of a global dataset
+//   of doubles, each rank's data one row of it): the same bytes written into
+//   one new shared file with collective MPI-IO + MPI_File_sync (the raw
+//   write per rank is kept for information). Also the CPU time of the ranks and the time the host took from
 //   the machine's cores (steal); afterwards memcpy, MD5 and an MPI ring of
 //   the same bytes. The launch ends without FTI_Finalize, as a crash.
 // recover: a relaunch of that execution, timed from FTI_Init to the end of
 //   FTI_Recover, beside a raw read + CRC-32 of the same bytes (FTI-FF: and
-//   an MD5 of them); with --cold every file is first dropped from the page
-//   cache.
+//   an MD5 of them; level 9: a restart with failure = 3 from the global
+//   file, beside a collective MPI-IO read + CRC-32 of each rank's slice of
+//   the raw shared file); with --cold every file is first dropped from the
+//   page cache.
 // Rank 0 appends one JSON object per launch to FILE.
 #include <mpi.h>
 #include <unistd.h>
@@ -105,16 +110,29 @@ int cpus_per_rank() {
     return cpus;
 }
 
+void check(int rc, int expected, const char* what) {
+    if (rc != expected) throw std::runtime_error(std::string(what) + ": " + FTI_LastError());
+}
+
+// Level 9: one HDF5 file of every rank's data (FTI_L4_H5_SINGLE).
+bool single_file(const Options& o) {
+    return o.level == FTI_L4_H5_SINGLE;
+}
+
+// A recovery from the global file is a variate restart (failure = 3), a
+// fresh execution: each such launch writes its own configuration.
 std::string write_config(const Options& o) {
     fs::path path = o.dir / "config.fti";
-    if (o.phase == "checkpoint" && g_rank == 0) {
+    if ((o.phase == "checkpoint" || single_file(o)) && g_rank == 0) {
         fs::create_directories(o.dir);
         std::ofstream out(path);
         out << "[basic]\nnode_size = 1\ngroup_size = " << std::max(2, group_size()) << "\nverbosity = 3\n"
             << "ckpt_io = " << (o.level == 8 ? 3 : o.io) << "\nckpt_dir = " << (o.dir / "local").string()
             << "\nglbl_dir = " << (o.dir / "global").string() << "\nmeta_dir = " << (o.dir / "meta").string() << "\n";
         if (o.level == 8) out << "enable_dcp = 1\ndcp_mode = 2\ndcp_block_size = " << kDcpBlock << "\n";
-        out << "[restart]\nfailure = 0\nexec_id =\n[advanced]\nlocal_test = 1\n";
+        if (single_file(o)) out << "h5_single_file_enable = 1\n";  // into glbl_dir, FTI's default
+        out << "[restart]\nfailure = " << (single_file(o) && o.phase == "recover" ? 3 : 0)
+            << "\nexec_id =\n[advanced]\nlocal_test = 1\n";
     }
     MPI_Barrier(MPI_COMM_WORLD);
     return path.string();
@@ -142,6 +160,29 @@ void change_blocks(std::vector<std::uint64_t>& data, double percent, std::uint64
 fs::path raw_file(const Options& o) {
     fs::path base = o.level >= 4 ? o.dir / "global" : o.dir / "local" / ("node" + std::to_string(g_rank));
     return base / ("raw-rank" + std::to_string(g_rank) + ".bin");
+}
+
+// Level 9's raw shared file, beside the global HDF5 file.
+fs::path raw_shared_file(const Options& o) {
+    return o.dir / "global" / "raw-shared-mpiio.bin";
+}
+
+// Level 9: the data is protected as doubles (the same bytes, bit for bit)
+// and is row `rank` of global dataset 0, of ranks x elements doubles: each
+// rank one contiguous slab of it, at the place of its slice in the raw
+// shared file.
+void protect(const Options& o, std::vector<std::uint64_t>& data) {
+    const auto n = static_cast<int64_t>(data.size());
+    if (!single_file(o)) {
+        check(FTI_Protect(0, data.data(), n, FTI_ULNG), FTI_SCES, "FTI_Protect");
+        return;
+    }
+    check(FTI_Protect(0, data.data(), n, FTI_DBLE), FTI_SCES, "FTI_Protect");
+    FTIT_hsize_t dims[2] = {static_cast<FTIT_hsize_t>(g_ranks), static_cast<FTIT_hsize_t>(data.size())};
+    check(FTI_DefineGlobalDataset(0, 2, dims, "field", nullptr, FTI_DBLE), FTI_SCES, "FTI_DefineGlobalDataset");
+    FTIT_hsize_t offset[2] = {static_cast<FTIT_hsize_t>(g_rank), 0};
+    FTIT_hsize_t count[2] = {1, static_cast<FTIT_hsize_t>(data.size())};
+    check(FTI_AddSubset(0, 2, offset, count, 0), FTI_SCES, "FTI_AddSubset");
 }
 
 // Every measurement starts with nothing left to write back from the ones
@@ -221,21 +262,17 @@ Json common(const Options& o) {
     return j;
 }
 
-void check(int rc, int expected, const char* what) {
-    if (rc != expected) throw std::runtime_error(std::string(what) + ": " + FTI_LastError());
-}
-
 Json checkpoint_phase(const Options& o) {
     std::string cfg = write_config(o);
     std::vector<std::uint64_t> data(o.mib * (1u << 20) / sizeof(std::uint64_t));
     fill(data, 0);
     const std::uint64_t rss_before = resident_bytes();
     check(FTI_Init(cfg.c_str(), MPI_COMM_WORLD), FTI_SCES, "FTI_Init");
-    check(FTI_Protect(0, data.data(), static_cast<int64_t>(data.size()), FTI_ULNG), FTI_SCES, "FTI_Protect");
+    protect(o, data);
     auto bytes = std::as_bytes(std::span(data));
 
     const int cpus = cpus_per_rank();
-    std::vector<double> ckpt, raw_write, raw_shared_write, written, cpu, stolen, faults, full_l4, dcp_crc_pass,
+    std::vector<double> ckpt, raw_write, raw_shared_write, raw_per_rank_write, written, cpu, stolen, faults, full_l4, dcp_crc_pass,
         dcp_in_place, md5, l1, isal_raw, isal_library;
     const bool shared_file = o.level == 4 && (o.io == 2 || o.io == 4);
     const bool ftiff = o.io == 3 && o.level != 8;
@@ -280,6 +317,11 @@ Json checkpoint_phase(const Options& o) {
         compute_between_checkpoints();
         quiet_disk();
         double raw = raw_durable_write(MPI_COMM_WORLD, raw_file(o), bytes);
+        double per_rank = raw;
+        if (single_file(o)) {  // the target's yardstick: one shared file, as the checkpoint writes
+            quiet_disk();
+            raw = raw_shared_mpiio_write(MPI_COMM_WORLD, raw_shared_file(o), bytes);
+        }
         double raw_shared = 0;
         if (shared_file) {
             quiet_disk();
@@ -310,7 +352,7 @@ Json checkpoint_phase(const Options& o) {
             compute_between_checkpoints();
             quiet_disk();
         }
-        double seconds = timed_checkpoint(++id, o.level);
+        double seconds = timed_checkpoint(++id, o.level);  // level 9: FTI_L4_H5_SINGLE
         if (run < 1) {
             drop_counters(written, cpu, stolen, faults);
             if (ftiff) md5.pop_back();
@@ -322,6 +364,7 @@ Json checkpoint_phase(const Options& o) {
             continue;
         }
         raw_write.push_back(raw);
+        raw_per_rank_write.push_back(per_rank);
         raw_shared_write.push_back(raw_shared);
         ckpt.push_back(seconds);
         dcp_crc_pass.push_back(crc_pass);
@@ -334,7 +377,8 @@ Json checkpoint_phase(const Options& o) {
     compute_between_checkpoints();
     double files = 0;
     if (g_rank == 0) {
-        files = static_cast<double>(tree_below(o.dir / "local").files + tree_below(o.dir / "global").files) - g_ranks;
+        files = static_cast<double>(tree_below(o.dir / "local").files + tree_below(o.dir / "global").files) - g_ranks -
+                (single_file(o) ? 1 : 0);
     }
 
     // The machine's limits for the rest of the work, on the same bytes.
@@ -353,6 +397,7 @@ Json checkpoint_phase(const Options& o) {
         .field("md5_s", raw_md5(MPI_COMM_WORLD, bytes))
         .field("mpi_ring_s", raw_mpi_ring(MPI_COMM_WORLD, bytes, 16u << 20));
     if (shared_file) j.field("raw_shared_write_s", raw_shared_write);
+    if (single_file(o)) j.field("raw_per_rank_write_s", raw_per_rank_write);
     if (ftiff) j.field("md5_runs_s", md5);
     if (!l1.empty()) j.field("l1_checkpoint_s", l1);
     if (o.level == 3) j.field("isal_raw_s", isal_raw).field("isal_library_s", isal_library).field("group_size", k);
@@ -373,7 +418,8 @@ Json recover_phase(const Options& o) {
     double evicted = 0;
     if (o.cold && g_rank == 0) evicted = static_cast<double>(evict_from_page_cache(o.dir));
     MPI_Barrier(MPI_COMM_WORLD);
-    double raw_read = raw_read_with_crc(MPI_COMM_WORLD, raw_file(o), scratch);
+    double raw_read = single_file(o) ? raw_shared_mpiio_read_with_crc(MPI_COMM_WORLD, raw_shared_file(o), scratch)
+                                     : raw_read_with_crc(MPI_COMM_WORLD, raw_file(o), scratch);
     const std::uint64_t rss_before = resident_bytes();
     MPI_Barrier(MPI_COMM_WORLD);
     double cpu_start = cpu_seconds();
@@ -384,7 +430,7 @@ Json recover_phase(const Options& o) {
     // FTI_Init's share: the fixed costs (configuration, topology, catalog,
     // selection and the checks of the files' structure), not the data.
     double init_seconds = max_over_ranks(MPI_Wtime() - start);
-    check(FTI_Protect(0, data.data(), static_cast<int64_t>(data.size()), FTI_ULNG), FTI_SCES, "FTI_Protect");
+    protect(o, data);
     check(FTI_Recover(), FTI_SCES, "FTI_Recover");
     double seconds = max_over_ranks(MPI_Wtime() - start);
     double stolen = stolen_cpu_seconds() - stolen_start;
@@ -430,7 +476,7 @@ int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, o)) {
         if (g_rank == 0) {
-            std::cerr << "usage: mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8 --io 1..4 --mib N "
+            std::cerr << "usage: mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8|9 --io 1..5 --mib N "
                          "--runs N --dir DIR --out FILE [--cold] [--changed PERCENT]\n"
                          "(normally run by bench/run_bench.py)\n";
         }
