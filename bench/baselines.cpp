@@ -55,6 +55,17 @@ double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const st
     });
 }
 
+double raw_durable_write_new_file(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data) {
+    fs::create_directories(file.parent_path());
+    return timed(comm, [&] {
+        int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd < 0) fail("cannot create", file);
+        write_whole(fd, data, 0, file);
+        if (::fsync(fd) != 0) fail("cannot fsync", file);
+        ::close(fd);
+    });
+}
+
 double raw_shared_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);

@@ -16,6 +16,10 @@ namespace fs = std::filesystem;
 
 // pwrite() of `data` to a new file per rank in `dir`, then fsync().
 double raw_durable_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data);
+// The same into a new file: `file` is created exclusively (the caller has
+// removed the previous one), as each checkpoint creates its own files, whose
+// pages the page cache has to find anew.
+double raw_durable_write_new_file(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data);
 // The same, every rank writing its `data` into one file shared by the
 // ranks of `comm`, at offset rank x data.size() (pwrite()), then fsync(): the
 // work of the shared-file modes (MPI-IO, container), where the file

@@ -16,7 +16,10 @@
 //   fsync(); level 9 (FTI_L4_H5_SINGLE, one HDF5 file of a global dataset
 //   of doubles, each rank's data one row of it): the same bytes written into
 //   one new shared file with collective MPI-IO + MPI_File_sync (the raw
-//   write per rank is kept for information). Also the CPU time of the ranks and the time the host took from
+//   write per rank is kept for information); the per-rank HDF5 files (io 5):
+//   also, for information, the raw write into a new file per rank, the
+//   previous one removed when the library removes its retired checkpoint.
+//   Also the CPU time of the ranks and the time the host took from
 //   the machine's cores (steal); afterwards memcpy, MD5 and an MPI ring of
 //   the same bytes. The launch ends without FTI_Finalize, as a crash.
 // recover: a relaunch of that execution, timed from FTI_Init to the end of
@@ -162,6 +165,11 @@ fs::path raw_file(const Options& o) {
     return base / ("raw-rank" + std::to_string(g_rank) + ".bin");
 }
 
+// The raw file per rank written anew for every checkpoint (io 5, for information).
+fs::path raw_new_file(const Options& o) {
+    return o.dir / "global" / ("raw-new-rank" + std::to_string(g_rank) + ".bin");
+}
+
 // Level 9's raw shared file, beside the global HDF5 file.
 fs::path raw_shared_file(const Options& o) {
     return o.dir / "global" / "raw-shared-mpiio.bin";
@@ -272,10 +280,11 @@ Json checkpoint_phase(const Options& o) {
     auto bytes = std::as_bytes(std::span(data));
 
     const int cpus = cpus_per_rank();
-    std::vector<double> ckpt, raw_write, raw_shared_write, raw_per_rank_write, written, cpu, stolen, faults, full_l4, dcp_crc_pass,
+    std::vector<double> ckpt, raw_write, raw_shared_write, raw_per_rank_write, raw_new_file_write, written, cpu, stolen, faults, full_l4, dcp_crc_pass,
         dcp_in_place, md5, l1, isal_raw, isal_library;
     const bool shared_file = o.level == 4 && (o.io == 2 || o.io == 4);
     const bool ftiff = o.io == 3 && o.level != 8;
+    const bool new_file_info = o.io == 5 && o.level != FTI_L4_H5_SINGLE;
     const int k = std::max(2, group_size());
     auto timed_checkpoint = [&](int id, int level) {
         quiet_disk();
@@ -314,10 +323,18 @@ Json checkpoint_phase(const Options& o) {
         } else {
             fill(data, static_cast<std::uint64_t>(run + kWarmup));
         }
+        // The last checkpoint removed its predecessor's files right after
+        // its commit: the raw new file's predecessor goes at the same moment.
+        if (new_file_info) fs::remove(raw_new_file(o));
         compute_between_checkpoints();
         quiet_disk();
         double raw = raw_durable_write(MPI_COMM_WORLD, raw_file(o), bytes);
         double per_rank = raw;
+        double new_file = 0;
+        if (new_file_info) {
+            quiet_disk();
+            new_file = raw_durable_write_new_file(MPI_COMM_WORLD, raw_new_file(o), bytes);
+        }
         if (single_file(o)) {  // the target's yardstick: one shared file, as the checkpoint writes
             quiet_disk();
             raw = raw_shared_mpiio_write(MPI_COMM_WORLD, raw_shared_file(o), bytes);
@@ -365,6 +382,7 @@ Json checkpoint_phase(const Options& o) {
         }
         raw_write.push_back(raw);
         raw_per_rank_write.push_back(per_rank);
+        raw_new_file_write.push_back(new_file);
         raw_shared_write.push_back(raw_shared);
         ckpt.push_back(seconds);
         dcp_crc_pass.push_back(crc_pass);
@@ -378,7 +396,7 @@ Json checkpoint_phase(const Options& o) {
     double files = 0;
     if (g_rank == 0) {
         files = static_cast<double>(tree_below(o.dir / "local").files + tree_below(o.dir / "global").files) - g_ranks -
-                (single_file(o) ? 1 : 0);
+                (single_file(o) ? 1 : 0) - (new_file_info ? g_ranks : 0);
     }
 
     // The machine's limits for the rest of the work, on the same bytes.
@@ -398,6 +416,7 @@ Json checkpoint_phase(const Options& o) {
         .field("mpi_ring_s", raw_mpi_ring(MPI_COMM_WORLD, bytes, 16u << 20));
     if (shared_file) j.field("raw_shared_write_s", raw_shared_write);
     if (single_file(o)) j.field("raw_per_rank_write_s", raw_per_rank_write);
+    if (new_file_info) j.field("raw_new_file_write_s", raw_new_file_write);
     if (ftiff) j.field("md5_runs_s", md5);
     if (!l1.empty()) j.field("l1_checkpoint_s", l1);
     if (o.level == 3) j.field("isal_raw_s", isal_raw).field("isal_library_s", isal_library).field("group_size", k);

@@ -96,6 +96,7 @@ def run_case(args, ranks, mib, level, io):
     warm = [l for l in launches[1:] if l["cold"] == "no"]
     med = statistics.median
     result = {
+        "load_average": os.getloadavg()[0],  # other work on the machine, at the end of the case's launches
         "level": level, "io": io, "ranks": ranks, "mib": mib, "runs": args.runs,
         "protected_bytes": ranks * mib * 2**20,
         "checkpoint_s": med(ckpt["checkpoint_s"]),
@@ -117,6 +118,8 @@ def run_case(args, ranks, mib, level, io):
     # by a factor of two or three between runs, and a pair sees one speed.
     result["checkpoint_vs_raw"] = paired(ckpt["raw_write_s"], ckpt["checkpoint_s"])
     result["recover_vs_raw"] = paired([l["raw_read_s"] for l in cold], [l["recover_s"] for l in cold])
+    if "raw_new_file_write_s" in ckpt:
+        result["checkpoint_vs_raw_new_file"] = paired(ckpt["raw_new_file_write_s"], ckpt["checkpoint_s"])
     if "md5_runs_s" in ckpt:  # FTI-FF: writing and hashing overlap, the slower of the two is the limit
         limit = [max(w, m) for w, m in zip(ckpt["raw_write_s"], ckpt["md5_runs_s"])]
         result["checkpoint_vs_limit"] = paired(limit, ckpt["checkpoint_s"])
@@ -133,7 +136,7 @@ def run_case(args, ranks, mib, level, io):
         result["mpi_io"] = mpi_io_component()
     for key in ("isal_raw_s", "isal_library_s", "group_size", "full_l4_s", "changed_percent", "checkpoint_cpu_s",
                 "checkpoint_stolen_s", "checkpoint_minor_faults", "raw_dcp_crc_s", "raw_dcp_write_s", "cpus_per_rank",
-                "raw_shared_write_s", "raw_per_rank_write_s"):
+                "raw_shared_write_s", "raw_per_rank_write_s", "raw_new_file_write_s"):
         if key in ckpt:
             result[key] = med(ckpt[key]) if isinstance(ckpt[key], list) else ckpt[key]
     for key in ("cpu_s", "stolen_s", "minor_faults"):
@@ -222,6 +225,12 @@ def targets(results, cores):
         if r["level"] in (1, 4) and r["io"] != 3:
             ratio = checkpoint_ratio(r)
             out.append((where, "checkpoint >= 0.8 x raw durable write", ratio, ratio / 0.8))
+            if "raw_new_file_write_s" in r:
+                out.append((where, "(for information) raw durable write into a new file per rank (the previous one "
+                            "removed as the library removes its retired checkpoint), as a multiple of the raw write",
+                            r["raw_new_file_write_s"] / r["raw_write_s"], None))
+                out.append((where, "(for comparison, not the target) checkpoint vs that new-file write",
+                            r.get("checkpoint_vs_raw_new_file", r["raw_new_file_write_s"] / r["checkpoint_s"]), None))
             if "raw_shared_write_s" in r:
                 shared = r["raw_shared_write_s"]
                 out.append((where, "(for information) raw durable write of the same bytes into one shared file, "
