@@ -288,11 +288,11 @@ def targets(results, cores):
 
 
 def print_table(results):
-    print(f"{'case':<18}{'ranks':>6}{'MiB':>6}{'files':>7}{'ckpt s':>9}{'GB/s':>7}{'raw wr s':>10}{'ratio':>7}"
+    print(f"{'case':<20}{'ranks':>6}{'MiB':>6}{'files':>7}{'ckpt s':>9}{'GB/s':>7}{'raw wr s':>10}{'ratio':>7}"
           f"{'rec cold s':>12}{'raw rd s':>10}{'ratio':>7}{'rec warm s':>12}{'RSS+ MiB':>10}")
     for r in results:
         gb = r["protected_bytes"] / 1e9
-        print(f"{case_name(r['level'], r['io'], r.get('mpi_io')):<18}{r['ranks']:>6}{r['mib']:>6}{int(r['files']):>7}"
+        print(f"{case_name(r['level'], r['io'], r.get('mpi_io')):<20}{r['ranks']:>6}{r['mib']:>6}{int(r['files']):>7}"
               f"{r['checkpoint_s']:>9.3f}{gb / r['checkpoint_s']:>7.2f}{r['raw_write_s']:>10.3f}"
               f"{checkpoint_ratio(r):>7.2f}{r['recover_cold_s']:>12.3f}{r['raw_read_cold_s']:>10.3f}"
               f"{recover_ratio(r):>7.2f}{r['recover_warm_s']:>12.3f}"
