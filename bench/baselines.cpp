@@ -101,10 +101,7 @@ void check_mpi(int rc, const char* what, const fs::path& file) {
 double raw_shared_mpiio_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    if (rank == 0) {
-        fs::create_directories(file.parent_path());
-        fs::remove(file);
-    }
+    if (rank == 0) fs::create_directories(file.parent_path());
     MPI_Barrier(comm);
     const MPI_Offset base = static_cast<MPI_Offset>(rank) * static_cast<MPI_Offset>(data.size());
     return timed(comm, [&] {

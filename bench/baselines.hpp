@@ -28,9 +28,10 @@ double raw_shared_durable_write(MPI_Comm comm, const fs::path& file, std::span<c
 // The work of one HDF5 file shared by the ranks (FTI_L4_H5_SINGLE): every
 // rank writes its `data` into a new `file` shared by the ranks of `comm`,
 // at offset rank x data.size(), with collective MPI-IO
-// (MPI_File_write_at_all), then MPI_File_sync and MPI_File_close. A file of
-// that name left by an earlier call is removed first, untimed; the new one
-// stays for raw_shared_mpiio_read_with_crc.
+// (MPI_File_write_at_all), then MPI_File_sync and MPI_File_close. `file`
+// must not exist (the caller removes the previous one when the library
+// removes its previous checkpoint); it stays for
+// raw_shared_mpiio_read_with_crc.
 double raw_shared_mpiio_write(MPI_Comm comm, const fs::path& file, std::span<const std::byte> data);
 // Its reading: every rank reads its slice of that file into `buffer` with
 // collective MPI-IO (MPI_File_read_at_all) and computes a CRC-32 (ISA-L) of it.

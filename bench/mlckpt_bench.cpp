@@ -325,17 +325,21 @@ Json checkpoint_phase(const Options& o) {
             fill(data, static_cast<std::uint64_t>(run + kWarmup));
         }
         // The last checkpoint removed its predecessor's files right after
-        // its commit: the raw new file's predecessor goes at the same moment.
+        // its commit: the predecessors of the raw files written anew go at
+        // the same moment.
         if (new_file_info) fs::remove(raw_new_file(o));
+        if (single_file(o) && g_rank == 0) fs::remove(raw_shared_file(o));
         compute_between_checkpoints();
         quiet_disk();
-        double raw = raw_durable_write(MPI_COMM_WORLD, raw_file(o), bytes);
-        double per_rank = raw;
+        // The new file first: the raw write's truncation frees pages that a
+        // write right after it would find again, as no checkpoint does.
         double new_file = 0;
         if (new_file_info) {
-            quiet_disk();
             new_file = raw_durable_write_new_file(MPI_COMM_WORLD, raw_new_file(o), bytes);
+            quiet_disk();
         }
+        double raw = raw_durable_write(MPI_COMM_WORLD, raw_file(o), bytes);
+        double per_rank = raw;
         if (single_file(o)) {  // the target's yardstick: one shared file, as the checkpoint writes
             quiet_disk();
             raw = raw_shared_mpiio_write(MPI_COMM_WORLD, raw_shared_file(o), bytes);
