@@ -37,7 +37,20 @@ def cores_busy(r, what, seconds_key, cores):
     return "—" if share is None else f"{share[0]:.2f} + {share[1]:.2f}"
 
 
-def table(results, cores):
+def machine_text(m):
+    return (f"{m.get('cpu', 'unknown CPU')}, {m.get('cores', '?')} cores, {m.get('memory_gib', '?')} GiB, "
+            f"Linux {m.get('kernel', '?')}, checkpoints on {m.get('file_system', '?')}"
+            + ("; free memory reported to the host (virtio balloon)" if m.get("free_page_reporting") == "yes" else ""))
+
+
+def other_machine(r, machine):
+    """The machine of a row measured on another machine than the document's
+    (the first result file's), else None."""
+    m = r.get("machine")
+    return m if m and m.get("cpu") != machine.get("cpu") else None
+
+
+def table(results, cores, machine):
     rows = ["| case | ranks | MiB/rank | files | checkpoint [s] | GB/s | raw write+fsync [s] | ratio | "
             "recovery cold [s] | raw read+CRC cold [s] | ratio | recovery warm [s] | written / protected | "
             "peak RSS beyond data [MiB] | cores used + taken by the host: checkpoint; recovery cold |",
@@ -46,16 +59,20 @@ def table(results, cores):
         p = r["protected_bytes"]
         busy = (f"{cores_busy(r, 'checkpoint', 'checkpoint_s', cores)}; "
                 f"{cores_busy(r, 'recover_cold', 'recover_cold_s', cores)}")
+        mark = " †" if other_machine(r, machine) else ""
         rows.append(
-            f"| {case_name(r)} | {r['ranks']} | {r['mib']} | {int(r['files'])} | {r['checkpoint_s']:.3f} | "
+            f"| {case_name(r)}{mark} | {r['ranks']} | {r['mib']} | {int(r['files'])} | {r['checkpoint_s']:.3f} | "
             f"{gbs(p, r['checkpoint_s']):.2f} | {r['raw_write_s']:.3f} | {run_bench.checkpoint_ratio(r):.2f} | "
             f"{r['recover_cold_s']:.3f} | {r['raw_read_cold_s']:.3f} | "
             f"{run_bench.recover_ratio(r):.2f} | {r['recover_warm_s']:.3f} | "
             f"{r['bytes_written'] / p:.2f} | {r['rss_extra_bytes'] / 2**20:.1f} | {busy} |")
+    others = {machine_text(m) for m in (other_machine(r, machine) for r in results) if m}
+    for text in sorted(others):
+        rows.append(f"\n† Measured on another machine, with its yardsticks in the same launches: {text}.")
     return "\n".join(rows)
 
 
-def limits(results):
+def limits(results, machine):
     rows = ["| ranks | MiB/rank | memcpy GB/s | MD5 GB/s (all ranks) | MPI ring GB/s | ISA-L encode GB/s (raw) | "
             "through mlckpt |", "|---:|---:|---:|---:|---:|---:|---:|"]
     seen = set()
@@ -70,16 +87,19 @@ def limits(results):
             k = r.get("group_size", 4)
             isal = f"{gbs(p * k, r['isal_raw_s']):.2f}"
             lib = f"{gbs(p * k, r['isal_library_s']):.2f}"
-        rows.append(f"| {r['ranks']} | {r['mib']} | {gbs(p, r['memcpy_s']):.2f} | {gbs(p, r['md5_s']):.2f} | "
+        mark = " †" if other_machine(r, machine) else ""
+        rows.append(f"| {r['ranks']}{mark} | {r['mib']} | {gbs(p, r['memcpy_s']):.2f} | {gbs(p, r['md5_s']):.2f} | "
                     f"{gbs(p, r['mpi_ring_s']):.2f} | {isal} | {lib} |")
     return "\n".join(rows)
 
 
 def targets(report):
     rows = ["| | case | target | value |", "|---|---|---|---:|"]
+    elsewhere = {case_key(r) for r in report["results"] if other_machine(r, report["machine"])}
     for t in report["targets"]:
         verdict = "info" if t["met"] is None else "met" if t["met"] else "**missed**"
-        rows.append(f"| {verdict} | {t['case']} | {t['target']} | {t['value']:.2f} |")
+        mark = " †" if t["case"] in elsewhere else ""
+        rows.append(f"| {verdict} | {t['case']}{mark} | {t['target']} | {t['value']:.2f} |")
     return "\n".join(rows)
 
 
@@ -133,6 +153,7 @@ def merge(reports):
     by_case, order = {}, []
     for report in reports:
         for r in report["results"]:
+            r = dict(r, machine=report["machine"])
             key = case_key(r)
             if key not in by_case:
                 order.append(key)
@@ -155,14 +176,10 @@ def main():
     report = merge(reports)
     results = report["results"]
     m = report["machine"]
-    machine = (f"{m.get('cpu', 'unknown CPU')}, {m.get('cores', '?')} cores, {m.get('memory_gib', '?')} GiB, "
-               f"Linux {m.get('kernel', '?')}, checkpoints on {m.get('file_system', '?')}"
-               + ("; free memory reported to the host (virtio balloon)" if m.get("free_page_reporting") == "yes" else "")
-               + "; "
-               f"medians of {report['runs']} runs")
+    machine = machine_text(m) + f"; medians of {report['runs']} runs"
     with open(os.path.join(HERE, "performance.md.in")) as f:
         text = f.read()
-    for key, value in (("MACHINE", machine), ("TABLE", table(results, m.get("cores"))), ("LIMITS", limits(results)),
+    for key, value in (("MACHINE", machine), ("TABLE", table(results, m.get("cores"), m)), ("LIMITS", limits(results, m)),
                        ("TARGETS", targets(report)), ("PLOTS", plots(results, args.docs))):
         text = text.replace("{{" + key + "}}", value)
     with open(os.path.join(args.docs, "performance.md"), "w") as f:
