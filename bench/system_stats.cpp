@@ -27,9 +27,14 @@ std::uint64_t resident_bytes() {
 }
 
 std::uint64_t peak_resident_bytes() {
+    if (std::uint64_t hwm = proc_value("/proc/self/status", "VmHWM:"); hwm > 0) return hwm * 1024;
     struct rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
     return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+void reset_peak_resident() {
+    std::ofstream("/proc/self/clear_refs") << "5";
 }
 
 double cpu_seconds() {

@@ -9,9 +9,14 @@ namespace mlckpt::bench {
 
 namespace fs = std::filesystem;
 
-// Resident set now, and its peak since the process started, in bytes.
+// Resident set now, and its peak since the process started or since the
+// last reset_peak_resident(), in bytes.
 std::uint64_t resident_bytes();
 std::uint64_t peak_resident_bytes();
+// Sets the peak to the resident set now (/proc/self/clear_refs), so that
+// what a yardstick allocated and freed before does not count as the
+// library's.
+void reset_peak_resident();
 // CPU time (user + system) of every thread of this process so far, in
 // seconds: with the wall time, how busy the cores were.
 double cpu_seconds();
