@@ -106,9 +106,9 @@ double raw_shared_mpiio_write(MPI_Comm comm, const fs::path& file, std::span<con
     const MPI_Offset base = static_cast<MPI_Offset>(rank) * static_cast<MPI_Offset>(data.size());
     return timed(comm, [&] {
         MPI_File fh = MPI_FILE_NULL;
-        check_mpi(MPI_File_open(comm, file.c_str(), MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, MPI_INFO_NULL,
-                                &fh),
-                  "cannot create", file);
+        check_mpi(
+            MPI_File_open(comm, file.c_str(), MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh),
+            "cannot create", file);
         for (std::size_t done = 0; done < data.size(); done += kMpiPiece) {
             const int n = static_cast<int>(std::min(kMpiPiece, data.size() - done));
             check_mpi(MPI_File_write_at_all(fh, base + static_cast<MPI_Offset>(done), data.data() + done, n, MPI_BYTE,

@@ -280,8 +280,8 @@ Json checkpoint_phase(const Options& o) {
     auto bytes = std::as_bytes(std::span(data));
 
     const int cpus = cpus_per_rank();
-    std::vector<double> ckpt, raw_write, raw_shared_write, raw_per_rank_write, raw_new_file_write, written, cpu, stolen, faults, full_l4, dcp_crc_pass,
-        dcp_in_place, md5, l1, isal_raw, isal_library;
+    std::vector<double> ckpt, raw_write, raw_shared_write, raw_per_rank_write, raw_new_file_write, written, cpu, stolen,
+        faults, full_l4, dcp_crc_pass, dcp_in_place, md5, l1, isal_raw, isal_library;
     const bool shared_file = o.level == 4 && (o.io == 2 || o.io == 4);
     const bool ftiff = o.io == 3 && o.level != 8;
     const bool new_file_info = o.io == 5 && o.level != FTI_L4_H5_SINGLE;
