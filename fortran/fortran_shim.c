@@ -38,16 +38,16 @@ __attribute__((visibility("default"))) int mlckpt_fortran_type_handle(const char
  * declares the same members in the same order): the integers, then the
  * strings, so that neither side has padding to agree on. */
 typedef struct {
-    int ioMode, verbosity, saveLastCkpt, keepL4Ckpt, keepHeadsAlive, stagingEnabled, blockSize, transferSize,
-        maxVarId, test, dcpMode;
+    int ioMode, verbosity, saveLastCkpt, keepL4Ckpt, keepHeadsAlive, stagingEnabled, h5SingleFileEnable,
+        h5SingleFileKeep, blockSize, transferSize, maxVarId, test, dcpMode;
     int reco, ckptLvel, lastCkptLvel, hasCkpt, ckptId, nbVar, nbVarStored, ckptSize;
     int nbProc, nbNodes, myRank, splitRank, nodeSize, nbHeads, nbApprocs, groupSize, nodeID, nodeRank, amIaHead,
         headRank, groupRank;
     char cfgFile[FTI_BUFS], stageDir[FTI_BUFS], localDir[FTI_BUFS], glbalDir[FTI_BUFS], metadDir[FTI_BUFS],
-        id[FTI_BUFS];
+        h5SingleFileDir[FTI_BUFS], h5SingleFilePrefix[FTI_BUFS], id[FTI_BUFS], h5SingleFileReco[FTI_BUFS];
 } mlckpt_fortran_config;
 
-_Static_assert(sizeof(mlckpt_fortran_config) == 32 * sizeof(int) + 6 * FTI_BUFS, "no padding");
+_Static_assert(sizeof(mlckpt_fortran_config) == 34 * sizeof(int) + 9 * FTI_BUFS, "no padding");
 
 __attribute__((visibility("default"))) void mlckpt_fortran_get_config(const char* config, MPI_Fint comm,
                                                                       mlckpt_fortran_config* out) {
@@ -65,6 +65,8 @@ __attribute__((visibility("default"))) void mlckpt_fortran_get_config(const char
     out->keepL4Ckpt = c->keepL4Ckpt;
     out->keepHeadsAlive = c->keepHeadsAlive;
     out->stagingEnabled = c->stagingEnabled;
+    out->h5SingleFileEnable = c->h5SingleFileEnable;
+    out->h5SingleFileKeep = c->h5SingleFileKeep;
     out->blockSize = c->blockSize;
     out->transferSize = c->transferSize;
     out->maxVarId = c->maxVarId;
@@ -96,9 +98,14 @@ __attribute__((visibility("default"))) void mlckpt_fortran_get_config(const char
     memcpy(out->localDir, c->localDir, FTI_BUFS);
     memcpy(out->glbalDir, c->glbalDir, FTI_BUFS);
     memcpy(out->metadDir, c->metadDir, FTI_BUFS);
+    memcpy(out->h5SingleFileDir, c->h5SingleFileDir, FTI_BUFS);
+    memcpy(out->h5SingleFilePrefix, c->h5SingleFilePrefix, FTI_BUFS);
     memcpy(out->id, e->id, FTI_BUFS);
+    memcpy(out->h5SingleFileReco, e->h5SingleFileReco, FTI_BUFS);
     /* C strings of FTI_BUFS bytes may fill the buffer: always end them. */
-    out->cfgFile[FTI_BUFS - 1] = out->stageDir[FTI_BUFS - 1] = out->localDir[FTI_BUFS - 1] = '\0';
-    out->glbalDir[FTI_BUFS - 1] = out->metadDir[FTI_BUFS - 1] = out->id[FTI_BUFS - 1] = '\0';
+    char* strings[] = {out->cfgFile,         out->stageDir,        out->localDir,           out->glbalDir,
+                       out->metadDir,        out->h5SingleFileDir, out->h5SingleFilePrefix, out->id,
+                       out->h5SingleFileReco};
+    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; ++i) strings[i][FTI_BUFS - 1] = '\0';
     free(all);
 }
