@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Reads the HDF5 checkpoint files of hdf5_datasets.f90 with h5dump (its XML
+"""Reads the HDF5 checkpoint files of the Fortran tests with h5dump (its XML
 output) and checks what an HDF5 reader sees: groups, dataset names, shapes,
 attributes and values.
 
     hdf5_check.py H5DUMP WORKDIR LEVEL CKPT_ID RANKS VERSION
 
-LEVEL is l1 (the files under WORKDIR/local) or l4 (under WORKDIR/global);
-VERSION is the argument of the program's fill() for that checkpoint.
+LEVEL is l1 (the per-rank files of hdf5_datasets.f90 under WORKDIR/local),
+l4 (the same under WORKDIR/global) or global (the one global file of
+global_file.f90 under WORKDIR/vpr, written by RANKS ranks); VERSION is the
+argument of the program's fill() for that checkpoint.
 Python 3 standard library only. Exit code 0 when every file is as expected.
 """
 
@@ -41,13 +43,37 @@ def shape(element):
     return [int(d.get("DimSize")) for d in simple.findall("h:Dimension", NS)]
 
 
-def check_file(h5dump, path, rank, v):
+def read_objects(h5dump, path):
+    """{HDF5 path: XML element} of every group and dataset of a file."""
     xml = subprocess.run([h5dump, "-x", str(path)], capture_output=True, text=True, check=True).stdout
     root = ET.fromstring(xml)
     objects = {}
     for tag in ("Group", "Dataset"):
         for e in root.iter(f"{{{NS['h']}}}{tag}"):
             objects[e.get("H5Path").strip()] = e
+    return objects
+
+
+def check_global_file(h5dump, path, v):
+    """The global file of global_file.f90: t(nx = 5, ny = 12) as the dataset
+    /temperature of shape [12, 5], t(i, j) at [j - 1][i - 1]; counts(24) as
+    /fields/counts."""
+    objects = read_objects(h5dump, path)
+    for name in ("/temperature", "/fields", "/fields/counts"):
+        if name not in objects:
+            fail(f"{path}: no {name} among {sorted(objects)}")
+    t = objects["/temperature"]
+    expected = [1000 * v + 10 * j + i + 0.5 for j in range(1, 13) for i in range(1, 6)]
+    if shape(t) != [12, 5] or values(t) != expected:
+        fail(f"{path}: temperature has shape {shape(t)} and values {values(t)}, expected [12, 5] and {expected}")
+    c = objects["/fields/counts"]
+    expected = [1000 * v + k for k in range(1, 25)]
+    if shape(c) != [24] or values(c) != expected:
+        fail(f"{path}: counts has shape {shape(c)} and values {values(c)}")
+
+
+def check_file(h5dump, path, rank, v):
+    objects = read_objects(h5dump, path)
     want = {"/Dataset_4", "/fields", "/fields/physics", "/fields/physics/temperature", "/renamed", "/renamed/grid",
             "/steps"}
     if set(objects) != want:
@@ -92,6 +118,15 @@ def check_file(h5dump, path, rank, v):
 
 def main():
     h5dump, workdir, level, ckpt, ranks, v = sys.argv[1:7]
+    if level == "global":
+        # h5_single_file_keep = 0: the newest file alone is left.
+        files = sorted((Path(workdir) / "vpr").glob("*.h5"))
+        want = f"VPR-h5-ID{int(ckpt):08d}.h5"
+        if [f.name for f in files] != [want]:
+            fail(f"global files {[f.name for f in files]}, expected [{want}]")
+        check_global_file(h5dump, files[0], int(v))
+        print(f"hdf5 check: the global file of checkpoint {ckpt} ({ranks} ranks) reads as expected with h5dump")
+        return
     top = Path(workdir) / {"l1": "local", "l4": "global"}[level]
     for rank in range(int(ranks)):
         files = sorted(top.rglob(f"Ckpt{ckpt}-Rank{rank}.fti"))

@@ -5,7 +5,7 @@
 #   run_steps.sh PROGRAM WORKDIR STEP...
 # Each STEP is one of
 #   launch:RANKS:PHASE       mpiexec -n RANKS PROGRAM WORKDIR/config.fti PHASE (must exit with 0)
-#   set:SECTION:KEY=VALUE    sets KEY in [SECTION] of the configuration
+#   set:SECTION:KEY=VALUE    sets KEY in [SECTION] of the configuration (@W@ in VALUE is WORKDIR)
 #   run:COMMAND ARG...       runs COMMAND (words split on blanks; @W@ is WORKDIR), must exit with 0
 # The configuration starts as write_config.sh writes it (local_test, two
 # ranks per node).
@@ -28,6 +28,7 @@ for step in "$@"; do
     set:*)
         IFS=: read -r _ section setting <<< "$step"
         key=${setting%%=*} value=${setting#*=}
+        value=${value//@W@/$workdir}
         echo "=== [$section] $key = $value"
         if grep -q "^$key *=" "$config"; then
             sed -i "s|^$key *=.*|$key = $value|" "$config"
