@@ -1,0 +1,62 @@
+"""Reads the HDF5 checkpoint files of CppHdf5.NamedDatasetsRoundTrip
+(tests/cpp/hdf5_test.cpp) with h5py alone: the names, groups, shapes, types
+and attributes that the C++ wrapper gave the datasets, and their bytes.
+
+usage: h5py_names.py WORKDIR FILES_ROOT RANKS
+"""
+import pathlib
+import sys
+
+import h5py
+import numpy as np
+
+
+def expect(condition, message):
+    if not condition:
+        print("FAIL:", message)
+        sys.exit(1)
+
+
+def main():
+    workdir, root, ranks = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), int(sys.argv[3])
+    # path: (variable id, shape or None for one dimension of the bytes' elements, numpy dtype)
+    layout = {
+        "fields/physics/temperature": (0, (6, 10), np.dtype("<f8")),
+        "Dataset_1": (1, None, np.dtype("<i4")),
+        "fields/cells": (2, (5,), None),  # an opaque type: bytes
+        "steps": (3, (5,), np.dtype("<u8")),
+        "renamed/blobs": (4, (2, 4), np.dtype("<f4")),
+        "step": (5, (1,), np.dtype("<i8")),
+        "renamed/inner/phases": (6, (3,), np.dtype("u1")),
+    }
+    for rank in range(ranks):
+        found = list(root.rglob(f"Ckpt1-Rank{rank}.fti"))
+        expect(len(found) == 1, f"rank {rank}: one checkpoint file, found {found}")
+        with h5py.File(found[0], "r") as f:
+            datasets = []
+            f.visititems(lambda name, obj: datasets.append(name) if isinstance(obj, h5py.Dataset) else None)
+            expect(sorted(datasets) == sorted(layout), f"rank {rank}: datasets {sorted(datasets)}")
+            expect(isinstance(f["renamed/inner"], h5py.Group), "group 'renamed/inner'")
+            expect("first_name" not in f, "the group's first name is gone")
+            for path, (var, shape, dtype) in layout.items():
+                expected = (workdir / f"expected-rank{rank}-{path.replace('/', '.')}").read_bytes()
+                d = f[path]
+                if dtype is None:  # an opaque type: an array of bytes per element
+                    expect(d.dtype.base == np.dtype("u1") and d.dtype.shape == (len(expected) // shape[0],),
+                           f"{path}: dtype {d.dtype}")
+                else:
+                    expect(d.dtype == dtype, f"{path}: dtype {d.dtype}, expected {dtype}")
+                want = shape if shape is not None else (len(expected) // dtype.itemsize,)
+                expect(d.shape == want, f"rank {rank}: {path}: shape {d.shape}, expected {want}")
+                expect(d[()].tobytes() == expected, f"rank {rank}: {path}: values")
+                expect(int(d.attrs["mlckpt_id"]) == var, f"{path}: mlckpt_id {d.attrs['mlckpt_id']}")
+            steps = f["steps"]
+            expect(steps.attrs["name"] == b"steps of the run", f"steps: name attribute {steps.attrs['name']!r}")
+            expect(list(steps.attrs["dim"]) == [5] and steps.attrs["dim"].dtype == np.dtype("<u8"),
+                   f"steps: dim attribute {steps.attrs['dim']!r}")
+            expect("name" not in f["step"].attrs and "dim" not in f["step"].attrs, "step: no attributes set")
+    expect(ranks > 0, "no rank to check")
+    print(f"h5py: {ranks} files, every dataset named, grouped and shaped as the wrapper set")
+
+
+main()
