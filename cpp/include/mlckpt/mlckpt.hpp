@@ -706,11 +706,12 @@ class Session {
         return GlobalDataset(id, serial_);
     }
 
-    // True when a checkpoint was taken (FTI_DONE); throws on failure.
+    // True when a checkpoint was taken (FTI_DONE; FTI_SCES for the global
+    // file of Level::L4_H5_SINGLE, as in FTI); throws on failure.
     bool checkpoint(int id, Level level) {
         require_application("mlckpt::Session::checkpoint");
         int rc = FTI_Checkpoint(id, static_cast<int>(level));
-        if (rc != FTI_DONE) throw Error("FTI_Checkpoint", rc);
+        if (rc != FTI_DONE && !(level == Level::L4_H5_SINGLE && rc == FTI_SCES)) throw Error("FTI_Checkpoint", rc);
         return true;
     }
     // On a restart, recovers; otherwise checkpoints when an interval of the
