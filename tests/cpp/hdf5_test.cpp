@@ -12,6 +12,7 @@
 #include <iterator>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "mlckpt/mlckpt.hpp"
@@ -25,6 +26,18 @@ struct Cell {  // no exact C type: an opaque type of sizeof(Cell) bytes, with pa
     std::int32_t id;
 };
 enum class Phase : std::uint8_t { solid, liquid, gas };
+
+// Dims takes unsigned integers of up to 64 bits, and nothing signed.
+static_assert(std::is_constructible_v<Dims, std::vector<std::uint64_t>>);
+static_assert(std::is_constructible_v<Dims, std::vector<unsigned>>);
+static_assert(std::is_constructible_v<Dims, std::array<FTIT_hsize_t, 2>>);
+static_assert(!std::is_constructible_v<Dims, std::vector<int>>);
+static_assert(!std::is_constructible_v<Dims, std::vector<bool>>);
+static_assert(!std::is_constructible_v<Dims, std::vector<double>>);
+#ifdef MLCKPT_HAS_SPAN
+static_assert(std::is_constructible_v<Dims, std::span<const std::size_t>>);
+static_assert(!std::is_constructible_v<Dims, std::span<const long>>);
+#endif
 
 template <typename T>
 std::string bytes_of(const T* data, std::size_t count) {
@@ -197,7 +210,7 @@ TEST(CppHdf5, GlobalDatasetDeclarations) {
     EXPECT_EQ(temperature.rank(), 3);
     EXPECT_EQ(temperature.shape(), (std::vector<std::uint64_t>{4 * ranks, 5, 2}));
     // An opaque element type, a shape from a std::array, the root group.
-    const std::array<std::uint64_t, 1> cell_shape{3 * ranks};
+    const std::array<FTIT_hsize_t, 1> cell_shape{3 * ranks};
     GlobalDataset all_cells = s.define_global_dataset<Cell>(2, cell_shape, "cells");
     all_cells.add_subset(2, {3 * me}, {3});
     EXPECT_EQ(s.global_dataset(2).shape(), std::vector<std::uint64_t>{3 * ranks}) << "a handle by id";

@@ -69,7 +69,12 @@ void mlckpt_header_warnings(mlckpt::Session& s) {
     (void)s.dataset(12).id();
     const std::array<std::uint64_t, 2> shape{4, 6};
     mlckpt::GlobalDataset gd = s.define_global_dataset<Cell>(1, shape, "all", g);
-    (void)s.define_global_dataset<double>(2, std::vector<std::uint64_t>{8}, "values");
+    (void)s.define_global_dataset<double>(2, std::vector<unsigned>{8}, "values");
+    gd.update(std::array<FTIT_hsize_t, 2>{4, 6});
+#ifdef MLCKPT_HAS_SPAN
+    const std::vector<std::size_t> sizes{4, 6};
+    gd.update(std::span(sizes));
+#endif
     gd.add_subset(12, {0, 0}, {2, 3}).update_subset(12, {2, 3}, {2, 3}).update({4, 6});
     (void)gd.recover_dimension();
     (void)gd.rank();

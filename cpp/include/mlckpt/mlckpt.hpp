@@ -255,18 +255,23 @@ inline FTIT_H5Group c_group(int id) noexcept {
 
 // One 64-bit value per dimension, slowest-varying first (C order): a shape,
 // or the offset or count of a hyperslab. Made from a braced list
-// ({6, 10}), a std::vector, a std::array or, with C++20, a std::span; it
-// holds a copy of the values.
+// ({6, 10}), or a std::vector, a std::array or, with C++20, a std::span of
+// unsigned integers (std::uint64_t, std::size_t, FTIT_hsize_t, ...); it
+// holds a copy of the values. Signed values are refused at compile time.
 class Dims {
+    // An unsigned integer type of at most 64 bits, not bool (only integers
+    // are unsigned).
+    template <typename T>
+    static constexpr bool is_length = std::is_unsigned_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 8;
+
   public:
     Dims(std::initializer_list<std::uint64_t> values) : values_(values) {}
-    template <typename A>
-    Dims(const std::vector<std::uint64_t, A>& values) : values_(values.begin(), values.end()) {}
-    template <std::size_t N>
-    Dims(const std::array<std::uint64_t, N>& values) : values_(values.begin(), values.end()) {}
+    template <typename T, typename A, std::enable_if_t<is_length<T>, int> = 0>
+    Dims(const std::vector<T, A>& values) : values_(values.begin(), values.end()) {}
+    template <typename T, std::size_t N, std::enable_if_t<is_length<T>, int> = 0>
+    Dims(const std::array<T, N>& values) : values_(values.begin(), values.end()) {}
 #ifdef MLCKPT_HAS_SPAN
-    template <typename T, std::size_t E,
-              std::enable_if_t<std::is_same_v<std::remove_const_t<T>, std::uint64_t>, int> = 0>
+    template <typename T, std::size_t E, std::enable_if_t<is_length<std::remove_const_t<T>>, int> = 0>
     Dims(std::span<T, E> values) : values_(values.begin(), values.end()) {}
 #endif
 
