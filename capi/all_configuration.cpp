@@ -52,6 +52,11 @@ void fill_configuration(FTIT_configuration& c, const Context& ctx) {
     put(c.metadDir, ctx.layout.meta_exec_dir().string());
     put(c.suffix, "fti");
     c.stagingEnabled = cfg.enable_staging;
+    c.h5SingleFileEnable = cfg.h5_single_file_enable;
+    c.h5SingleFileKeep = cfg.h5_single_file_keep;
+    c.h5SingleFileIsInline = true;  // the application ranks always write the global file
+    put(c.h5SingleFileDir, cfg.single_file_dir());
+    put(c.h5SingleFilePrefix, cfg.h5_single_file_prefix);
     if (cfg.enable_staging) put(c.stageDir, ctx.layout.stage_dir(ctx.topo.node_id).string());
     if (c.dcpPosix) {
         c.dcpInfoPosix.digestWidth = cfg.dcp_mode == core::DcpMode::md5 ? 16 : 4;
@@ -63,6 +68,7 @@ void fill_execution(FTIT_execution& e, const core::Session& s) {
     const Context& ctx = s.context();
     put(e.id, ctx.layout.exec_id());
     e.reco = s.status();
+    if (s.status() == 3) put(e.h5SingleFileReco, s.global_restart_file().string());
     if (const core::CheckpointRef* newest = ctx.catalog.newest()) {
         e.hasCkpt = true;
         e.ckptLvel = std::min(newest->level, 4);  // an L4 differential checkpoint is an L4 one

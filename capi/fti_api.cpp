@@ -3,10 +3,10 @@
 // a message (FTI_LastError); nothing is thrown across this boundary.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <new>
@@ -125,9 +125,9 @@ void require(bool ok, const std::string& message) {
 
 // A shape or position of `rank` (1..32) values given by the application.
 std::vector<std::uint64_t> shape(int rank, const FTIT_hsize_t* values, const char* what) {
-    require(rank >= 1 && rank <= mlckpt::core::kMaxDatasetRank,
-            "rank " + std::to_string(rank) + " is invalid; allowed: 1 to " +
-                std::to_string(mlckpt::core::kMaxDatasetRank));
+    require(
+        rank >= 1 && rank <= mlckpt::core::kMaxDatasetRank,
+        "rank " + std::to_string(rank) + " is invalid; allowed: 1 to " + std::to_string(mlckpt::core::kMaxDatasetRank));
     require(values != nullptr, std::string(what) + " is NULL");
     return std::vector<std::uint64_t>(values, values + rank);
 }
@@ -242,7 +242,7 @@ int FTI_Protect(int id, void* ptr, int64_t count, fti_id_t type) {
 int FTI_Checkpoint(int id, int level) {
     return guarded("FTI_Checkpoint", [&] {
         session().checkpoint(id, level);
-        return FTI_DONE;
+        return level == FTI_L4_H5_SINGLE ? FTI_SCES : FTI_DONE;  // as FTI
     });
 }
 
@@ -496,9 +496,8 @@ int FTI_RecoverDatasetDimension(int did) {
 }
 
 int FTI_GetDatasetRank(int did) {
-    return guarded("FTI_GetDatasetRank", [&] {
-        return static_cast<int>(session().registry().global_datasets().at(did).dims.size());
-    });
+    return guarded("FTI_GetDatasetRank",
+                   [&] { return static_cast<int>(session().registry().global_datasets().at(did).dims.size()); });
 }
 
 FTIT_hsize_t* FTI_GetDatasetSpan(int did, int rank) {
@@ -506,9 +505,9 @@ FTIT_hsize_t* FTI_GetDatasetSpan(int did, int rank) {
     static FTIT_hsize_t span[mlckpt::core::kMaxDatasetRank];
     return guarded<FTIT_hsize_t*>("FTI_GetDatasetSpan", nullptr, Failure::nscs, [&] {
         const mlckpt::core::GlobalDataset& d = session().registry().global_datasets().at(did);
-        require(static_cast<std::size_t>(rank) == d.dims.size(),
-                "global dataset " + std::to_string(did) + " has rank " + std::to_string(d.dims.size()) + ", not " +
-                    std::to_string(rank));
+        require(static_cast<std::size_t>(rank) == d.dims.size(), "global dataset " + std::to_string(did) +
+                                                                     " has rank " + std::to_string(d.dims.size()) +
+                                                                     ", not " + std::to_string(rank));
         std::copy(d.dims.begin(), d.dims.end(), span);
         return span;
     });

@@ -151,27 +151,42 @@ void apply_transfer_size(Config& c, const Where& w) {
     c.transfer_size_mb = static_cast<int>(v);
 }
 
-// failure = 3 restarts FTI from one global HDF5 file (FTI_L4_H5_SINGLE),
-// which mlckpt does not write yet: a fresh run with a warning, as FTI does
-// where it has no such file.
+// failure = 3 starts a fresh execution that restarts from the newest global
+// HDF5 file (FTI's variate processor restart).
 void apply_failure(Config& c, const Where& w) {
     long v = parse_integer(w, 0, 3);
-    if (v == 3) {
-        c.warnings.push_back(replaced(w, "a restart from one global HDF5 file is not provided", "this is a fresh run"));
-        v = 0;
-    }
-    c.failure = static_cast<int>(v);
+    c.variate_restart = v == 3;
+    c.failure = v == 3 ? 0 : static_cast<int>(v);
 }
 
-// FTI keys with no meaning here (HDF5, GPU, Lustre striping): accepted so
+// The global file's name starts with the prefix: one name component.
+void apply_single_file_prefix(Config& c, const Where& w) {
+    if (w.value.empty()) {
+        c.h5_single_file_prefix = "VPR-h5";  // as FTI
+        return;
+    }
+    const bool printable = std::all_of(w.value.begin(), w.value.end(),
+                                       [](unsigned char ch) { return ch > 0x20 && ch != 0x7f && ch != '/'; });
+    if (!printable || w.value.size() > 200) {
+        bad_value(w, "not a file name prefix", "1 to 200 printable characters without '/' or spaces");
+    }
+    c.h5_single_file_prefix = w.value;
+}
+
+// FTI's heads assemble the global file from per-rank files when
+// h5_single_file_inline = 0; here the application ranks always write it
+// together, with collective MPI-IO, which needs no head.
+void apply_single_file_inline(Config& c, const Where& w) {
+    if (!parse_flag(w)) {
+        c.warnings.push_back(replaced(w, "the heads do not assemble the global HDF5 file",
+                                      "the application ranks write it together (as with h5_single_file_inline = 1)"));
+    }
+}
+
+// FTI keys with no meaning here (GPU, Lustre striping, FTI's internal dCP): accepted so
 // that existing FTI configurations load unchanged.
 bool is_ignored_fti_key(const std::string& section, const std::string& key) {
-    static const char* const ignored[] = {"basic:h5_single_file_enable",
-                                          "basic:h5_single_file_dir",
-                                          "basic:h5_single_file_inline",
-                                          "basic:h5_single_file_keep",
-                                          "basic:h5_single_file_prefix",
-                                          "basic:gpu_host_bufsize",
+    static const char* const ignored[] = {"basic:gpu_host_bufsize",
                                           "basic:transfer_size",
                                           "basic:ckpt_type",
                                           "basic:dcp_l4",
@@ -217,6 +232,12 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back({"basic", "ckpt_io", false, apply_ckpt_io});
         s.push_back(flag_key("basic", "enable_dcp", &Config::enable_dcp));
         s.push_back(flag_key("basic", "enable_staging", &Config::enable_staging));
+        s.push_back(flag_key("basic", "h5_single_file_enable", &Config::h5_single_file_enable));
+        s.push_back(
+            {"basic", "h5_single_file_dir", false, [](Config& c, const Where& w) { c.h5_single_file_dir = w.value; }});
+        s.push_back({"basic", "h5_single_file_prefix", false, apply_single_file_prefix});
+        s.push_back(flag_key("basic", "h5_single_file_keep", &Config::h5_single_file_keep));
+        s.push_back({"basic", "h5_single_file_inline", false, apply_single_file_inline});
         s.push_back(int_key("basic", "dcp_mode", &Config::dcp_mode_value, std::numeric_limits<int>::min(),
                             std::numeric_limits<int>::max()));
         s.push_back(int_key("basic", "dcp_block_size", &Config::dcp_block_size, std::numeric_limits<int>::min(),

@@ -44,10 +44,18 @@ struct Config {
     int dcp_block_size = 16384;  // bytes
     int max_var_id = 1048575;
     int max_sync_intv = 512;  // FTI_Snapshot: most iterations between time syncs
+    // The global HDF5 file of FTI_L4_H5_SINGLE: <dir>/<prefix>-ID<8 digits>.h5.
+    bool h5_single_file_enable = false;
+    std::string h5_single_file_dir;  // "" (unset or empty): glbl_dir
+    std::string h5_single_file_prefix = "VPR-h5";
+    bool h5_single_file_keep = false;  // false: a run's new file replaces its previous one
 
     // [restart]
-    int failure = 0;
+    int failure = 0;  // 0, 1 or 2; failure = 3 sets variate_restart and leaves 0 here
     std::string exec_id;
+    // failure = 3: a fresh execution that restarts from the newest global
+    // HDF5 file, on any number of ranks (FTI's variate processor restart).
+    bool variate_restart = false;
 
     // [advanced]
     int block_size_kb = 1024;
@@ -72,6 +80,7 @@ struct Config {
     // was done instead: logged by rank 0 at FTI_Init.
     std::vector<std::string> warnings;
 
+    const std::string& single_file_dir() const { return h5_single_file_dir.empty() ? glbl_dir : h5_single_file_dir; }
     double interval_minutes(int level) const { return ckpt_interval_min[level - 1]; }
     // The most nodes of a Reed-Solomon group (L3).
     static constexpr int kMaxParityGroup = 32;

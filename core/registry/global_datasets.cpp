@@ -21,7 +21,8 @@ void check_dims(int id, const std::vector<std::uint64_t>& dims) {
 std::uint64_t elements_of(const std::vector<std::uint64_t>& dims) {
     std::uint64_t n = 1;
     for (std::uint64_t d : dims) {
-        if (d != 0 && n > std::numeric_limits<std::uint64_t>::max() / d) return std::numeric_limits<std::uint64_t>::max();
+        if (d != 0 && n > std::numeric_limits<std::uint64_t>::max() / d)
+            return std::numeric_limits<std::uint64_t>::max();
         n *= d;
     }
     return n;
@@ -57,8 +58,7 @@ void GlobalDatasets::check_rank(const GlobalDataset& d, const std::vector<std::u
     }
 }
 
-void GlobalDatasets::add_subset(int var, int id, std::vector<std::uint64_t> offset,
-                                std::vector<std::uint64_t> count) {
+void GlobalDatasets::add_subset(int var, int id, std::vector<std::uint64_t> offset, std::vector<std::uint64_t> count) {
     check_rank(at(id), offset, count);
     subsets_[var] = Subset{id, std::move(offset), std::move(count)};
 }

@@ -43,6 +43,21 @@ class TypeDescriber {
 
 }  // namespace
 
+h5::GlobalSchema global_schema(const Registry& registry) {
+    h5::GlobalSchema schema;
+    const GroupTree& groups = registry.groups();
+    for (int g = 1; g < groups.size(); ++g) schema.groups.push_back(groups.path(g));
+    TypeDescriber types(registry.types());
+    for (const auto& [id, d] : registry.global_datasets().datasets()) {
+        schema.datasets.push_back({id, d.name, groups.path(d.group), d.dims, types.describe(d.type)});
+    }
+    return schema;
+}
+
+std::shared_ptr<const h5::Type> hdf5_type(const Registry& registry, int type) {
+    return TypeDescriber(registry.types()).describe(type);
+}
+
 std::shared_ptr<const h5::Schema> hdf5_schema(const Registry& registry) {
     auto schema = std::make_shared<h5::Schema>();
     const GroupTree& groups = registry.groups();

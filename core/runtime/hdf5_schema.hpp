@@ -6,11 +6,16 @@
 
 #include <memory>
 
+#include "format/hdf5_global_file.hpp"
 #include "format/hdf5_schema.hpp"
 #include "registry/registry.hpp"
 
 namespace mlckpt::core {
 
 std::shared_ptr<const h5::Schema> hdf5_schema(const Registry& registry);
+// The global datasets (FTI_DefineGlobalDataset), by id, and every group.
+h5::GlobalSchema global_schema(const Registry& registry);
+// The HDF5 description of one of the registry's types.
+std::shared_ptr<const h5::Type> hdf5_type(const Registry& registry, int type);
 
 }  // namespace mlckpt::core

@@ -73,7 +73,8 @@ Session::Session(const std::string& config_path, MPI_Comm global)
       ctx_(build_context(config_path, world_.get())),
       registry_(ctx_.config.max_var_id),
       scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv, ctx_.config.fast_forward),
-      injector_(ctx_.config.injection, ctx_.config.path, MPI_Wtime()) {
+      injector_(ctx_.config.injection, ctx_.config.path, MPI_Wtime()),
+      global_file_(ctx_) {
     user_comm_ =
         Communicator(split_comm(global, ctx_.topo.is_head ? MPI_UNDEFINED : 0, ctx_.topo.app_rank, "FTI_COMM_WORLD"));
     MPI_Comm user = user_comm_.get();
@@ -180,6 +181,13 @@ void Session::init_application_rank(MPI_Comm user) {
             init_problem_ = selection.report;
         }
     }
+    if (c.variate_restart) {
+        if (std::optional<std::string> problem = global_file_.select_restart()) {
+            init_problem_ = std::move(problem);
+        } else {
+            status_ = 3;
+        }
+    }
     ctx_.log.info("mlckpt initialized: " + plural(ctx_.topo.app_size, "application rank") + " on " +
                   plural(ctx_.topo.nodes, "node") + ", execution '" + ctx_.layout.exec_id() + "'" +
                   (status_ != 0    ? ", restarting"
@@ -243,12 +251,13 @@ int Session::agreed_level(int level) const {
             fail(ErrorKind::usage, "ranks asked for different checkpoint levels (" + std::to_string(-agreed[0]) +
                                        " to " + std::to_string(agreed[1]) + "); every rank must pass the same level");
         }
-        if (level < 1 || level > kDcpLevel) {
+        if (level < 1 || level > kSingleFileLevel) {
             fail(ErrorKind::usage, "checkpoint level " + std::to_string(level) +
                                        " is invalid; allowed: FTI_L1 (1), FTI_L2 (2), FTI_L3 (3), "
-                                       "FTI_L4 (4), FTI_L4_DCP (8)");
+                                       "FTI_L4 (4), FTI_L4_DCP (8), FTI_L4_H5_SINGLE (9)");
         }
     });
+    if (level == kSingleFileLevel) return level;
     // As FTI: differential checkpoints exist at L4 only, and without dCP
     // FTI_L4_DCP takes a full L4 checkpoint.
     if (level > 4 && level < kDcpLevel) {
@@ -288,15 +297,21 @@ bool Session::deferred(int level) const {
 }
 
 void Session::checkpoint(int ckpt_id, int level) {
-    if (icp_) {
+    if (icp_ || icp_single_) {
         fail(ErrorKind::usage,
              "an incremental checkpoint (FTI_InitICP) is in progress; finish it "
              "with FTI_FinalizeICP first");
     }
-    wait_for_head();
-    settle_restart_redundancy();
     level = agreed_level(level);
     double start = MPI_Wtime();
+    if (level == kSingleFileLevel) {
+        global_file_.checkpoint(ckpt_id, registry_,
+                                [](const Variable& v) { return std::span<const std::byte>(v.data()); });
+        log_single_file(ckpt_id, MPI_Wtime() - start);
+        return;
+    }
+    wait_for_head();
+    settle_restart_redundancy();
     format_.hdf5 = hdf5_schema(registry_);
     CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, false,
                             deferred(written_level(level)));
@@ -412,7 +427,39 @@ const VarRecord& Session::stored_var(int id) const {
     return *v;
 }
 
+void Session::recover_from_global_file(const std::vector<int>& ids, std::exception_ptr failure) {
+    agree(ctx_.app, failure);
+    const std::string file = global_file_.restart_file().string();
+    global_file_.finish_restart();
+    status_ = 0;
+    ctx_.log.info("Recovered " + plural(ids.size(), "variable") + " from the global HDF5 file '" + file + "'.");
+}
+
+std::exception_ptr Session::read_from_global_file(const std::vector<int>& ids) noexcept {
+    try {
+        const std::vector<int> absent = global_file_.read(registry_, ids);
+        if (!absent.empty()) {
+            std::string list;
+            for (int id : absent) list += (list.empty() ? "" : ", ") + std::to_string(id);
+            const bool one = absent.size() == 1;
+            ctx_.log.warning(std::string(one ? "variable " : "variables ") + list + " of this rank " +
+                             (one ? "belongs" : "belong") +
+                             " to no global dataset (FTI_AddSubset): the global HDF5 file does not hold " +
+                             (one ? "it, and it keeps its value" : "them, and they keep their values"));
+        }
+        return nullptr;
+    } catch (...) {
+        return std::current_exception();
+    }
+}
+
 void Session::recover() {
+    if (variate_restart()) {
+        std::vector<int> ids;
+        for (const Variable& var : registry_.variables()) ids.push_back(var.id);
+        recover_from_global_file(ids, read_from_global_file(ids));
+        return;
+    }
     use_newest_checkpoint_if_fresh();
     if (!source_) stored_var(-1);  // nothing to recover from
     std::vector<int> ids;
@@ -502,6 +549,12 @@ void Session::settle_recovery(std::exception_ptr failure, const std::vector<int>
 }
 
 void Session::recover_var_init() {
+    if (variate_restart()) {
+        recovered_ids_.clear();
+        recover_var_failure_ = nullptr;
+        recovering_vars_ = true;
+        return;
+    }
     use_newest_checkpoint_if_fresh();
     if (!source_) stored_var(-1);
     recovered_ids_.clear();
@@ -518,6 +571,13 @@ void Session::recover_var_init() {
 
 void Session::recover_var(int id) {
     if (!recovering_vars_) fail(ErrorKind::usage, "call FTI_RecoverVarInit before FTI_RecoverVar");
+    if (variate_restart()) {
+        registry_.at(id);
+        recovered_ids_.push_back(id);
+        if (!recover_var_failure_) recover_var_failure_ = read_from_global_file({id});
+        if (recover_var_failure_) std::rethrow_exception(recover_var_failure_);
+        return;
+    }
     const Variable& var = registry_.at(id);
     check_stored_size(var);
     recovered_ids_.push_back(id);
@@ -535,6 +595,10 @@ void Session::recover_var_finalize() {
     if (!recovering_vars_) fail(ErrorKind::usage, "FTI_RecoverVarFinalize without FTI_RecoverVarInit");
     recover_var_reader_.reset();
     recovering_vars_ = false;
+    if (variate_restart()) {
+        recover_from_global_file(recovered_ids_, std::exchange(recover_var_failure_, nullptr));
+        return;
+    }
     settle_recovery(std::exchange(recover_var_failure_, nullptr), recovered_ids_);
     check_redundancy_in_background();
     status_ = 0;
@@ -596,8 +660,11 @@ BitFlipResult Session::bit_flip(int id) {
 
 void Session::recover_dataset_dimension(int did) {
     registry_.global_datasets().at(did);
-    fail(ErrorKind::usage, "this is no variate restart (FTI_Status() is " + std::to_string(status_) +
-                               ", not 3): [restart] failure = 3 restarts from the global HDF5 file");
+    if (!variate_restart()) {
+        fail(ErrorKind::usage, "this is no variate restart (FTI_Status() is " + std::to_string(status_) +
+                                   ", not 3): [restart] failure = 3 restarts from the global HDF5 file");
+    }
+    registry_.global_datasets().update(did, global_file_.stored_dims(registry_, did));
 }
 
 std::int64_t Session::stored_size(int id) const {
@@ -626,12 +693,18 @@ void* Session::realloc_var(int id, void* ptr) {
 }
 
 void Session::icp_init(int ckpt_id, int level, bool activate) {
-    if (icp_) fail(ErrorKind::usage, "an incremental checkpoint is already in progress");
+    if (icp_ || icp_single_) fail(ErrorKind::usage, "an incremental checkpoint is already in progress");
     icp_inactive_ = !activate;
     if (!activate) return;
+    level = agreed_level(level);
+    if (level == kSingleFileLevel) {
+        icp_single_.emplace();
+        icp_single_id_ = ckpt_id;
+        icp_start_ = MPI_Wtime();
+        return;
+    }
     wait_for_head();
     settle_restart_redundancy();
-    level = agreed_level(level);
     format_.hdf5 = hdf5_schema(registry_);
     icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, true,
                                               deferred(written_level(level)));
@@ -641,8 +714,14 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
 
 void Session::icp_add(int id) {
     if (icp_inactive_) return;
-    if (!icp_) fail(ErrorKind::usage, "FTI_AddVarICP without FTI_InitICP");
+    if (!icp_ && !icp_single_) fail(ErrorKind::usage, "FTI_AddVarICP without FTI_InitICP");
     const Variable& var = registry_.at(id);
+    if (icp_single_) {
+        if (!icp_single_->emplace(id, std::vector<std::byte>(var.data().begin(), var.data().end())).second) {
+            fail(ErrorKind::usage, "variable " + std::to_string(id) + " was already added to this checkpoint");
+        }
+        return;
+    }
     if (icp_->has(id)) {
         fail(ErrorKind::usage, "variable " + std::to_string(id) + " was already added to this checkpoint");
     }
@@ -653,6 +732,10 @@ bool Session::icp_finalize() {
     if (icp_inactive_) {
         icp_inactive_ = false;
         return false;
+    }
+    if (icp_single_) {
+        finalize_icp_single();
+        return true;
     }
     if (!icp_) fail(ErrorKind::usage, "FTI_FinalizeICP without FTI_InitICP");
     std::unique_ptr<CheckpointWriter> writer = std::move(icp_);
@@ -669,11 +752,46 @@ bool Session::icp_finalize() {
     return true;
 }
 
+void Session::finalize_icp_single() {
+    const std::map<int, std::vector<std::byte>> copies = std::move(*icp_single_);
+    icp_single_.reset();
+    std::string missing;
+    for (const auto& [var, subset] : registry_.global_datasets().subsets()) {
+        if (copies.count(var) == 0) missing += (missing.empty() ? "" : ", ") + std::to_string(var);
+    }
+    run_collectively(ctx_.app, [&] {
+        if (!missing.empty()) {
+            fail(ErrorKind::usage, "incremental checkpoint " + std::to_string(icp_single_id_) +
+                                       " (FTI_L4_H5_SINGLE): the subsets of variables " + missing +
+                                       " were not added with FTI_AddVarICP; no file was written");
+        }
+    });
+    global_file_.checkpoint(icp_single_id_, registry_, [&](const Variable& v) {
+        const std::vector<std::byte>& copy = copies.at(v.id);
+        if (copy.size() != v.bytes()) {
+            fail(ErrorKind::usage,
+                 "variable " + std::to_string(v.id) + " changed size between FTI_AddVarICP and FTI_FinalizeICP");
+        }
+        return std::span<const std::byte>(copy);
+    });
+    log_single_file(icp_single_id_, MPI_Wtime() - icp_start_);
+}
+
+void Session::log_single_file(int ckpt_id, double seconds) {
+    std::uint64_t bytes = 0;
+    for (const auto& [var, subset] : registry_.global_datasets().subsets()) bytes += registry_.at(var).bytes();
+    char line[200];
+    std::snprintf(line, sizeof line, "Ckpt. ID %d (Variate Processor Recovery File) (%.2f MB/proc) taken in %.2f sec.",
+                  ckpt_id, static_cast<double>(bytes) / (1024.0 * 1024.0), seconds);
+    ctx_.log.info(line);
+}
+
 void Session::finalize() {
     if (finalized_) return;
     finalized_ = true;
     if (ctx_.topo.is_head) return;
     icp_.reset();
+    icp_single_.reset();
     recover_var_reader_.reset();
     redundancy_check_.reset();  // no checkpoint follows to rebuild it for
     std::exception_ptr failure;
@@ -751,7 +869,10 @@ void Session::finish_finalize() {
     }
     // The restart flag is cleared before any checkpoint goes, so a crash in
     // between never leaves "restart" pointing at deleted checkpoints.
-    if (ctx_.restart_recorded || c.failure != 0) set_restart_state(0);
+    // A variate restart that found no global file keeps failure = 3, so
+    // that relaunching tries again once the file is there.
+    const bool variate_pending = c.variate_restart && init_problem_ && !committed_since;
+    if ((ctx_.restart_recorded || c.failure != 0 || c.variate_restart) && !variate_pending) set_restart_state(0);
     retire(ctx_, ctx_.catalog.refs());
     ctx_.background->wait();
     barrier(ctx_.app);

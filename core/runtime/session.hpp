@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <exception>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "registry/registry.hpp"
 #include "runtime/bit_flip.hpp"
 #include "runtime/checkpoint_writer.hpp"
+#include "runtime/global_file.hpp"
 #include "runtime/snapshot_scheduler.hpp"
 #include "runtime/staging.hpp"
 #include "store/context.hpp"
@@ -52,7 +54,7 @@ class Session {
     const Registry& registry() const { return registry_; }
     void protect(int id, void* ptr, std::int64_t count, int type);
 
-    void checkpoint(int ckpt_id, int level);  // collective
+    void checkpoint(int ckpt_id, int level);  // collective; FTI_L4_H5_SINGLE writes the global file
     bool snapshot();                          // collective; true when it checkpointed
     // FTI_Recover, and FTI_RecoverVarInit .. FTI_RecoverVar .. FTI_RecoverVarFinalize:
     // every application rank recovers one way or the other, in any mix.
@@ -87,6 +89,8 @@ class Session {
     const Context& context() const { return ctx_; }
     MPI_Comm global_comm() const { return global_; }
     const BitFlipInjector& injector() const { return injector_; }
+    // The global HDF5 file a variate restart reads (while status() is 3).
+    const fs::path& global_restart_file() const { return global_file_.restart_file(); }
     // The checkpoint a recovery reads, when one is selected.
     const std::optional<RecoverySource>& recovery_source() const { return source_; }
 
@@ -98,6 +102,11 @@ class Session {
     // source (as in FTI, FTI_Recover then rolls back to it).
     void use_newest_checkpoint_if_fresh();
     void check_stored_size(const Variable& var) const;  // not_recoverable when it differs
+    bool variate_restart() const { return status_ == 3 && global_file_.restarting(); }
+    // FTI_Recover and FTI_RecoverVarFinalize of a variate restart: the
+    // reads of `ids` from the global file, agreed on (collective).
+    void recover_from_global_file(const std::vector<int>& ids, std::exception_ptr failure);
+    std::exception_ptr read_from_global_file(const std::vector<int>& ids) noexcept;
     std::exception_ptr read_vars(const std::vector<int>& ids) const noexcept;
     void settle_recovery(std::exception_ptr failure, const std::vector<int>& ids);  // collective
     // After a recovery from L2 or L3, this rank's partner copy or parity is
@@ -120,6 +129,8 @@ class Session {
     void log_dcp_bytes(const CheckpointWriter& writer);  // collective
     const VarRecord& stored_var(int id) const;
     void finish_finalize();
+    void finalize_icp_single();  // collective
+    void log_single_file(int ckpt_id, double seconds);
     // Collective: every staged file is moved, then the stage directories go.
     void finish_staging();
     void set_restart_state(int failure);  // collective; rank 0 rewrites the file
@@ -154,7 +165,12 @@ class Session {
     };
     std::optional<HandedOver> handed_over_;
 
+    GlobalFile global_file_;  // FTI_L4_H5_SINGLE, and the variate restart (failure = 3)
     std::unique_ptr<CheckpointWriter> icp_;
+    // An incremental FTI_L4_H5_SINGLE checkpoint: each variable's bytes as
+    // FTI_AddVarICP found them, written at FTI_FinalizeICP.
+    std::optional<std::map<int, std::vector<std::byte>>> icp_single_;
+    int icp_single_id_ = 0;
     int icp_level_ = 0;
     bool icp_inactive_ = false;
     double icp_start_ = 0.0;

@@ -140,6 +140,14 @@ foreach(test Roundtrip.L1 Roundtrip.L4 Resize.GrowAndShrinkWithRealloc Faults.De
              Faults.DeletedNodeDirectoryFallsBack Faults.TruncatedFileFallsBack Faults.OverwrittenFileFallsBack)
   mlckpt_add_mpi_scenario(${test} RANKS 4 8 PHASES ok ok FTIFF)
 endforeach()
+# One global HDF5 file (FTI_L4_H5_SINGLE): restarts on another number of
+# ranks (failure = 3), 4 -> 2, 4 -> 8, 8 -> 3 and 1 -> 4.
+mlckpt_add_mpi_scenario(GlobalFile.RestartsOnAnotherRankCount RANKS 4 PHASES ok 2:ok IO 5 PREFIX mpi.to2)
+mlckpt_add_mpi_scenario(GlobalFile.RestartsOnAnotherRankCount RANKS 4 PHASES ok 8:ok IO 5 PREFIX mpi.to8)
+mlckpt_add_mpi_scenario(GlobalFile.RestartsOnAnotherRankCount RANKS 8 PHASES ok 3:ok IO 5 PREFIX mpi.to3)
+mlckpt_add_mpi_scenario(GlobalFile.RestartsOnAnotherRankCount RANKS 1 PHASES ok 4:ok IO 5 PREFIX mpi.to4)
+mlckpt_add_mpi_scenario(GlobalFile.DamagedFileFallsBackToAnOlderOne RANKS 4 PHASES ok 2:ok 3:ok IO 5)
+mlckpt_add_mpi_scenario(GlobalFile.BadDeclarationsWriteNothing RANKS 1 4 PHASES ok IO 5)
 foreach(test Roundtrip.MixedLevels Resize.ReprotectBetweenCheckpoints RecoverVar.RandomOrder
              Icp.VariablesOneAtATime KeepLast.RestartsFromL4 Named.IdsSurviveRestart L2.GroupOfTwo)
   mlckpt_add_mpi_scenario(${test} RANKS 4 PHASES ok ok FTIFF)

@@ -1,0 +1,372 @@
+#include "format/hdf5_global_file.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "format/hdf5_types.hpp"
+#include "hash/crc32.hpp"
+#include "mpi/collective.hpp"
+
+namespace mlckpt::core::h5 {
+
+namespace {
+
+constexpr const char* kIdAttribute = "mlckpt_id";
+constexpr const char* kCkptAttribute = "mlckpt_ckpt_id";
+constexpr const char* kRanksAttribute = "mlckpt_ranks";
+constexpr const char* kColumnsAttribute = "columns";
+// The subset table's fixed columns; offset[rank] and count[rank] follow.
+constexpr int kFixedColumns = 5;  // dataset id, writer, variable, CRC-32, rank
+constexpr const char* kColumnsText =
+    "dataset_id, writer_rank, variable_id, crc32, rank, offset[0..rank-1] then count[0..rank-1] "
+    "at columns 5.. and 5+max_rank..";
+
+std::vector<hsize_t> to_hsize(const std::vector<std::uint64_t>& v) {
+    return {v.begin(), v.end()};
+}
+
+Handle simple_space(const Site& site, const std::vector<std::uint64_t>& dims, const std::string& what) {
+    const std::vector<hsize_t> d = to_hsize(dims);
+    return site.own(H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose, "space of " + what);
+}
+
+void write_int_attribute(const Site& site, hid_t object, const char* name, int value) {
+    Handle space = site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space");
+    Handle attr = site.own(H5Acreate2(object, name, H5T_NATIVE_INT, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                           std::string("attribute '") + name + "'");
+    site.check(H5Awrite(attr.get(), H5T_NATIVE_INT, &value), std::string("attribute '") + name + "'");
+}
+
+int read_int_attribute(const Site& site, hid_t object, const char* name, const std::string& where) {
+    int value = 0;
+    Handle attr =
+        site.own(H5Aopen(object, name, H5P_DEFAULT), H5Aclose, "attribute '" + std::string(name) + "' of " + where);
+    site.check(H5Aread(attr.get(), H5T_NATIVE_INT, &value), "read attribute '" + std::string(name) + "' of " + where);
+    return value;
+}
+
+// One collective transfer into `dataset`: this rank's piece, or nothing
+// when it has no piece left for this round (H5Dwrite is collective: every
+// rank takes part in every round).
+void write_round(const Site& site, hid_t dataset, hid_t type, hid_t file_space, hid_t transfer, const Piece* piece,
+                 const std::string& path) {
+    Handle fspace = site.own(H5Scopy(file_space), H5Sclose, "space of '" + path + "'");
+    Handle mspace;
+    const void* data = &kIdAttribute;  // any valid address: nothing is selected
+    if (piece != nullptr && std::all_of(piece->count.begin(), piece->count.end(), [](auto c) { return c > 0; })) {
+        const std::vector<hsize_t> start = to_hsize(piece->offset);
+        const std::vector<hsize_t> count = to_hsize(piece->count);
+        site.check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+                   "select the subset of variable " + std::to_string(piece->var) + " in '" + path + "'");
+        mspace = simple_space(site, piece->count, "variable " + std::to_string(piece->var));
+        data = piece->data.data();
+    } else {
+        site.check(H5Sselect_none(fspace.get()), "select nothing in '" + path + "'");
+        const hsize_t one = 1;
+        mspace = site.own(H5Screate_simple(1, &one, nullptr), H5Sclose, "empty selection");
+        site.check(H5Sselect_none(mspace.get()), "select nothing");
+    }
+    site.check(
+        H5Dwrite(dataset, type, mspace.get(), fspace.get(), transfer, data),
+        "write " + (piece ? "variable " + std::to_string(piece->var) + " into " : std::string()) + "'" + path + "'");
+}
+
+void write_subset_table(const Site& site, MPI_Comm comm, hid_t file, hid_t transfer, const GlobalSchema& schema,
+                        const std::vector<Piece>& pieces) {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    std::size_t max_rank = 1;
+    for (const GlobalDatasetSpec& d : schema.datasets) max_rank = std::max(max_rank, d.dims.size());
+    const std::uint64_t width = kFixedColumns + 2 * max_rank;
+
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(size));
+    std::uint64_t mine = pieces.size();
+    allgather(&mine, counts.data(), 1, MPI_UINT64_T, comm, "the number of subsets each rank writes");
+    std::uint64_t first = 0;
+    std::uint64_t total = 0;
+    for (int r = 0; r < size; ++r) {
+        if (r < rank) first += counts[static_cast<std::size_t>(r)];
+        total += counts[static_cast<std::size_t>(r)];
+    }
+
+    std::vector<std::uint64_t> rows(pieces.size() * width, 0);
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        const Piece& p = pieces[i];
+        std::uint64_t* row = rows.data() + i * width;
+        row[0] = static_cast<std::uint64_t>(static_cast<std::int64_t>(schema.datasets[p.dataset].id));
+        row[1] = static_cast<std::uint64_t>(rank);
+        row[2] = static_cast<std::uint64_t>(static_cast<std::int64_t>(p.var));
+        row[3] = crc32_of(p.data);
+        row[4] = p.count.size();
+        std::copy(p.offset.begin(), p.offset.end(), row + kFixedColumns);
+        std::copy(p.count.begin(), p.count.end(), row + kFixedColumns + max_rank);
+    }
+
+    const std::string what = std::string("the subset table '") + kSubsetTable + "'";
+    Handle space = simple_space(site, {total, width}, what);
+    Handle table =
+        site.own(H5Dcreate2(file, kSubsetTable, H5T_NATIVE_UINT64, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                 H5Dclose, what);
+    {
+        Handle str = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+        site.check(H5Tset_size(str.get(), std::char_traits<char>::length(kColumnsText) + 1), "string type");
+        Handle scalar = site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space");
+        Handle attr =
+            site.own(H5Acreate2(table.get(), kColumnsAttribute, str.get(), scalar.get(), H5P_DEFAULT, H5P_DEFAULT),
+                     H5Aclose, "attribute 'columns'");
+        site.check(H5Awrite(attr.get(), str.get(), kColumnsText), "attribute 'columns'");
+    }
+    Piece block;  // this rank's rows as one hyperslab of the table
+    block.offset = {first, 0};
+    block.count = {pieces.size(), width};
+    block.data = std::as_bytes(std::span<const std::uint64_t>(rows));
+    write_round(site, table.get(), H5T_NATIVE_UINT64, space.get(), transfer, pieces.empty() ? nullptr : &block, what);
+}
+
+}  // namespace
+
+std::string GlobalDatasetSpec::path() const {
+    const std::string g = path_text(group);
+    return (g == "/" ? g : g + "/") + name;
+}
+
+void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& schema,
+                       const std::vector<Piece>& pieces, int ckpt_id) {
+    silence_errors();
+    const Site site{file, ErrorKind::io};
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    Handle access = site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
+    site.check(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "MPI-IO driver");
+    site.check(H5Pset_coll_metadata_write(access.get(), true), "collective metadata writes");
+    Handle f =
+        site.own(H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()), H5Fclose, "create (parallel)");
+    write_int_attribute(site, f.get(), kCkptAttribute, ckpt_id);
+    write_int_attribute(site, f.get(), kRanksAttribute, size);
+    for (const GroupPath& g : schema.groups) {
+        const std::string text = path_text(g);
+        site.own(H5Gcreate2(f.get(), text.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+                 "group '" + text + "'");
+    }
+    Handle transfer = site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");
+    site.check(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "collective transfers");
+
+    for (std::size_t i = 0; i < schema.datasets.size(); ++i) {
+        const GlobalDatasetSpec& d = schema.datasets[i];
+        const std::string path = d.path();
+        Handle type = make_datatype(*d.type, site);
+        Handle space = simple_space(site, d.dims, "'" + path + "'");
+        Handle ds =
+            site.own(H5Dcreate2(f.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                     H5Dclose, "dataset '" + path + "'");
+        write_int_attribute(site, ds.get(), kIdAttribute, d.id);
+        std::vector<const Piece*> mine;
+        for (const Piece& p : pieces) {
+            if (p.dataset == i) mine.push_back(&p);
+        }
+        std::uint64_t own = mine.size();
+        std::uint64_t rounds = 0;
+        allreduce(&own, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm, "the most subsets a rank has in a global dataset");
+        for (std::uint64_t r = 0; r < rounds; ++r) {
+            write_round(site, ds.get(), type.get(), space.get(), transfer.get(), r < own ? mine[r] : nullptr, path);
+        }
+    }
+    write_subset_table(site, comm, f.get(), transfer.get(), schema, pieces);
+    site.check(H5Fflush(f.get(), H5F_SCOPE_GLOBAL), "flush to storage");
+    f.reset();
+}
+
+const StoredDataset* GlobalIndex::find(const std::string& path) const {
+    for (const StoredDataset& d : datasets) {
+        if (d.path == path) return &d;
+    }
+    return nullptr;
+}
+
+const StoredDataset* GlobalIndex::find(int id) const {
+    for (const StoredDataset& d : datasets) {
+        if (d.id == id) return &d;
+    }
+    return nullptr;
+}
+
+namespace {
+
+void put_list(std::ostream& out, const std::vector<std::uint64_t>& v) {
+    out << ' ' << v.size();
+    for (std::uint64_t x : v) out << ' ' << x;
+}
+
+std::vector<std::uint64_t> get_list(std::istream& in) {
+    std::size_t n = 0;
+    in >> n;
+    std::vector<std::uint64_t> v(std::min<std::size_t>(n, 64));
+    for (std::uint64_t& x : v) in >> x;
+    return v;
+}
+
+}  // namespace
+
+std::string serialize_index(const GlobalIndex& index) {
+    std::ostringstream out;
+    out << index.ckpt_id << ' ' << index.writers << ' ' << index.datasets.size() << ' ' << index.subsets.size() << '\n';
+    for (const StoredDataset& d : index.datasets) {
+        out << d.id;
+        put_list(out, d.dims);
+        out << ' ' << d.path.size() << ' ' << d.path << '\n';
+    }
+    for (const SubsetRecord& s : index.subsets) {
+        out << s.dataset_id << ' ' << s.writer << ' ' << s.var << ' ' << s.crc32;
+        put_list(out, s.offset);
+        put_list(out, s.count);
+        out << '\n';
+    }
+    return out.str();
+}
+
+GlobalIndex parse_index(const std::string& text) {
+    std::istringstream in(text);
+    GlobalIndex index;
+    std::size_t datasets = 0;
+    std::size_t subsets = 0;
+    in >> index.ckpt_id >> index.writers >> datasets >> subsets;
+    index.datasets.resize(datasets);
+    for (StoredDataset& d : index.datasets) {
+        std::size_t length = 0;
+        in >> d.id;
+        d.dims = get_list(in);
+        in >> length;
+        in.get();
+        d.path.resize(length);
+        in.read(d.path.data(), static_cast<std::streamsize>(length));
+    }
+    index.subsets.resize(subsets);
+    for (SubsetRecord& s : index.subsets) {
+        in >> s.dataset_id >> s.writer >> s.var >> s.crc32;
+        s.offset = get_list(in);
+        s.count = get_list(in);
+    }
+    if (!in) fail(ErrorKind::mpi, "a global file's index did not survive its transfer between ranks");
+    return index;
+}
+
+GlobalFileReader::GlobalFileReader(const fs::path& file) : site_{file, ErrorKind::corrupt} {
+    silence_errors();
+    file_ = site_.own(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
+}
+
+GlobalIndex GlobalFileReader::index() const {
+    GlobalIndex index;
+    index.ckpt_id = read_int_attribute(site_, file_.get(), kCkptAttribute, "the file");
+    index.writers = read_int_attribute(site_, file_.get(), kRanksAttribute, "the file");
+    struct Visit {
+        const Site* site;
+        GlobalIndex* index;
+    } visit{&site_, &index};
+    auto collect = [](hid_t root, const char* name, const H5O_info_t* info, void* data) -> herr_t {
+        auto* v = static_cast<Visit*>(data);
+        if (info->type != H5O_TYPE_DATASET || std::string(name) == kSubsetTable) return 0;
+        if (H5Aexists_by_name(root, name, kIdAttribute, H5P_DEFAULT) <= 0) return 0;
+        hid_t ds = H5Dopen2(root, name, H5P_DEFAULT);
+        if (ds < 0) return -1;
+        Handle owned(ds, H5Dclose);
+        StoredDataset d;
+        d.path = std::string("/") + name;
+        d.id = read_int_attribute(*v->site, ds, kIdAttribute, "'" + d.path + "'");
+        Handle space(H5Dget_space(ds), H5Sclose);
+        const int rank = H5Sget_simple_extent_ndims(space.get());
+        if (rank < 0 || rank > 32) return -1;
+        std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+        if (H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0) return -1;
+        d.dims.assign(dims.begin(), dims.end());
+        v->index->datasets.push_back(std::move(d));
+        return 0;
+    };
+    site_.check(H5Ovisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, collect, &visit), "list the global datasets");
+
+    const std::string what = std::string("the subset table '") + kSubsetTable + "'";
+    Handle table = site_.own(H5Dopen2(file_.get(), kSubsetTable, H5P_DEFAULT), H5Dclose, what);
+    Handle space = site_.own(H5Dget_space(table.get()), H5Sclose, "space of " + what);
+    hsize_t dims[2] = {0, 0};
+    if (H5Sget_simple_extent_ndims(space.get()) != 2 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0 ||
+        dims[1] < kFixedColumns + 2 || (dims[1] - kFixedColumns) % 2 != 0) {
+        site_.raise(what + " is not a table of " + std::to_string(kFixedColumns) + " + 2 x rank columns");
+    }
+    const std::size_t width = dims[1];
+    const std::size_t max_rank = (width - kFixedColumns) / 2;
+    std::vector<std::uint64_t> rows(dims[0] * width);
+    if (!rows.empty()) {
+        site_.check(H5Dread(table.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()),
+                    "read " + what);
+    }
+    for (std::size_t i = 0; i < dims[0]; ++i) {
+        const std::uint64_t* row = rows.data() + i * width;
+        SubsetRecord s;
+        s.dataset_id = static_cast<int>(static_cast<std::int64_t>(row[0]));
+        s.writer = static_cast<int>(row[1]);
+        s.var = static_cast<int>(static_cast<std::int64_t>(row[2]));
+        s.crc32 = static_cast<std::uint32_t>(row[3]);
+        const std::uint64_t rank = row[4];
+        const StoredDataset* d = index.find(s.dataset_id);
+        if (d == nullptr || rank != d->dims.size() || rank > max_rank || row[3] > 0xffffffffu) {
+            site_.raise(what + ": row " + std::to_string(i) + " does not describe a subset of a global dataset");
+        }
+        s.offset.assign(row + kFixedColumns, row + kFixedColumns + rank);
+        s.count.assign(row + kFixedColumns + max_rank, row + kFixedColumns + max_rank + rank);
+        for (std::size_t k = 0; k < rank; ++k) {
+            if (s.offset[k] > d->dims[k] || s.count[k] > d->dims[k] - s.offset[k]) {
+                site_.raise(what + ": row " + std::to_string(i) + " lies outside '" + d->path + "'");
+            }
+        }
+        index.subsets.push_back(std::move(s));
+    }
+    return index;
+}
+
+void GlobalFileReader::verify(const SubsetRecord& s, const GlobalIndex& index) const {
+    const StoredDataset* d = index.find(s.dataset_id);
+    if (d == nullptr) site_.raise("no global dataset has id " + std::to_string(s.dataset_id));
+    Handle ds = site_.own(H5Dopen2(file_.get(), d->path.c_str(), H5P_DEFAULT), H5Dclose, "'" + d->path + "'");
+    Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + d->path + "'");
+    std::uint64_t elements = 1;
+    for (std::uint64_t c : s.count) elements *= c;
+    std::vector<std::byte> bytes(elements * H5Tget_size(type.get()));
+    if (!bytes.empty()) {
+        Handle fspace = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + d->path + "'");
+        const std::vector<hsize_t> start = to_hsize(s.offset);
+        const std::vector<hsize_t> count = to_hsize(s.count);
+        site_.check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+                    "select a subset of '" + d->path + "'");
+        Handle mspace = simple_space(site_, s.count, "a subset of '" + d->path + "'");
+        site_.check(H5Dread(ds.get(), type.get(), mspace.get(), fspace.get(), H5P_DEFAULT, bytes.data()),
+                    "read the subset of variable " + std::to_string(s.var) + " of rank " + std::to_string(s.writer) +
+                        " in '" + d->path + "'");
+    }
+    const std::uint32_t crc = crc32_of(bytes);
+    if (crc != s.crc32) {
+        fail(ErrorKind::corrupt, "HDF5 file '" + site_.file.string() + "': the subset of '" + d->path + "' that rank " +
+                                     std::to_string(s.writer) + " wrote from variable " + std::to_string(s.var) +
+                                     " fails its checksum (recorded " + crc32_hex(s.crc32) + ", computed " +
+                                     crc32_hex(crc) + ")");
+    }
+}
+
+void GlobalFileReader::read(const std::string& path, const std::vector<std::uint64_t>& offset,
+                            const std::vector<std::uint64_t>& count, const Type& memory_type,
+                            std::span<std::byte> out) const {
+    if (out.empty()) return;
+    Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
+    Handle type = make_datatype(memory_type, site_);
+    Handle fspace = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
+    const std::vector<hsize_t> start = to_hsize(offset);
+    const std::vector<hsize_t> n = to_hsize(count);
+    site_.check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, n.data(), nullptr),
+                "select a subset of '" + path + "'");
+    Handle mspace = simple_space(site_, count, "a subset of '" + path + "'");
+    site_.check(H5Dread(ds.get(), type.get(), mspace.get(), fspace.get(), H5P_DEFAULT, out.data()),
+                "read a subset of '" + path + "'");
+}
+
+}  // namespace mlckpt::core::h5
