@@ -1,8 +1,14 @@
-"""Reads the HDF5 checkpoint files of CppHdf5.NamedDatasetsRoundTrip
-(tests/cpp/hdf5_test.cpp) with h5py alone: the names, groups, shapes, types
-and attributes that the C++ wrapper gave the datasets, and their bytes.
+"""Reads with h5py alone the HDF5 files of the wrapper's tests
+(tests/cpp/hdf5_test.cpp):
+
+- the per-rank checkpoint files of CppHdf5.NamedDatasetsRoundTrip: the
+  names, groups, shapes, types and attributes that the C++ wrapper gave the
+  datasets, and their bytes;
+- with --global, the single file of CppHdf5.GlobalFileRestartsOnTwoRanks:
+  the global datasets as whole arrays.
 
 usage: h5py_names.py WORKDIR FILES_ROOT RANKS
+       h5py_names.py --global FILE
 """
 import pathlib
 import sys
@@ -17,7 +23,26 @@ def expect(condition, message):
         sys.exit(1)
 
 
+def check_global(path):
+    rows, cols, particles = 10, 6, 13  # as the test declares them
+    with h5py.File(path, "r") as f:
+        grid = f["fields/grid"]
+        expect(grid.shape == (rows, cols) and grid.dtype == np.dtype("<f8"), f"grid {grid.shape} {grid.dtype}")
+        i, j = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+        expect((grid[()] == (i * 1000 + j) / 8.0).all(), "grid values")
+        p = f["particles"]
+        expect(p.shape == (particles,) and p.dtype == np.dtype(("u1", (16,))), f"particles {p.shape} {p.dtype}")
+        want = np.zeros(particles, dtype=np.dtype([("x", "<f8"), ("id", "<i4"), ("kind", "<i4")]))
+        k = np.arange(particles)
+        want["x"], want["id"], want["kind"] = k * 0.25, k, k % 3
+        expect(p[()].tobytes() == want.tobytes(), "particles bytes")
+    print(f"h5py: {path}: the global datasets as the application's arrays")
+
+
 def main():
+    if sys.argv[1] == "--global":
+        check_global(sys.argv[2])
+        return
     workdir, root, ranks = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), int(sys.argv[3])
     # path: (variable id, shape or None for one dimension of the bytes' elements, numpy dtype)
     layout = {

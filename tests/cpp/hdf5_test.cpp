@@ -277,5 +277,138 @@ TEST(CppHdf5, GlobalDatasetDeclarations) {
     next.finalize();
 }
 
+// The global HDF5 file (Level::L4_H5_SINGLE) through the wrapper. Phase 1,
+// 4 ranks: a grid of doubles in group "fields" and a list of particles
+// (an opaque struct) in the root group, each rank holding a band of rows
+// and a range of particles; a checkpoint to the single file, then a crash.
+// Between the launches h5py reads the file as the application's arrays.
+// Phase 2, 2 ranks, [restart] failure = 3: status() is 3, the shapes come
+// back through recover_dimension(), each rank declares its bigger band and
+// range, and recover() loads them bit for bit.
+constexpr std::uint64_t kRows = 10;
+constexpr std::uint64_t kCols = 6;
+constexpr std::uint64_t kParticles = 13;
+
+struct Particle {  // no padding: every byte is data
+    double x;
+    std::int32_t id;
+    std::int32_t kind;
+};
+
+double grid_value(std::uint64_t i, std::uint64_t j) {
+    return static_cast<double>(i * 1000 + j) / 8.0;
+}
+Particle particle_value(std::uint64_t k) {
+    return {static_cast<double>(k) * 0.25, static_cast<std::int32_t>(k), static_cast<std::int32_t>(k % 3)};
+}
+
+// [first, last) of n elements on `rank` of `ranks`.
+std::pair<std::uint64_t, std::uint64_t> share(std::uint64_t n, int rank, int ranks) {
+    const auto r = static_cast<std::uint64_t>(rank);
+    const auto size = static_cast<std::uint64_t>(ranks);
+    return {n * r / size, n * (r + 1) / size};
+}
+
+struct Shares {
+    std::vector<double> band;
+    std::vector<Particle> particles;
+    std::pair<std::uint64_t, std::uint64_t> rows, range;
+
+    // Protects this rank's band and range of the shapes given, as subsets
+    // of the two global datasets.
+    void declare(Session& s, GlobalDataset& grid, GlobalDataset& list, std::uint64_t rows_total,
+                 std::uint64_t particles_total) {
+        int ranks = 1;
+        MPI_Comm_size(s.comm(), &ranks);
+        rows = share(rows_total, app_rank(), ranks);
+        range = share(particles_total, app_rank(), ranks);
+        band.assign((rows.second - rows.first) * kCols, -1.0);
+        particles.assign(range.second - range.first, Particle{-1.0, -1, -1});
+        s.protect(1, band);
+        s.protect(2, particles);
+        grid.add_subset(1, {rows.first, 0}, {rows.second - rows.first, kCols});
+        list.add_subset(2, {range.first}, {range.second - range.first});
+    }
+    void fill() {
+        for (std::uint64_t i = rows.first; i < rows.second; ++i) {
+            for (std::uint64_t j = 0; j < kCols; ++j) band[(i - rows.first) * kCols + j] = grid_value(i, j);
+        }
+        for (std::uint64_t k = range.first; k < range.second; ++k) particles[k - range.first] = particle_value(k);
+    }
+    bool as_filled() const {
+        Shares expected = *this;
+        expected.fill();
+        return std::memcmp(band.data(), expected.band.data(), band.size() * sizeof(double)) == 0 &&
+               std::memcmp(particles.data(), expected.particles.data(), particles.size() * sizeof(Particle)) == 0;
+    }
+};
+
+ConfigOptions single_file_options() {
+    ConfigOptions options = hdf5_options();
+    options.node_size = 1;
+    options.basic["h5_single_file_enable"] = "1";
+    options.basic["h5_single_file_dir"] = (workdir() / "single").string();
+    return options;
+}
+
+// What a job script does before relaunching on another number of ranks:
+// [restart] failure = 3.
+void request_variate_restart(const std::string& cfg) {
+    if (world_rank() == 0) {
+        std::string text = slurp(cfg);
+        const std::string key = "\nfailure = ";
+        const auto at = text.find(key);
+        ASSERT_NE(at, std::string::npos) << text;
+        text.replace(at + key.size(), text.find('\n', at + 1) - at - key.size(), "3");
+        std::ofstream(cfg) << text;
+    }
+    world_barrier();
+}
+
+TEST(CppHdf5, GlobalFileRestartsOnTwoRanks) {
+    const std::string cfg = config(single_file_options());
+    if (phase() == 1) {
+        alignas(Session) static unsigned char storage[sizeof(Session)];
+        Session& crashing = *new (storage) Session{cfg, MPI_COMM_WORLD};
+        Group fields = crashing.create_group("fields");
+        GlobalDataset grid = crashing.define_global_dataset<double>(0, {kRows, kCols}, "grid", fields);
+        GlobalDataset list = crashing.define_global_dataset<Particle>(1, {kParticles}, "particles");
+        static Shares shares;
+        shares.declare(crashing, grid, list, kRows, kParticles);
+        shares.fill();
+        EXPECT_TRUE(crashing.checkpoint(1, Level::L4_H5_SINGLE));
+        return;
+    }
+    const fs::path file = workdir() / "single" / "VPR-h5-ID00000001.h5";
+    if (world_rank() == 0) {
+        const std::string command = std::string("'" MLCKPT_H5PY_PYTHON "' '" MLCKPT_H5PY_NAMES "' --global '") +
+                                    file.string() + "' > '" + (workdir() / "h5py.out").string() + "' 2>&1";
+        EXPECT_EQ(std::system(command.c_str()), 0) << slurp(workdir() / "h5py.out");
+    }
+    request_variate_restart(cfg);
+    Session s{cfg, MPI_COMM_WORLD};
+    ASSERT_EQ(s.status(), 3);
+    Group fields = s.create_group("fields");
+    // The shapes are not known yet: zeros, then the file's.
+    GlobalDataset grid = s.define_global_dataset<double>(0, {0, 0}, "grid", fields);
+    GlobalDataset list = s.define_global_dataset<Particle>(1, {0}, "particles");
+    EXPECT_EQ(grid.shape(), (std::vector<std::uint64_t>{0, 0}));
+    EXPECT_EQ(grid.recover_dimension(), (std::vector<std::uint64_t>{kRows, kCols}));
+    EXPECT_EQ(list.recover_dimension(), std::vector<std::uint64_t>{kParticles});
+    EXPECT_EQ(grid.rank(), 2);
+    std::vector<double> any(3);
+    s.protect(1, any);
+    EXPECT_EQ(error_of([&] { s.realloc(1, any); }, FTI_NREC),
+              "mlckpt::Session::realloc: variable 1: a restart from the global HDF5 file (status() is 3) keeps no "
+              "size per rank; size the variable from the shapes of GlobalDataset::recover_dimension()");
+    Shares shares;
+    shares.declare(s, grid, list, grid.shape()[0], list.shape()[0]);
+    s.recover();
+    EXPECT_TRUE(shares.as_filled()) << "rank " << app_rank() << " of 2 recovered its band and range bit for bit";
+    EXPECT_EQ(s.status(), 0);
+    s.finalize();
+    EXPECT_TRUE(config_says("failure = 0"));
+}
+
 }  // namespace
 }  // namespace mlckpt::test

@@ -602,7 +602,9 @@ class Session {
     // The application communicator (FTI_COMM_WORLD: head ranks excluded);
     // MPI_COMM_NULL on a head rank and once the session ended or moved.
     MPI_Comm comm() const noexcept { return owning_ && !head_ ? FTI_COMM_WORLD : MPI_COMM_NULL; }
-    // 0: a fresh run; 1: a restart; 2: a restart from a kept checkpoint.
+    // 0: a fresh run; 1: a restart; 2: a restart from a kept checkpoint; 3: a
+    // restart from the global HDF5 file ([restart] failure = 3), on any
+    // number of ranks.
     int status() const {
         require_application("mlckpt::Session::status");
         int s = FTI_Status();
@@ -757,16 +759,25 @@ class Session {
     // On a restart: resizes v to the stored size of id and protects it (the
     // vector is resized, never passed to FTI_Realloc); recover() then loads
     // it. Throws FTI_NREC when there is no checkpoint to recover from
-    // (status() is 0: v is left alone) or when the stored size is not a
-    // whole number of T. An id absent from the checkpoint gets size 0, and
-    // recover() then names it.
+    // (status() is 0: v is left alone), on a restart from the global HDF5
+    // file (status() is 3: a rank's share is the application's to compute,
+    // from GlobalDataset::recover_dimension()) or when the stored size is
+    // not a whole number of T. An id absent from the checkpoint gets size 0,
+    // and recover() then names it.
     template <typename T, typename A>
     void realloc(int id, std::vector<T, A>& v) {
         static constexpr const char* name = "mlckpt::Session::realloc";
         detail::require_protectable<T>();
-        if (status() == 0) {
+        const int restart = status();
+        if (restart == 0) {
             throw Error(name, FTI_NREC,
                         "variable " + std::to_string(id) + ": there is no checkpoint to recover from (status() is 0)");
+        }
+        if (restart == 3) {
+            throw Error(name, FTI_NREC,
+                        "variable " + std::to_string(id) +
+                            ": a restart from the global HDF5 file (status() is 3) keeps no size per rank; size the "
+                            "variable from the shapes of GlobalDataset::recover_dimension()");
         }
         std::int64_t bytes = stored_size(id);
         if (bytes % static_cast<std::int64_t>(sizeof(T)) != 0) {
