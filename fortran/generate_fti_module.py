@@ -6,9 +6,13 @@
         --out fti.f90
 
 Before writing anything it checks the description against fti.h (every
-function, its result and parameter types, every constant, every type handle)
+function, its result and parameter types, every constant, every type handle,
+the members of every structure it mirrors as a bind(C) type)
 and exits with status 1, listing each disagreement, when they differ: the
 module can never drift from the C API it binds to. Standard library only.
+
+The hand-written part (--custom) reads like a module body: declarations, a
+line `contains`, procedures.
 """
 
 import argparse
@@ -31,6 +35,9 @@ C_TO_FORTRAN = {
     "fti_id_t*": "integer(c_int)",
     "int*": "integer(c_int), dimension(*)",
     "FTIT_H5Group*": "type(c_ptr), value",
+    "FTIT_attribute": "type(FTIT_attribute), value",
+    "FTIT_attributeFlag": "integer(c_int), value",
+    "FTIT_hsize_t*": "integer(c_long_long), dimension(*)",
 }
 C_RESULT = {
     "int": "integer(c_int)",
@@ -38,10 +45,15 @@ C_RESULT = {
     "int64_t": "integer(c_int64_t)",
     "void*": "type(c_ptr)",
     "const char*": "type(c_ptr)",
+    "FTIT_hsize_t*": "type(c_ptr)",
 }
 # Fortran argument declarations of the generated 'ierr' wrappers.
 WRAPPER_ARG = {"int": "integer, intent(in)", "bool": "logical, intent(in)"}
 WRAPPER_PASS = {"int": "int({0}, c_int)", "bool": "logical({0}, c_bool)"}
+# Members of the structures the module mirrors as bind(C) types (C has no
+# unsigned integers in Fortran: uint64_t is read as integer(c_int64_t)).
+MEMBER_TYPE = {"int": "integer(c_int)", "int64_t": "integer(c_int64_t)", "uint64_t": "integer(c_int64_t)",
+               "char": "character(kind=c_char)"}
 
 
 def normalize_type(param):
@@ -58,22 +70,50 @@ def normalize_type(param):
     return text
 
 
+def parse_int(text):
+    """'-1', '0x4' or '1 << 2' as an int; None for anything else."""
+    text = text.strip()
+    m = re.fullmatch(r"(-?(?:0x[0-9a-fA-F]+|\d+))(?:\s*<<\s*(\d+))?", text)
+    if not m:
+        return None
+    value = int(m.group(1), 0)
+    return value << int(m.group(2)) if m.group(2) else value
+
+
+def normalize_member(member):
+    """'char   name[FTI_BUFS]' -> 'char name[FTI_BUFS]'."""
+    return re.sub(r"\s*\[\s*", "[", re.sub(r"\s+", " ", member.strip())).replace(" ]", "]")
+
+
 def parse_header(text):
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    constants = {m.group(1): int(m.group(2))
-                 for m in re.finditer(r"^#define\s+(FTI_\w+)\s+(-?\d+)\s*$", text, flags=re.M)}
+    constants = {}
+    for m in re.finditer(r"^#define\s+(FTI_\w+)\s+(\S+)\s*$", text, flags=re.M):
+        value = parse_int(m.group(2))
+        if value is not None:
+            constants[m.group(1)] = value
+    # Enumerators (FTI_ATTRIBUTE_NAME = 1 << 0, ...) are constants too.
+    for m in re.finditer(r"\benum\s*\w*\s*\{([^}]*)\}", text):
+        for item in m.group(1).split(","):
+            name, _, value = item.partition("=")
+            if name.strip().startswith("FTI_") and parse_int(value) is not None:
+                constants[name.strip()] = parse_int(value)
     handles = re.findall(r"MLCKPT_EXPORT\s+extern\s+fti_id_t\s+(FTI_\w+)\s*;", text)
     functions = {}
     for m in re.finditer(r"MLCKPT_EXPORT\s+([^;(]*?)\b(FTI_\w+)\s*\(([^)]*)\)\s*;", text, flags=re.S):
         returns = normalize_type(m.group(1) + " x")
         params = [normalize_type(p) for p in m.group(3).split(",")]
         functions[m.group(2)] = (returns, params)
-    return constants, handles, functions
+    # typedef struct NAME { members } NAME; (structures without nested braces)
+    structs = {}
+    for m in re.finditer(r"typedef\s+struct\s+\w*\s*\{([^{}]*)\}\s*(\w+)\s*;", text):
+        structs[m.group(2)] = [normalize_member(x) for x in m.group(1).split(";") if x.strip()]
+    return constants, handles, functions, structs
 
 
 def drift(api, header_text):
     """Every disagreement between the description and fti.h, as sentences."""
-    constants, handles, functions = parse_header(header_text)
+    constants, handles, functions, structs = parse_header(header_text)
     problems = []
     described = {f["name"]: f for f in api["functions"]}
     for name, (returns, params) in functions.items():
@@ -93,6 +133,12 @@ def drift(api, header_text):
         elif constants[c["name"]] != c["value"]:
             problems.append(f"constant {c['name']}: fti.h says {constants[c['name']]}, "
                             f"the description says {c['value']}")
+    for st in api.get("structs", []):
+        if st["name"] not in structs:
+            problems.append(f"structure {st['name']} is described but not defined in fti.h")
+        elif structs[st["name"]] != [normalize_member(x) for x in st["members"]]:
+            problems.append(f"structure {st['name']}: fti.h says {{{'; '.join(structs[st['name']])}}}, "
+                            f"the description says {{{'; '.join(st['members'])}}}")
     if sorted(handles) != sorted(api["type_handles"]):
         problems.append(f"type handles: fti.h has {sorted(handles)}, the description {sorted(api['type_handles'])}")
     for f in [f for f in api["functions"] if f["fortran"] != "none"]:
@@ -131,6 +177,33 @@ def ierr_wrapper(f):
     call = ", ".join(WRAPPER_PASS[t].format(a) for a, t in zip(args, params))
     lines += [f"    ierr = int(c_{f['name']}({call}))", f"  end subroutine {f['name']}"]
     return "\n".join(lines)
+
+
+def bind_c_type(st, known):
+    """The bind(C) derived type that mirrors a C structure of the description."""
+    lines = [f"  type, bind(C), public :: {st['name']}"]
+    for member in st["members"]:
+        m = re.fullmatch(r"(\w+(?: \w+)*) (\w+)(?:\[(\w+)\])?", normalize_member(member))
+        if not m:
+            raise SystemExit(f"{st['name']}: cannot mirror the member '{member}'")
+        ctype, name, extent = m.groups()
+        if ctype in MEMBER_TYPE:
+            decl = MEMBER_TYPE[ctype]
+        elif ctype in known:
+            decl = f"type({ctype})"
+        else:
+            raise SystemExit(f"{st['name']}: no Fortran type for the member '{member}'")
+        lines.append(f"    {decl} :: {name}" + (f"({extent})" if extent else ""))
+    lines.append(f"  end type {st['name']}")
+    return "\n".join(lines)
+
+
+def split_custom(text):
+    """The hand-written file: declarations, a line 'contains', procedures."""
+    parts = re.split(r"^contains[ \t]*$", text, maxsplit=1, flags=re.M)
+    if len(parts) != 2:
+        raise SystemExit("the custom part needs a line 'contains' between its declarations and its procedures")
+    return parts[0].strip("\n"), parts[1].strip("\n")
 
 
 class Kind:
@@ -200,6 +273,13 @@ def protect_specific(k, rank):
 
 
 def generate(api, custom_text, kinds):
+    custom_spec, custom_text = split_custom(custom_text)
+    known = set()
+    types = []
+    for st in api.get("structs", []):
+        types.append(bind_c_type(st, known))
+        known.add(st["name"])
+    types = "\n\n".join(types)
     consts = "\n".join(f"  integer, parameter, public :: {c['name']} = {c['value']}" for c in api["constants"])
     handle_vars = "\n".join(f"  integer, public, protected :: {k.handle} = -1" for k in kinds)
     handle_init = "\n".join(k.handle_init() for k in kinds)
@@ -242,6 +322,11 @@ module fti
 {handles_c}
 
 {public_lines}
+
+  ! C structures of fti.h, member for member.
+{types}
+
+{custom_spec}
 
   interface FTI_InitType
     module procedure FTI_InitType_size, FTI_InitType_int

@@ -36,11 +36,11 @@
 #define FTI_HEAD 2  /* returned to head ranks when keep_heads_alive = 1 */
 
 /* Checkpoint levels. */
-#define FTI_L1 1     /* node-local storage */
-#define FTI_L2 2     /* local + partner copy */
-#define FTI_L3 3     /* local + Reed-Solomon parity */
-#define FTI_L4 4     /* parallel file system */
-#define FTI_L4_DCP 8 /* parallel file system, differential */
+#define FTI_L1 1           /* node-local storage */
+#define FTI_L2 2           /* local + partner copy */
+#define FTI_L3 3           /* local + Reed-Solomon parity */
+#define FTI_L4 4           /* parallel file system */
+#define FTI_L4_DCP 8       /* parallel file system, differential */
 #define FTI_L4_H5_SINGLE 9 /* one HDF5 file of the global datasets, beside the levels */
 
 /* Head ranks (head = 1): an application rank that ends without FTI_Finalize

@@ -7,11 +7,13 @@
 
 namespace mlckpt::core {
 
-void fault_point(const char* point, int app_rank, std::uint64_t seq) {
+bool fault_requested(const char* point, int app_rank, std::uint64_t seq) {
     const char* spec = std::getenv("MLCKPT_FAULT_INJECT");
-    if (spec == nullptr) return;
-    std::string expected = std::string(point) + ":" + std::to_string(app_rank) + ":" + std::to_string(seq);
-    if (expected != spec) return;
+    return spec != nullptr && std::string(point) + ":" + std::to_string(app_rank) + ":" + std::to_string(seq) == spec;
+}
+
+void fault_point(const char* point, int app_rank, std::uint64_t seq) {
+    if (!fault_requested(point, app_rank, seq)) return;
     std::fprintf(stderr, "[ FTI  Warning - %06d ] : fault injection: killed at %s of checkpoint %llu\n", app_rank,
                  point, static_cast<unsigned long long>(seq));
     std::fflush(stderr);

@@ -14,7 +14,10 @@
 // during_dcp_update (L4 differential: a variable's changed blocks were just
 // journaled, the update is not complete), during_dcp_apply (L4
 // differential, after the commit: the first record of the sealed journal
-// was just applied to the file, on the rank's background thread).
+// was just applied to the file, on the rank's background thread),
+// during_global_write (FTI_L4_H5_SINGLE, with the checkpoint id as <seq>:
+// the subsets are written into the .partial file, its table and HDF5's
+// records are not).
 #pragma once
 
 #include <cstdint>
@@ -22,5 +25,10 @@
 namespace mlckpt::core {
 
 void fault_point(const char* point, int app_rank, std::uint64_t seq);
+// Whether MLCKPT_FAULT_INJECT names this point, for faults that are not a
+// kill. lost_global_write (ckpt_id as <seq>): after the global HDF5 file of
+// FTI_L4_H5_SINGLE is written and synced, a byte of the rank's first subset
+// changes in it, as a write that MPI-IO lost without an error would leave it.
+bool fault_requested(const char* point, int app_rank, std::uint64_t seq);
 
 }  // namespace mlckpt::core

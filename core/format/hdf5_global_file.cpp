@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <sstream>
 
+#include "common/fault_injection.hpp"
 #include "format/hdf5_types.hpp"
 #include "hash/crc32.hpp"
+#include "io/file.hpp"
 #include "mpi/collective.hpp"
 
 namespace mlckpt::core::h5 {
@@ -20,6 +22,22 @@ constexpr int kFixedColumns = 5;  // dataset id, writer, variable, CRC-32, rank
 constexpr const char* kColumnsText =
     "dataset_id, writer_rank, variable_id, crc32, rank, offset[0..rank-1] then count[0..rank-1] "
     "at columns 5.. and 5+max_rank..";
+
+// Runs a step whose failure may strike some ranks only (a write that
+// meets a full disk), then agrees on it: either every rank goes on, or
+// every rank throws, at the same point. Parallel HDF5 needs the ranks in
+// step: a rank that left early to close the file would wait in a
+// collective that the others never reach.
+template <typename Step>
+void together(MPI_Comm comm, Step&& step) {
+    std::exception_ptr failure;
+    try {
+        step();
+    } catch (const Error&) {
+        failure = std::current_exception();
+    }
+    agree(comm, failure);
+}
 
 std::vector<hsize_t> to_hsize(const std::vector<std::uint64_t>& v) {
     return {v.begin(), v.end()};
@@ -48,8 +66,8 @@ int read_int_attribute(const Site& site, hid_t object, const char* name, const s
 // One collective transfer into `dataset`: this rank's piece, or nothing
 // when it has no piece left for this round (H5Dwrite is collective: every
 // rank takes part in every round).
-void write_round(const Site& site, hid_t dataset, hid_t type, hid_t file_space, hid_t transfer, const Piece* piece,
-                 const std::string& path) {
+void write_round(MPI_Comm comm, const Site& site, hid_t dataset, hid_t type, hid_t file_space, hid_t transfer,
+                 const Piece* piece, const std::string& path) {
     Handle fspace = site.own(H5Scopy(file_space), H5Sclose, "space of '" + path + "'");
     Handle mspace;
     const void* data = &kIdAttribute;  // any valid address: nothing is selected
@@ -66,9 +84,29 @@ void write_round(const Site& site, hid_t dataset, hid_t type, hid_t file_space, 
         mspace = site.own(H5Screate_simple(1, &one, nullptr), H5Sclose, "empty selection");
         site.check(H5Sselect_none(mspace.get()), "select nothing");
     }
-    site.check(
-        H5Dwrite(dataset, type, mspace.get(), fspace.get(), transfer, data),
-        "write " + (piece ? "variable " + std::to_string(piece->var) + " into " : std::string()) + "'" + path + "'");
+    const herr_t written = H5Dwrite(dataset, type, mspace.get(), fspace.get(), transfer, data);
+    together(comm, [&] {
+        site.check(written, "write " + (piece ? "variable " + std::to_string(piece->var) + " into " : std::string()) +
+                                "'" + path + "'");
+    });
+}
+
+// Makes the closed file durable: MPI_File_sync on every rank (fsync where
+// the file system needs each writer's), agreed on.
+void sync_file(MPI_Comm comm, const Site& site) {
+    MPI_File fh = MPI_FILE_NULL;
+    const int opened = MPI_File_open(comm, site.file.c_str(), MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    together(comm, [&] {
+        if (opened != MPI_SUCCESS) site.raise("MPI_File_open, to sync it, failed");
+    });
+    const int synced = MPI_File_sync(fh);
+    const int closed = MPI_File_close(&fh);
+    together(comm, [&] {
+        if (synced != MPI_SUCCESS || closed != MPI_SUCCESS) {
+            fail(ErrorKind::io,
+                 "HDF5 file '" + site.file.string() + "': MPI_File_sync failed: the data may not have reached storage");
+        }
+    });
 }
 
 void write_subset_table(const Site& site, MPI_Comm comm, hid_t file, hid_t transfer, const GlobalSchema& schema,
@@ -98,7 +136,7 @@ void write_subset_table(const Site& site, MPI_Comm comm, hid_t file, hid_t trans
         row[0] = static_cast<std::uint64_t>(static_cast<std::int64_t>(schema.datasets[p.dataset].id));
         row[1] = static_cast<std::uint64_t>(rank);
         row[2] = static_cast<std::uint64_t>(static_cast<std::int64_t>(p.var));
-        row[3] = crc32_of(p.data);
+        row[3] = p.crc32;
         row[4] = p.count.size();
         std::copy(p.offset.begin(), p.offset.end(), row + kFixedColumns);
         std::copy(p.count.begin(), p.count.end(), row + kFixedColumns + max_rank);
@@ -122,7 +160,38 @@ void write_subset_table(const Site& site, MPI_Comm comm, hid_t file, hid_t trans
     block.offset = {first, 0};
     block.count = {pieces.size(), width};
     block.data = std::as_bytes(std::span<const std::uint64_t>(rows));
-    write_round(site, table.get(), H5T_NATIVE_UINT64, space.get(), transfer, pieces.empty() ? nullptr : &block, what);
+    write_round(comm, site, table.get(), H5T_NATIVE_UINT64, space.get(), transfer, pieces.empty() ? nullptr : &block,
+                what);
+}
+
+}  // namespace
+
+namespace {
+
+// Fault injection (lost_global_write): the first byte of this rank's first
+// subset changes in the file, as a write that MPI-IO lost would leave it.
+void lose_a_write(const fs::path& file, const GlobalSchema& schema, const std::vector<Piece>& pieces) {
+    if (pieces.empty() || pieces.front().data.empty()) return;
+    const Piece& p = pieces.front();
+    const std::uint64_t at = GlobalFileReader(file).byte_offset(schema.datasets[p.dataset].path(), p.offset);
+    const std::byte changed = ~p.data.front();
+    File f = File::open_update(file);
+    f.write_all_at(std::span<const std::byte>(&changed, 1), at);
+    f.sync();
+}
+
+void read_back(const fs::path& file, const GlobalSchema& schema, const std::vector<Piece>& pieces, int rank) {
+    try {
+        const GlobalFileReader reader(file);
+        for (const Piece& p : pieces) {
+            const GlobalDatasetSpec& d = schema.datasets[p.dataset];
+            reader.verify(d.path(), SubsetRecord{d.id, rank, p.var, p.crc32, p.offset, p.count});
+        }
+    } catch (const Error& e) {
+        fail(ErrorKind::io, std::string("the global HDF5 file does not hold what was written, though every write "
+                                        "reported success (a full disk?): ") +
+                                e.what());
+    }
 }
 
 }  // namespace
@@ -132,12 +201,15 @@ std::string GlobalDatasetSpec::path() const {
     return (g == "/" ? g : g + "/") + name;
 }
 
-void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& schema,
-                       const std::vector<Piece>& pieces, int ckpt_id) {
+void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& schema, std::vector<Piece> pieces,
+                       int ckpt_id) {
     silence_errors();
     const Site site{file, ErrorKind::io};
     int size = 0;
+    int rank = 0;
     MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    for (Piece& p : pieces) p.crc32 = crc32_of(p.data);
     Handle access = site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
     site.check(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "MPI-IO driver");
     site.check(H5Pset_coll_metadata_write(access.get(), true), "collective metadata writes");
@@ -170,12 +242,23 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
         std::uint64_t rounds = 0;
         allreduce(&own, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm, "the most subsets a rank has in a global dataset");
         for (std::uint64_t r = 0; r < rounds; ++r) {
-            write_round(site, ds.get(), type.get(), space.get(), transfer.get(), r < own ? mine[r] : nullptr, path);
+            write_round(comm, site, ds.get(), type.get(), space.get(), transfer.get(), r < own ? mine[r] : nullptr,
+                        path);
         }
     }
+    fault_point("during_global_write", rank, static_cast<std::uint64_t>(ckpt_id));
     write_subset_table(site, comm, f.get(), transfer.get(), schema, pieces);
-    site.check(H5Fflush(f.get(), H5F_SCOPE_GLOBAL), "flush to storage");
-    f.reset();
+    // H5Fclose writes HDF5's records, and goes on through its collective
+    // steps after a failed write, so that every rank returns from it.
+    const herr_t closed = f.close();
+    together(comm, [&] { site.check(closed, "close (HDF5's records)"); });
+    sync_file(comm, site);
+    together(comm, [&] {
+        if (fault_requested("lost_global_write", rank, static_cast<std::uint64_t>(ckpt_id))) {
+            lose_a_write(file, schema, pieces);
+        }
+        read_back(file, schema, pieces, rank);
+    });
 }
 
 const StoredDataset* GlobalIndex::find(const std::string& path) const {
@@ -328,6 +411,25 @@ GlobalIndex GlobalFileReader::index() const {
 void GlobalFileReader::verify(const SubsetRecord& s, const GlobalIndex& index) const {
     const StoredDataset* d = index.find(s.dataset_id);
     if (d == nullptr) site_.raise("no global dataset has id " + std::to_string(s.dataset_id));
+    verify(d->path, s);
+}
+
+std::uint64_t GlobalFileReader::byte_offset(const std::string& path, const std::vector<std::uint64_t>& coords) const {
+    Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
+    Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + path + "'");
+    Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
+    std::vector<hsize_t> dims(coords.size());
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    std::uint64_t linear = 0;
+    for (std::size_t k = 0; k < coords.size(); ++k) linear = linear * dims[k] + coords[k];
+    const haddr_t start = H5Dget_offset(ds.get());
+    if (start == HADDR_UNDEF) site_.raise("'" + path + "' has no contiguous storage");
+    return start + linear * H5Tget_size(type.get());
+}
+
+void GlobalFileReader::verify(const std::string& path, const SubsetRecord& s) const {
+    const StoredDataset stored{path, s.dataset_id, {}};
+    const StoredDataset* d = &stored;
     Handle ds = site_.own(H5Dopen2(file_.get(), d->path.c_str(), H5P_DEFAULT), H5Dclose, "'" + d->path + "'");
     Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + d->path + "'");
     std::uint64_t elements = 1;

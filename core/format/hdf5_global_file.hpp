@@ -49,6 +49,7 @@ struct Piece {
     std::vector<std::uint64_t> offset;
     std::vector<std::uint64_t> count;
     std::span<const std::byte> data;
+    std::uint32_t crc32 = 0;  // of `data`; write_global_file computes it
 };
 
 // A row of the subset table.
@@ -63,10 +64,12 @@ struct SubsetRecord {
 
 // Collective over `comm`: creates `file` exclusively, writes the groups,
 // the datasets, every rank's pieces and the subset table, makes it durable
-// (H5Fflush: MPI_File_sync) and closes it. Throws an io Error; a failure
-// inside a collective HDF5 call happens on every rank alike.
-void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& schema,
-                       const std::vector<Piece>& pieces, int ckpt_id);
+// and closes it, makes it durable (MPI_File_sync), and has every rank read
+// its subsets back: MPI-IO has been seen to report a collective write that
+// failed (a full disk) as a success. Every rank throws the same io Error,
+// at the same point, when any rank failed.
+void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& schema, std::vector<Piece> pieces,
+                       int ckpt_id);
 
 struct StoredDataset {
     std::string path;
@@ -96,8 +99,12 @@ class GlobalFileReader {
     explicit GlobalFileReader(const fs::path& file);
 
     GlobalIndex index() const;
-    // Reads subset `s` back and checks its CRC-32.
+    // Reads subset `s` back and checks its CRC-32 (of dataset `path`, or
+    // the one the index gives its dataset id).
     void verify(const SubsetRecord& s, const GlobalIndex& index) const;
+    void verify(const std::string& path, const SubsetRecord& s) const;
+    // Where element `coords` of contiguous dataset `path` lies in the file.
+    std::uint64_t byte_offset(const std::string& path, const std::vector<std::uint64_t>& coords) const;
     // Reads the hyperslab (offset, count) of dataset `path` into `out`, in
     // `memory_type` (HDF5 converts when the file's type differs).
     void read(const std::string& path, const std::vector<std::uint64_t>& offset,

@@ -30,6 +30,13 @@ Handle& Handle::operator=(Handle&& other) noexcept {
     return *this;
 }
 
+herr_t Handle::close() noexcept {
+    herr_t status = 0;
+    if (id_ >= 0 && closer_ != nullptr) status = closer_(id_);
+    id_ = H5I_INVALID_HID;
+    return status;
+}
+
 void Handle::reset() noexcept {
     if (id_ >= 0 && closer_ != nullptr) closer_(id_);
     id_ = H5I_INVALID_HID;

@@ -26,6 +26,8 @@ class Handle {
 
     hid_t get() const { return id_; }
     void reset() noexcept;
+    // Closes now and returns the closer's status (negative: it failed).
+    herr_t close() noexcept;
 
   private:
     hid_t id_ = H5I_INVALID_HID;

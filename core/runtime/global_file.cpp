@@ -223,14 +223,14 @@ void GlobalFile::checkpoint(int ckpt_id, const Registry& registry, const DataOf&
         if (!dir.remove(temp)) fail(ErrorKind::io, "cannot remove the leftover '" + dir.path_of(temp).string() + "'");
     });
     try {
-        run_collectively(ctx_.app, [&] { h5::write_global_file(ctx_.app, dir_path / temp, schema, pieces, ckpt_id); });
+        run_collectively(ctx_.app,
+                         [&] { h5::write_global_file(ctx_.app, dir_path / temp, schema, std::move(pieces), ckpt_id); });
     } catch (const Error&) {
         if (ctx_.rank() == 0) dir.remove(temp);  // nothing of a failed file stays
         throw;
     }
     run_collectively(ctx_.app, [&] {
         if (ctx_.rank() != 0) return;
-        File::open_read(dir, temp).sync();
         dir.rename(temp, name);
         dir.sync();
         if (!c.h5_single_file_keep && last_written_ && *last_written_ != name && !dir.remove(*last_written_)) {

@@ -302,6 +302,8 @@ void Session::checkpoint(int ckpt_id, int level) {
              "an incremental checkpoint (FTI_InitICP) is in progress; finish it "
              "with FTI_FinalizeICP first");
     }
+    wait_for_head();
+    settle_restart_redundancy();
     level = agreed_level(level);
     double start = MPI_Wtime();
     if (level == kSingleFileLevel) {
@@ -310,8 +312,6 @@ void Session::checkpoint(int ckpt_id, int level) {
         log_single_file(ckpt_id, MPI_Wtime() - start);
         return;
     }
-    wait_for_head();
-    settle_restart_redundancy();
     format_.hdf5 = hdf5_schema(registry_);
     CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, false,
                             deferred(written_level(level)));
@@ -696,6 +696,8 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (icp_ || icp_single_) fail(ErrorKind::usage, "an incremental checkpoint is already in progress");
     icp_inactive_ = !activate;
     if (!activate) return;
+    wait_for_head();
+    settle_restart_redundancy();
     level = agreed_level(level);
     if (level == kSingleFileLevel) {
         icp_single_.emplace();
@@ -703,8 +705,6 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
         icp_start_ = MPI_Wtime();
         return;
     }
-    wait_for_head();
-    settle_restart_redundancy();
     format_.hdf5 = hdf5_schema(registry_);
     icp_ = std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, true,
                                               deferred(written_level(level)));

@@ -58,6 +58,29 @@ void mlckpt_header_warnings(mlckpt::Session& s) {
     (void)s.is_head();
     (void)s.restart_failed();
     (void)s.restart_error();
+    mlckpt::Group g = s.create_group("g");
+    mlckpt::Group sub = s.create_group("sub", g);
+    sub.rename("renamed");
+    (void)sub.path();
+    (void)sub.name();
+    (void)(sub.parent() == g);
+    (void)g.is_root();
+    s.protect(12, cells).name("cells").shape({2, 3}).group(g).name_attribute("cells").dim_attribute({6});
+    (void)s.dataset(12).id();
+    const std::array<std::uint64_t, 2> shape{4, 6};
+    mlckpt::GlobalDataset gd = s.define_global_dataset<Cell>(1, shape, "all", g);
+    (void)s.define_global_dataset<double>(2, std::vector<unsigned>{8}, "values");
+    gd.update(std::array<FTIT_hsize_t, 2>{4, 6});
+#ifdef MLCKPT_HAS_SPAN
+    const std::vector<std::size_t> sizes{4, 6};
+    gd.update(std::span(sizes));
+#endif
+    gd.add_subset(12, {0, 0}, {2, 3}).update_subset(12, {2, 3}, {2, 3}).update({4, 6});
+    (void)gd.recover_dimension();
+    (void)gd.rank();
+    (void)gd.shape();
+    (void)s.global_dataset(2).id();
+    (void)s.checkpoint(3, mlckpt::Level::L4_H5_SINGLE);
     mlckpt::Session moved{std::move(s)};
     s = std::move(moved);
     s.finalize();

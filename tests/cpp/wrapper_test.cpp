@@ -217,12 +217,12 @@ TEST(CppWrapper, ErrorsCarryCodeAndMessage) {
     int x = 0;
     s.protect(1, x);
     try {
-        s.checkpoint(1, static_cast<Level>(9));
-        ADD_FAILURE() << "level 9 must throw";
+        s.checkpoint(1, static_cast<Level>(10));
+        ADD_FAILURE() << "level 10 must throw";
     } catch (const Error& e) {
         EXPECT_EQ(e.code(), FTI_NSCS);
         EXPECT_EQ(std::string(e.what()).rfind("FTI_Checkpoint: ", 0), 0u) << e.what();
-        EXPECT_NE(std::string(e.what()).find("checkpoint level 9 is invalid; allowed: FTI_L1"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("checkpoint level 10 is invalid; allowed: FTI_L1"), std::string::npos)
             << e.what();
     }
     std::vector<double> v(3, 1.5);

@@ -104,10 +104,10 @@ program api_calls
     call FTI_FinalizeICP(ierr)
     call expect(ierr, FTI_DONE, 'FTI_FinalizeICP')
     ! A level that does not exist: refused, with a message.
-    call FTI_Checkpoint(2, 9, ierr)
-    call expect(ierr, FTI_NSCS, 'FTI_Checkpoint at level 9')
+    call FTI_Checkpoint(2, 10, ierr)
+    call expect(ierr, FTI_NSCS, 'FTI_Checkpoint at level 10')
     call FTI_LastError(message)
-    if (index(message, 'checkpoint level 9 is invalid') == 0) call fail('FTI_LastError: ' // trim(message))
+    if (index(message, 'checkpoint level 10 is invalid') == 0) call fail('FTI_LastError: ' // trim(message))
     call MPI_Finalize(ierr)  ! no FTI_Finalize: the next launch restarts
     stop
   end if

@@ -55,8 +55,8 @@ TEST(Api, InvalidArguments) {
     EXPECT_TRUE(last_error_has("ends at byte 20"));
 
     ASSERT_FTI(FTI_SCES, FTI_Protect(0, x, 4, FTI_INTG));
-    EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(1, 9));
-    EXPECT_TRUE(last_error_has("checkpoint level 9 is invalid"));
+    EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(1, 10));
+    EXPECT_TRUE(last_error_has("checkpoint level 10 is invalid"));
     EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(1, 0));
     EXPECT_TRUE(last_error_has("checkpoint level 0 is invalid"));
     EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(1, FTI_L2));

@@ -375,5 +375,61 @@ print("ok")
     EXPECT_FTI(FTI_SCES, FTI_Finalize());
 }
 
+// Checkpoint 2 fails while the global file is written (the scenarios set
+// MLCKPT_FAULT_INJECT): either a write of rank 1 is lost without an error
+// (lost_global_write: the read-back finds it, every rank returns FTI_NSCS
+// and no partial file stays) or rank 1 is killed while the file is
+// written (during_global_write: the job dies). Either way the previous file is
+// intact, and a restart on 3 ranks takes it (a leftover .partial is no
+// candidate).
+TEST(GlobalFile, FailedWriteKeepsThePreviousFile) {
+    const std::string cfg = config(single_file(true));
+    int size = 0;
+    if (phase() == 1) {
+        if (!start(cfg)) return;
+        MPI_Comm_size(FTI_COMM_WORLD, &size);
+        static std::vector<double> slab(1u << 16);  // 512 KiB per rank
+        for (std::size_t i = 0; i < slab.size(); ++i) slab[i] = static_cast<double>(app_rank()) + 1e-6 * i;
+        FTIT_hsize_t dims[1] = {slab.size() * static_cast<FTIT_hsize_t>(size)};
+        ASSERT_FTI(FTI_SCES, FTI_DefineGlobalDataset(0, 1, dims, "slab", nullptr, FTI_DBLE));
+        ASSERT_FTI(FTI_SCES, FTI_Protect(0, slab.data(), static_cast<int64_t>(slab.size()), FTI_DBLE));
+        FTIT_hsize_t offset[1] = {slab.size() * static_cast<FTIT_hsize_t>(app_rank())};
+        FTIT_hsize_t count[1] = {slab.size()};
+        ASSERT_FTI(FTI_SCES, FTI_AddSubset(0, 1, offset, count, 0));
+        ASSERT_FTI(FTI_SCES, FTI_Checkpoint(1, FTI_L4_H5_SINGLE));
+        const std::string good = slurp(vpr_file(1));
+        for (double& x : slab) x = -x;
+        EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L4_H5_SINGLE));
+        EXPECT_NE(std::string(FTI_LastError()).find("does not hold what was written"), std::string::npos)
+            << FTI_LastError();
+        world_barrier();
+        EXPECT_FALSE(fs::exists(vpr_file(2)));
+        EXPECT_TRUE(files_matching(".*\\.partial").empty());
+        EXPECT_EQ(slurp(vpr_file(1)), good);
+        return crash();
+    }
+    ask_for_variate_restart(cfg);
+    if (!start(cfg)) return;
+    EXPECT_EQ(FTI_Status(), 3);
+    MPI_Comm_size(FTI_COMM_WORLD, &size);
+    FTIT_hsize_t unknown[1] = {0};
+    ASSERT_FTI(FTI_SCES, FTI_DefineGlobalDataset(0, 1, unknown, "slab", nullptr, FTI_DBLE));
+    ASSERT_FTI(FTI_SCES, FTI_RecoverDatasetDimension(0));
+    const FTIT_hsize_t total = FTI_GetDatasetSpan(0, 1)[0];
+    const FTIT_hsize_t first = total * app_rank() / size, last = total * (app_rank() + 1) / size;
+    static std::vector<double> mine(last - first);
+    ASSERT_FTI(FTI_SCES, FTI_Protect(0, mine.data(), static_cast<int64_t>(mine.size()), FTI_DBLE));
+    FTIT_hsize_t offset[1] = {first};
+    FTIT_hsize_t count[1] = {last - first};
+    ASSERT_FTI(FTI_SCES, FTI_AddSubset(0, 1, offset, count, 0));
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    const FTIT_hsize_t per_writer = 1u << 16;
+    for (FTIT_hsize_t i = 0; i < mine.size(); ++i) {
+        const FTIT_hsize_t g = first + i;
+        ASSERT_EQ(mine[i], static_cast<double>(g / per_writer) + 1e-6 * (g % per_writer)) << "element " << g;
+    }
+    EXPECT_FTI(FTI_SCES, FTI_Finalize());
+}
+
 }  // namespace
 }  // namespace mlckpt::test

@@ -373,7 +373,7 @@ void crash() {
     if (!heads_mode()) return;
     // The next checkpoint call first waits for the head's verdict on the
     // previous one; the invalid level then stops it before writing anything.
-    EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(0, 9));
+    EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(0, 10));
     mark("heads-done");
     world_barrier_app();
     std::fprintf(stderr, "[rank %d] killed on purpose: the launch ends as a crash\n", world_rank());

@@ -270,9 +270,10 @@ TEST(Config, ValuesFtiReplacesLoadWithAWarning) {
         {"[advanced]\ntransfer_size = -1", "[advanced] transfer_size = '-1': outside 1 to 65536 MiB; using 16 MiB",
          [](const Config& c) { EXPECT_EQ(c.transfer_size_mb, 16); }},
         {"[advanced]\nfast_forward = 5", "", [](const Config& c) { EXPECT_EQ(c.fast_forward, 5); }},
-        {"[restart]\nfailure = 3",
-         "[restart] failure = '3': a restart from one global HDF5 file is not provided; this is a fresh run",
-         [](const Config& c) { EXPECT_EQ(c.failure, 0); }},
+        {"h5_single_file_inline = 0",
+         "[basic] h5_single_file_inline = '0': the heads do not assemble the global HDF5 file; the application "
+         "ranks write it together",
+         [](const Config& c) { EXPECT_FALSE(c.variate_restart); }},
     };
     for (const Case& k : cases) {
         TempDir dir;
@@ -287,6 +288,38 @@ TEST(Config, ValuesFtiReplacesLoadWithAWarning) {
             EXPECT_EQ(c.warnings[0].rfind(path, 0), 0U) << "names the file: " << c.warnings[0];
         }
     }
+}
+
+// The global HDF5 file's keys, and failure = 3: a fresh execution (no
+// exec_id needed) that restarts from the newest global file.
+TEST(Config, SingleFileKeysAndVariateRestart) {
+    TempDir dir;
+    Config defaults = load_config(dir.write("d.fti", kMinimal));
+    EXPECT_FALSE(defaults.h5_single_file_enable);
+    EXPECT_EQ(defaults.single_file_dir(), "/tmp/g");
+    EXPECT_EQ(defaults.h5_single_file_prefix, "VPR-h5");
+    EXPECT_FALSE(defaults.h5_single_file_keep);
+    EXPECT_FALSE(defaults.variate_restart);
+
+    Config c = load_config(dir.write(
+        "c.fti", std::string(kMinimal) +
+                     "h5_single_file_enable = 1\nh5_single_file_dir = /tmp/vpr\nh5_single_file_prefix = run7\n"
+                     "h5_single_file_keep = 1\n[restart]\nfailure = 3\nexec_id =\n"));
+    EXPECT_TRUE(c.h5_single_file_enable);
+    EXPECT_EQ(c.single_file_dir(), "/tmp/vpr");
+    EXPECT_EQ(c.h5_single_file_prefix, "run7");
+    EXPECT_TRUE(c.h5_single_file_keep);
+    EXPECT_TRUE(c.variate_restart);
+    EXPECT_EQ(c.failure, 0);
+    EXPECT_TRUE(c.warnings.empty());
+
+    Config empty =
+        load_config(dir.write("e.fti", std::string(kMinimal) + "h5_single_file_dir =\nh5_single_file_prefix =\n"));
+    EXPECT_EQ(empty.single_file_dir(), "/tmp/g");
+    EXPECT_EQ(empty.h5_single_file_prefix, "VPR-h5");
+
+    EXPECT_NE(error_of(minimal_with("h5_single_file_prefix = a/b")).find("without '/'"), std::string::npos);
+    EXPECT_NE(error_of(minimal_with("h5_single_file_enable = maybe")).find("h5_single_file_enable"), std::string::npos);
 }
 
 // FTI's own configuration template (the keys and values of the one its

@@ -14,12 +14,15 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <initializer_list>
 #include <limits>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -37,7 +40,16 @@
 
 namespace mlckpt {
 
-enum class Level : int { L1 = FTI_L1, L2 = FTI_L2, L3 = FTI_L3, L4 = FTI_L4, L4_DCP = FTI_L4_DCP };
+// Checkpoint levels. L4_H5_SINGLE writes the global datasets (see
+// GlobalDataset) into one HDF5 file shared by all ranks.
+enum class Level : int {
+    L1 = FTI_L1,
+    L2 = FTI_L2,
+    L3 = FTI_L3,
+    L4 = FTI_L4,
+    L4_DCP = FTI_L4_DCP,
+    L4_H5_SINGLE = FTI_L4_H5_SINGLE,
+};
 
 // The state of a staging request (FTI_GetStageStatus).
 enum class StageStatus : int {
@@ -197,13 +209,329 @@ constexpr bool is_single_object = !is_std_vector<T>::value && !is_std_array<T>::
 #endif
     ;
 
-// Sessions that own the library in this process (at most one).
-inline int& active_sessions() noexcept {
-    static int count = 0;
-    return count;
+// The session that owns the library in this process (at most one), by its
+// serial number; 0 when there is none. Handles (Group, Dataset,
+// GlobalDataset) keep the serial of the session that made them, so that a
+// handle that outlived its session is refused instead of naming whatever the
+// next session has under that id.
+inline std::uint64_t& active_session() noexcept {
+    static std::uint64_t serial = 0;
+    return serial;
+}
+inline std::uint64_t next_session_serial() noexcept {
+    static std::uint64_t last = 0;
+    return ++last;
+}
+inline void require_session(std::uint64_t serial, const char* member) {
+    if (serial == 0 || serial != active_session()) {
+        throw Error(member, FTI_NSCS, "the session this handle was made in has ended (finalized or destroyed)");
+    }
+}
+
+// A name for the C API, which reads up to the first NUL: one inside would cut
+// it silently.
+inline const char* c_name(const std::string& name, const char* member, const char* what) {
+    if (name.find('\0') != std::string::npos) {
+        throw Error(member, FTI_NSCS, std::string(what) + " contains a NUL character");
+    }
+    return name.c_str();
+}
+
+// The rank argument of the C API for `dims` values: beyond int, any count is
+// refused by the library as more than 32 dimensions.
+inline int rank_of(std::size_t dims) noexcept {
+    return static_cast<int>(std::min<std::size_t>(dims, static_cast<std::size_t>(std::numeric_limits<int>::max())));
+}
+
+// The C API finds a group by its id alone.
+inline FTIT_H5Group c_group(int id) noexcept {
+    FTIT_H5Group g{};
+    g.id = id;
+    g.h5groupID = -1;
+    return g;
 }
 
 }  // namespace detail
+
+// One 64-bit value per dimension, slowest-varying first (C order): a shape,
+// or the offset or count of a hyperslab. Made from a braced list
+// ({6, 10}), or a std::vector, a std::array or, with C++20, a std::span of
+// unsigned integers (std::uint64_t, std::size_t, FTIT_hsize_t, ...); it
+// holds a copy of the values. Signed values are refused at compile time.
+class Dims {
+    // An unsigned integer type of at most 64 bits, not bool (only integers
+    // are unsigned).
+    template <typename T>
+    static constexpr bool is_length = std::is_unsigned_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 8;
+
+  public:
+    Dims(std::initializer_list<std::uint64_t> values) : values_(values) {}
+    template <typename T, typename A, std::enable_if_t<is_length<T>, int> = 0>
+    Dims(const std::vector<T, A>& values) : values_(values.begin(), values.end()) {}
+    template <typename T, std::size_t N, std::enable_if_t<is_length<T>, int> = 0>
+    Dims(const std::array<T, N>& values) : values_(values.begin(), values.end()) {}
+#ifdef MLCKPT_HAS_SPAN
+    template <typename T, std::size_t E, std::enable_if_t<is_length<std::remove_const_t<T>>, int> = 0>
+    Dims(std::span<T, E> values) : values_(values.begin(), values.end()) {}
+#endif
+
+    std::size_t size() const noexcept {
+        return values_.size();
+    }
+    bool empty() const noexcept {
+        return values_.empty();
+    }
+    std::uint64_t operator[](std::size_t i) const noexcept {
+        return values_[i];
+    }
+    const std::vector<std::uint64_t>& values() const noexcept {
+        return values_;
+    }
+    // As the C API's global-dataset calls take them (FTIT_hsize_t is
+    // unsigned long long, which std::uint64_t need not be).
+    std::vector<FTIT_hsize_t> hsize() const {
+        return {values_.begin(), values_.end()};
+    }
+    // "{6, 10}": for messages.
+    std::string text() const {
+        std::string t = "{";
+        for (std::size_t i = 0; i < values_.size(); ++i) t += (i ? ", " : "") + std::to_string(values_[i]);
+        return t + "}";
+    }
+
+  private:
+    std::vector<std::uint64_t> values_;
+};
+
+class Session;
+
+// A group of the HDF5 checkpoint files (ckpt_io = 5, and the global file of
+// Level::L4_H5_SINGLE), made by Session::create_group. A handle: copies
+// refer to the same group, so a rename through one shows in every copy and
+// in the paths of the groups below it. A default-constructed Group is the
+// root group "/".
+class Group {
+  public:
+    Group() = default;
+
+    bool is_root() const noexcept { return !node_; }
+    // The library's id of the group (0: the root group).
+    int id() const noexcept { return node_ ? node_->id : 0; }
+    std::string name() const { return node_ ? node_->name : "/"; }
+    // "/fields/physics": the names from the root down, as they are now.
+    std::string path() const {
+        if (!node_) return "/";
+        std::string p;
+        for (const Node* n = node_.get(); n != nullptr; n = n->parent.get()) p = "/" + n->name + p;
+        return p;
+    }
+    Group parent() const { return node_ ? Group(node_->parent) : Group(); }
+
+    // FTI_RenameGroup: the next checkpoint writes the group, with its
+    // datasets and subgroups, under the new name.
+    void rename(const std::string& name) {
+        static constexpr const char* member = "mlckpt::Group::rename";
+        if (!node_) throw Error(member, FTI_NSCS, "the root group \"/\" cannot be renamed");
+        detail::require_session(node_->session, member);
+        FTIT_H5Group g = detail::c_group(node_->id);
+        detail::check(FTI_RenameGroup(&g, detail::c_name(name, member, "the group name")), "FTI_RenameGroup");
+        node_->name = name;
+    }
+
+    friend bool operator==(const Group& a, const Group& b) noexcept { return a.node_ == b.node_; }
+    friend bool operator!=(const Group& a, const Group& b) noexcept { return !(a == b); }
+
+  private:
+    friend class Session;
+    friend class Dataset;
+    struct Node {
+        int id;
+        std::string name;
+        std::shared_ptr<Node> parent;  // null: the root group
+        std::uint64_t session;
+    };
+    explicit Group(std::shared_ptr<Node> node) : node_(std::move(node)) {}
+
+    // The root group belongs to every session.
+    void require_session(const char* member) const {
+        if (node_) detail::require_session(node_->session, member);
+    }
+
+    std::shared_ptr<Node> node_;
+};
+
+// The HDF5 dataset of protected variable id (ckpt_io = 5): returned by
+// Session::protect and Session::dataset. Each setter takes effect at once
+// (FTI_DefineDataset, FTI_SetAttribute), throws Error on failure and returns
+// the handle, so that calls chain:
+//
+//   s.protect(0, temperature).name("temperature").shape({6, 10}).group(physics);
+//
+// What is set stays with the variable when it is protected again (a new
+// pointer or count; the shape only while it still holds count elements).
+class Dataset {
+  public:
+    int id() const noexcept { return id_; }
+
+    // The dataset's name (default "Dataset_<id>").
+    Dataset& name(const std::string& name) {
+        static constexpr const char* member = "mlckpt::Dataset::name";
+        detail::require_session(session_, member);
+        if (name.empty()) {
+            throw Error(member, FTI_NSCS,
+                        "variable " + std::to_string(id_) +
+                            ": the name is empty; allowed: 1 to 255 printable characters, no '/', not '.'");
+        }
+        detail::check(FTI_DefineDataset(id_, 0, nullptr, detail::c_name(name, member, "the dataset name"), nullptr),
+                      "FTI_DefineDataset");
+        return *this;
+    }
+    // Its shape, whose product must be the variable's element count
+    // (default: one dimension of count elements).
+    Dataset& shape(const Dims& dims) {
+        static constexpr const char* member = "mlckpt::Dataset::shape";
+        detail::require_session(session_, member);
+        if (dims.empty()) {
+            throw Error(member, FTI_NSCS, "variable " + std::to_string(id_) + ": a shape needs at least one dimension");
+        }
+        std::vector<int> lengths;
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            if (dims[i] > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+                throw Error(member, FTI_NSCS,
+                            "variable " + std::to_string(id_) + ": dimension " + std::to_string(i) + " of " +
+                                dims.text() + " exceeds the int lengths of FTI_DefineDataset");
+            }
+            lengths.push_back(static_cast<int>(dims[i]));
+        }
+        detail::check(FTI_DefineDataset(id_, detail::rank_of(lengths.size()), lengths.data(), nullptr, nullptr),
+                      "FTI_DefineDataset");
+        return *this;
+    }
+    // The group it is written in (default: the root group).
+    Dataset& group(const Group& g) {
+        static constexpr const char* member = "mlckpt::Dataset::group";
+        detail::require_session(session_, member);
+        g.require_session(member);
+        FTIT_H5Group c = detail::c_group(g.id());
+        detail::check(FTI_DefineDataset(id_, 0, nullptr, nullptr, &c), "FTI_DefineDataset");
+        return *this;
+    }
+    // The dataset's attribute "name", a string (FTI_ATTRIBUTE_NAME).
+    Dataset& name_attribute(const std::string& text) {
+        static constexpr const char* member = "mlckpt::Dataset::name_attribute";
+        detail::require_session(session_, member);
+        detail::c_name(text, member, "the attribute");
+        FTIT_attribute a{};
+        if (text.size() >= sizeof a.name) {
+            throw Error(member, FTI_NSCS,
+                        "variable " + std::to_string(id_) + ": the attribute has " + std::to_string(text.size()) +
+                            " characters; allowed: at most " + std::to_string(sizeof a.name - 1));
+        }
+        text.copy(a.name, text.size());
+        detail::check(FTI_SetAttribute(id_, a, FTI_ATTRIBUTE_NAME), "FTI_SetAttribute");
+        return *this;
+    }
+    // The dataset's attribute "dim", 64-bit unsigned integers
+    // (FTI_ATTRIBUTE_DIM; an empty list writes none).
+    Dataset& dim_attribute(const Dims& dims) {
+        static constexpr const char* member = "mlckpt::Dataset::dim_attribute";
+        detail::require_session(session_, member);
+        FTIT_attribute a{};
+        constexpr std::size_t most = sizeof a.dim.count / sizeof a.dim.count[0];
+        if (dims.size() > most) {
+            throw Error(member, FTI_NSCS,
+                        "variable " + std::to_string(id_) + ": the attribute has " + std::to_string(dims.size()) +
+                            " values; allowed: at most " + std::to_string(most));
+        }
+        a.dim.ndims = static_cast<int>(dims.size());
+        for (std::size_t i = 0; i < dims.size(); ++i) a.dim.count[i] = dims[i];
+        detail::check(FTI_SetAttribute(id_, a, FTI_ATTRIBUTE_DIM), "FTI_SetAttribute");
+        return *this;
+    }
+
+  private:
+    friend class Session;
+    Dataset(int id, std::uint64_t session) noexcept : id_(id), session_(session) {}
+
+    int id_;
+    std::uint64_t session_;
+};
+
+// A global dataset (FTI_DefineGlobalDataset): an array that spans the
+// application ranks, to which each rank adds its protected variables as
+// hyperslabs (subsets). Level::L4_H5_SINGLE writes the global datasets
+// into one HDF5 file. Made by Session::define_global_dataset, or
+// Session::global_dataset for one defined before. Failures throw Error.
+class GlobalDataset {
+  public:
+    int id() const noexcept { return id_; }
+
+    // Protected variable var is the hyperslab that starts at offset and
+    // spans count elements per dimension (FTI_AddSubset; it replaces any
+    // subset var had).
+    GlobalDataset& add_subset(int var, const Dims& offset, const Dims& count) {
+        static constexpr const char* member = "mlckpt::GlobalDataset::add_subset";
+        int rank = subset_rank(member, offset, count);
+        std::vector<FTIT_hsize_t> o = offset.hsize(), c = count.hsize();
+        detail::check(FTI_AddSubset(var, rank, o.data(), c.data(), id_), "FTI_AddSubset");
+        return *this;
+    }
+    // A new place for the subset var added before (FTI_UpdateSubset).
+    GlobalDataset& update_subset(int var, const Dims& offset, const Dims& count) {
+        static constexpr const char* member = "mlckpt::GlobalDataset::update_subset";
+        int rank = subset_rank(member, offset, count);
+        std::vector<FTIT_hsize_t> o = offset.hsize(), c = count.hsize();
+        detail::check(FTI_UpdateSubset(var, rank, o.data(), c.data(), id_), "FTI_UpdateSubset");
+        return *this;
+    }
+    // A new shape; the rank may change too (FTI_UpdateGlobalDataset).
+    GlobalDataset& update(const Dims& dims) {
+        detail::require_session(session_, "mlckpt::GlobalDataset::update");
+        std::vector<FTIT_hsize_t> d = dims.hsize();
+        detail::check(FTI_UpdateGlobalDataset(id_, detail::rank_of(dims.size()), d.data()), "FTI_UpdateGlobalDataset");
+        return *this;
+    }
+    // In a restart on another number of ranks (status() 3): takes the
+    // shape the dataset has in the file restarted from, and returns it
+    // (FTI_RecoverDatasetDimension).
+    std::vector<std::uint64_t> recover_dimension() {
+        detail::require_session(session_, "mlckpt::GlobalDataset::recover_dimension");
+        detail::check(FTI_RecoverDatasetDimension(id_), "FTI_RecoverDatasetDimension");
+        return shape();
+    }
+    // The number of dimensions (FTI_GetDatasetRank).
+    int rank() const {
+        detail::require_session(session_, "mlckpt::GlobalDataset::rank");
+        int r = FTI_GetDatasetRank(id_);
+        if (r < 0) throw Error("FTI_GetDatasetRank", r);
+        return r;
+    }
+    // The length of each dimension, slowest-varying first (FTI_GetDatasetSpan).
+    std::vector<std::uint64_t> shape() const {
+        const int r = rank();
+        const FTIT_hsize_t* span = FTI_GetDatasetSpan(id_, r);
+        if (span == nullptr) throw Error("FTI_GetDatasetSpan", FTI_NSCS);
+        return std::vector<std::uint64_t>(span, span + r);
+    }
+
+  private:
+    friend class Session;
+    GlobalDataset(int id, std::uint64_t session) noexcept : id_(id), session_(session) {}
+
+    int subset_rank(const char* member, const Dims& offset, const Dims& count) const {
+        detail::require_session(session_, member);
+        if (offset.size() != count.size()) {
+            throw Error(member, FTI_NSCS,
+                        "global dataset " + std::to_string(id_) + ": the offset " + offset.text() + " has " +
+                            std::to_string(offset.size()) + " dimensions, the count " + count.text() + " " +
+                            std::to_string(count.size()) + "; both need one value per dimension of the dataset");
+        }
+        return detail::rank_of(count.size());
+    }
+
+    int id_;
+    std::uint64_t session_;
+};
 
 class Session {
   public:
@@ -217,7 +545,7 @@ class Session {
     // A second Session while one is active throws: FTI_Init would start
     // the library over under the first one.
     Session(const std::string& config, MPI_Comm comm) {
-        if (detail::active_sessions() > 0) {
+        if (detail::active_session() != 0) {
             throw Error("mlckpt::Session", FTI_NSCS,
                         "a Session is already active in this process; finalize it (or let it end) first");
         }
@@ -231,7 +559,7 @@ class Session {
             detail::check(rc, "FTI_Init");
         }
         owning_ = true;
-        ++detail::active_sessions();
+        serial_ = detail::active_session() = detail::next_session_serial();
     }
 
     Session(const Session&) = delete;
@@ -253,7 +581,7 @@ class Session {
     // remove the checkpoints that a relaunch needs to restart.
     ~Session() {
         if (std::uncaught_exceptions() > unwinding_base_) {
-            if (owning_) --detail::active_sessions();
+            if (owning_) detail::active_session() = 0;
             return;
         }
         finalize_quietly();
@@ -263,7 +591,7 @@ class Session {
     void finalize() {
         if (!owning_) return;
         owning_ = false;
-        --detail::active_sessions();
+        detail::active_session() = 0;
         detail::check(FTI_Finalize(), "FTI_Finalize");
     }
 
@@ -274,7 +602,9 @@ class Session {
     // The application communicator (FTI_COMM_WORLD: head ranks excluded);
     // MPI_COMM_NULL on a head rank and once the session ended or moved.
     MPI_Comm comm() const noexcept { return owning_ && !head_ ? FTI_COMM_WORLD : MPI_COMM_NULL; }
-    // 0: a fresh run; 1: a restart; 2: a restart from a kept checkpoint.
+    // 0: a fresh run; 1: a restart; 2: a restart from a kept checkpoint; 3: a
+    // restart from the global HDF5 file ([restart] failure = 3), on any
+    // number of ranks.
     int status() const {
         require_application("mlckpt::Session::status");
         int s = FTI_Status();
@@ -282,9 +612,12 @@ class Session {
         return s;
     }
 
+    // Each protect() returns the variable's HDF5 dataset, to name, shape and
+    // place it (see Dataset): s.protect(1, field).name("field").shape({n, m});
+    //
     // count elements at data (C++17 and later).
     template <typename T>
-    void protect(int id, T* data, std::size_t count) {
+    Dataset protect(int id, T* data, std::size_t count) {
         detail::require_protectable<T>();
         if constexpr (!std::is_const_v<T> && !std::is_volatile_v<T>) {  // else only the assertion's message
             require_application("mlckpt::Session::protect");
@@ -297,43 +630,95 @@ class Session {
             }
             detail::check(FTI_Protect(id, data, static_cast<std::int64_t>(count), handle_of<T>()), "FTI_Protect");
         }
+        return Dataset(id, serial_);
     }
     // The vector's current storage: protect it again after it reallocates.
     template <typename T, typename A>
-    void protect(int id, std::vector<T, A>& v) {
+    Dataset protect(int id, std::vector<T, A>& v) {
         if constexpr (std::is_same_v<T, bool>) {
             static_assert(detail::always_false<T>,
                           "mlckpt: std::vector<bool> packs bits and has no bool array to protect; "
                           "use std::vector<unsigned char> or std::vector<std::uint8_t>");
+            return Dataset(id, serial_);
         } else {
-            protect(id, v.data(), v.size());
+            return protect(id, v.data(), v.size());
         }
     }
     template <typename T, std::size_t N>
-    void protect(int id, std::array<T, N>& a) {
-        protect(id, a.data(), N);
+    Dataset protect(int id, std::array<T, N>& a) {
+        return protect(id, a.data(), N);
     }
     template <typename T, std::size_t N>
-    void protect(int id, T (&a)[N]) {
-        protect(id, a, N);
+    Dataset protect(int id, T (&a)[N]) {
+        return protect(id, a, N);
     }
 #ifdef MLCKPT_HAS_SPAN
     template <typename T, std::size_t E>
-    void protect(int id, std::span<T, E> s) {
-        protect(id, s.data(), s.size());
+    Dataset protect(int id, std::span<T, E> s) {
+        return protect(id, s.data(), s.size());
     }
 #endif
     // A single object: a scalar or a trivially copyable struct.
     template <typename T, std::enable_if_t<detail::is_single_object<T>, int> = 0>
-    void protect(int id, T& value) {
-        protect(id, &value, 1);
+    Dataset protect(int id, T& value) {
+        return protect(id, &value, 1);
     }
 
-    // True when a checkpoint was taken (FTI_DONE); throws on failure.
+    // The HDF5 dataset of variable id, protected before (the setters of
+    // Dataset fail, naming id, when it is not).
+    Dataset dataset(int id) {
+        require_application("mlckpt::Session::dataset");
+        return Dataset(id, serial_);
+    }
+
+    // FTI_InitGroup: group `name` under `parent` (default: the root group).
+    // Throws Error when parent already has a child of that name or the name
+    // is not one HDF5 can take (1 to 255 printable characters, no '/', not
+    // ".").
+    Group create_group(const std::string& name, const Group& parent = Group()) {
+        static constexpr const char* member = "mlckpt::Session::create_group";
+        require_application(member);
+        parent.require_session(member);
+        FTIT_H5Group made{};
+        FTIT_H5Group up = detail::c_group(parent.id());
+        detail::check(
+            FTI_InitGroup(&made, detail::c_name(name, member, "the group name"), parent.is_root() ? nullptr : &up),
+            "FTI_InitGroup");
+        return Group(std::make_shared<Group::Node>(Group::Node{made.id, name, parent.node_, serial_}));
+    }
+
+    // FTI_DefineGlobalDataset: global dataset id (ids of their own, apart
+    // from the variables') of shape `dims`, named `name` in `group`, whose
+    // elements are T (mapped to the library's types as protect() maps
+    // them). Every rank defines the same global datasets.
+    template <typename T>
+    GlobalDataset define_global_dataset(int id, const Dims& dims, const std::string& name,
+                                        const Group& group = Group()) {
+        static constexpr const char* member = "mlckpt::Session::define_global_dataset";
+        detail::require_protectable<T>();
+        require_application(member);
+        group.require_session(member);
+        FTIT_H5Group g = detail::c_group(group.id());
+        std::vector<FTIT_hsize_t> d = dims.hsize();
+        detail::check(
+            FTI_DefineGlobalDataset(id, detail::rank_of(dims.size()), d.data(),
+                                    detail::c_name(name, member, "the global dataset name"), &g, handle_of<T>()),
+            "FTI_DefineGlobalDataset");
+        return GlobalDataset(id, serial_);
+    }
+    // A global dataset defined before (its calls fail, naming id, when it
+    // is not).
+    GlobalDataset global_dataset(int id) {
+        require_application("mlckpt::Session::global_dataset");
+        return GlobalDataset(id, serial_);
+    }
+
+    // True when a checkpoint was taken (FTI_DONE; FTI_SCES for the global
+    // file of Level::L4_H5_SINGLE, as in FTI); throws on failure.
     bool checkpoint(int id, Level level) {
         require_application("mlckpt::Session::checkpoint");
         int rc = FTI_Checkpoint(id, static_cast<int>(level));
-        if (rc != FTI_DONE) throw Error("FTI_Checkpoint", rc);
+        if (rc != FTI_DONE && !(level == Level::L4_H5_SINGLE && rc == FTI_SCES)) throw Error("FTI_Checkpoint", rc);
         return true;
     }
     // On a restart, recovers; otherwise checkpoints when an interval of the
@@ -374,16 +759,25 @@ class Session {
     // On a restart: resizes v to the stored size of id and protects it (the
     // vector is resized, never passed to FTI_Realloc); recover() then loads
     // it. Throws FTI_NREC when there is no checkpoint to recover from
-    // (status() is 0: v is left alone) or when the stored size is not a
-    // whole number of T. An id absent from the checkpoint gets size 0, and
-    // recover() then names it.
+    // (status() is 0: v is left alone), on a restart from the global HDF5
+    // file (status() is 3: a rank's share is the application's to compute,
+    // from GlobalDataset::recover_dimension()) or when the stored size is
+    // not a whole number of T. An id absent from the checkpoint gets size 0,
+    // and recover() then names it.
     template <typename T, typename A>
     void realloc(int id, std::vector<T, A>& v) {
         static constexpr const char* name = "mlckpt::Session::realloc";
         detail::require_protectable<T>();
-        if (status() == 0) {
+        const int restart = status();
+        if (restart == 0) {
             throw Error(name, FTI_NREC,
                         "variable " + std::to_string(id) + ": there is no checkpoint to recover from (status() is 0)");
+        }
+        if (restart == 3) {
+            throw Error(name, FTI_NREC,
+                        "variable " + std::to_string(id) +
+                            ": a restart from the global HDF5 file (status() is 3) keeps no size per rank; size the "
+                            "variable from the shapes of GlobalDataset::recover_dimension()");
         }
         std::int64_t bytes = stored_size(id);
         if (bytes % static_cast<std::int64_t>(sizeof(T)) != 0) {
@@ -457,6 +851,7 @@ class Session {
 
     void take(Session& other) noexcept {
         owning_ = std::exchange(other.owning_, false);
+        serial_ = other.serial_;
         head_ = other.head_;
         restart_failed_ = other.restart_failed_;
         restart_error_ = std::move(other.restart_error_);
@@ -466,7 +861,7 @@ class Session {
     void finalize_quietly() noexcept {
         if (owning_) {
             owning_ = false;
-            --detail::active_sessions();
+            detail::active_session() = 0;
             FTI_Finalize();
         }
     }
@@ -487,6 +882,7 @@ class Session {
 
     int unwinding_base_ = std::uncaught_exceptions();  // exceptions in flight at construction
     bool owning_ = false;
+    std::uint64_t serial_ = 0;  // detail::active_session() while owning_
     bool head_ = false;
     bool restart_failed_ = false;
     std::string restart_error_;
