@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-DEFAULT_CASES = "L1:1,L1:3,L2:1,L3:1,L4:1,L4:2,L4:3,L4:4,L4:5,DCP:3"
+DEFAULT_CASES = "L1:1,L1:3,L2:1,L3:1,L4:1,L4:2,L4:3,L4:4,L4:5,DCP:3,H5S:5"
 IO_NAMES = {1: "POSIX", 2: "MPI-IO", 3: "FTI-FF", 4: "container", 5: "HDF5"}
 # Level 9 is FTI_L4_H5_SINGLE: one HDF5 file of global datasets for all ranks
 # ([basic] h5_single_file_enable = 1), recovered by a variate restart
