@@ -3,6 +3,7 @@
 #include "format/file_formats.hpp"
 
 #include <charconv>
+#include <utility>
 
 #include "common/error.hpp"
 #include "common/file_name.hpp"
@@ -98,6 +99,11 @@ FileRecord read_file_record(LineReader& in) {
             continue;
         }
         first = false;
+        if (key == "ORIG" || key == "ORIGPATH" || key == "ORIGNAME") {
+            if (rest.empty()) in.error(std::string(key) + " without a value");
+            (key == "ORIG" ? r.orig : key == "ORIGPATH" ? r.origpath : r.origname) = std::string(rest);
+            continue;
+        }
         if (key != "VAR") in.error("expected VAR or END_FILE, found '" + std::string(key) + "'");
         // VAR <id> OFFSET <o> SIZE <s> CRC <c> [NAME <name...>]
         VarRecord v;
@@ -147,6 +153,9 @@ std::string serialize_file_record(const FileRecord& r) {
     out += "SIZE " + std::to_string(r.size) + "\n";
     out += "CRC " + crc32_hex(r.crc32) + "\n";
     if (r.offset != 0) out += "OFFSET " + std::to_string(r.offset) + "\n";
+    if (!r.orig.empty()) out += "ORIG " + r.orig + "\n";
+    if (!r.origpath.empty()) out += "ORIGPATH " + r.origpath + "\n";
+    if (!r.origname.empty()) out += "ORIGNAME " + r.origname + "\n";
     for (const VarRecord& v : r.vars) {
         out += "VAR " + std::to_string(v.id) + " OFFSET " + std::to_string(v.offset) + " SIZE " +
                std::to_string(v.size) + " CRC " + crc32_hex(v.crc32);
@@ -191,6 +200,11 @@ std::string serialize_meta(const CheckpointMeta& m) {
     out += "GROUP_SIZE " + std::to_string(m.group_size) + "\n";
     out += "TIME_NS " + std::to_string(m.time_ns) + "\n";
     out += "COMPLETE " + std::string(m.complete ? "1" : "0") + "\n";
+    if (m.is_dataset()) {
+        out += "NAME " + m.name + "\n";
+        out += "FLAGS " + std::to_string(m.flags) + "\n";
+        out += "VALID " + std::string(m.valid ? "1" : "0") + "\n";
+    }
     out += "FILES " + std::to_string(m.files.size()) + "\n";
     for (const FileRecord& r : m.files) out += serialize_file_record(r);
     out += "REDUNDANCY " + std::to_string(m.redundancy.size()) + "\n";
@@ -234,7 +248,16 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
     m.group_size = in.expect_number<int>("GROUP_SIZE");
     m.time_ns = in.expect_number<std::int64_t>("TIME_NS");
     m.complete = in.expect_number<int>("COMPLETE") == 1;
-    auto files = in.expect_number<std::size_t>("FILES");
+    std::pair<std::string_view, std::string_view> line = in.next();
+    if (line.first == "NAME") {  // a dataset of application files
+        m.name = std::string(line.second);
+        m.flags = in.expect_number<int>("FLAGS");
+        if (m.flags <= 0) in.error("FLAGS must be positive");
+        m.valid = in.expect_number<int>("VALID") == 1;
+        line = in.next();
+    }
+    if (line.first != "FILES") in.error("expected FILES, found '" + std::string(line.first) + "'");
+    auto files = in.number<std::size_t>(line.second);
     for (std::size_t i = 0; i < files; ++i) m.files.push_back(read_file_record(in));
     auto redundancy = in.expect_number<std::size_t>("REDUNDANCY");
     for (std::size_t i = 0; i < redundancy; ++i) m.redundancy.push_back(read_file_record(in));

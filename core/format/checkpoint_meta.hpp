@@ -35,6 +35,13 @@ struct FileRecord {
     // `file`; SIZE and CRC then describe those bytes, not the whole file.
     std::uint64_t offset = 0;
     std::vector<VarRecord> vars;
+    // Files an application wrote itself (scr.h): the name it routed
+    // (ORIG), that name's directory made absolute (ORIGPATH) and its last
+    // component (ORIGNAME), as SCR records them. Empty for the library's
+    // own checkpoint files.
+    std::string orig;
+    std::string origpath;
+    std::string origname;
 
     const VarRecord* find_var(int id) const;
 };
@@ -50,8 +57,19 @@ struct CheckpointMeta {
     int group_size = 0;  // nodes per group (L2, L3)
     std::int64_t time_ns = 0;
     bool complete = false;
-    std::vector<FileRecord> files;       // FULL: one per application rank, by rank
-    std::vector<FileRecord> redundancy;  // PARTNER or PARITY: one per holder, by holder
+    // Datasets of application files (scr.h): the name given at
+    // SCR_Start_output, its SCR_FLAG_* bits and the application's verdict
+    // at SCR_Complete_output (a set that is not valid is never restarted
+    // from). Empty name and flags 0 for FTI checkpoints.
+    std::string name;
+    int flags = 0;
+    bool valid = true;
+    // FULL: one per application rank, by rank (datasets of application
+    // files: one per file, by rank, any number per rank)
+    std::vector<FileRecord> files;
+    std::vector<FileRecord> redundancy;  // PARTNER, PARITY or XOR: one per holder, by holder
+
+    bool is_dataset() const { return flags != 0; }
 
     const FileRecord* redundancy_held_by(int holder) const;
 };

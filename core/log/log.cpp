@@ -14,22 +14,22 @@ void Logger::print(LogLevel level, const std::string& message) const {
     if (!enabled(level)) return;
     switch (level) {
         case LogLevel::info:
-            std::fprintf(stdout, "[ FTI  Information ] : %s\n", message.c_str());
+            std::fprintf(stdout, "[ %s  Information ] : %s\n", tag_, message.c_str());
             std::fflush(stdout);
             break;
         case LogLevel::dcp:
-            std::fprintf(stdout, "[ FTI  dCP Message ] : %s\n", message.c_str());
+            std::fprintf(stdout, "[ %s  dCP Message ] : %s\n", tag_, message.c_str());
             std::fflush(stdout);
             break;
         case LogLevel::debug:
-            std::fprintf(stdout, "[ FTI  Debug - %06d ] : %s\n", rank_, message.c_str());
+            std::fprintf(stdout, "[ %s  Debug - %06d ] : %s\n", tag_, rank_, message.c_str());
             std::fflush(stdout);
             break;
         case LogLevel::warning:
-            std::fprintf(stderr, "[ FTI  Warning - %06d ] : %s\n", rank_, message.c_str());
+            std::fprintf(stderr, "[ %s  Warning - %06d ] : %s\n", tag_, rank_, message.c_str());
             break;
         case LogLevel::error:
-            std::fprintf(stderr, "[ FTI  Error - %06d ] : %s\n", rank_, message.c_str());
+            std::fprintf(stderr, "[ %s  Error - %06d ] : %s\n", tag_, rank_, message.c_str());
             break;
     }
 }

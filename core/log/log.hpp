@@ -16,6 +16,9 @@ class Logger {
     // `rank` labels debug, warning and error lines; information lines are
     // printed only by the logger created with prints_info.
     Logger(int verbosity, int rank, bool prints_info) : verbosity_(verbosity), rank_(rank), prints_info_(prints_info) {}
+    // Lines name the API the application called: "FTI" (FTI-style lines,
+    // as FTI prints them), "SCR" for scr.h sessions.
+    void set_tag(const char* tag) { tag_ = tag; }
 
     void debug(const std::string& message) const { print(LogLevel::debug, message); }
     void info(const std::string& message) const { print(LogLevel::info, message); }
@@ -32,6 +35,7 @@ class Logger {
     int verbosity_ = 2;  // 1 debug, 2 information, 3 warnings and errors only
     int rank_ = 0;
     bool prints_info_ = true;
+    const char* tag_ = "FTI";
 };
 
 }  // namespace mlckpt::core

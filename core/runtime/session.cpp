@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "common/plural.hpp"
-#include "config/cross_checks.hpp"
 #include "config/restart_state.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
@@ -17,7 +16,6 @@
 #include "storage/execution_dirs.hpp"
 #include "store/checkpoint_store.hpp"
 #include "store/shared_l4.hpp"
-#include "topology/node_discovery.hpp"
 
 namespace mlckpt::core {
 
@@ -41,27 +39,9 @@ const char* level_name(int level) {
 }
 
 Context build_context(const std::string& path, MPI_Comm world) {
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(world, &rank);
-    MPI_Comm_size(world, &size);
     Config config;
     run_collectively(world, [&] { config = load_config(path); });
-    set_wait_bound(config.wait_timeout);
-    Communicator host = host_of(world);
-    std::vector<int> node_map;
-    if (!config.local_test) node_map = discovered_node_map(world, host.get());
-    Topology topo;
-    run_collectively(world, [&] {
-        if (config.local_test) node_map = simulated_node_map(size, config.node_size, path);
-        topo = build_topology({node_map, config.node_size, config.group_size, config.head, path}, rank);
-        check_groups(config, topo);
-        check_container_files(config, topo);
-    });
-    Logger log(config.verbosity, topo.is_head ? rank : topo.app_rank, topo.app_rank == 0);
-    Context ctx{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, MPI_COMM_NULL, {}};
-    ctx.cpu_share = cpu_share(host.get());
-    return ctx;
+    return make_context(config, world);
 }
 
 }  // namespace

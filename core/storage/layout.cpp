@@ -82,6 +82,10 @@ fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int owner, int
     return {};
 }
 
+fs::path StorageLayout::routed_dir(const CheckpointRef& ref, int owner, int node) const {
+    return ckpt_dir(ref.level, ref.seq, node) / ("rank" + std::to_string(owner));
+}
+
 fs::path StorageLayout::archive_dir(std::uint64_t seq) const {
     return global_exec_dir() / "l4_archive" / ("ckpt" + std::to_string(seq));
 }

@@ -1,6 +1,7 @@
 // Where every file of an execution lives.
 //
 //   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/Ckpt<id>-Rank<r>.fti   L1-L3, node-local
+//   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/rank<r>/<name>         L1-L3, files routed with scr.h
 //   <ckpt_dir>/node<N>/<exec_id>/stage/                               staging (FTI_GetStageDir)
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-Rank<r>.fti            L4
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-mpiio.fti              L4, ckpt_io = 2 (all ranks)
@@ -58,6 +59,10 @@ class StorageLayout {
     // partner copy of its left neighbour `left` at L2, its parity at L3;
     // empty at other levels.
     fs::path redundancy_file(const CheckpointRef& ref, int owner, int left, int node) const;
+    // Where application rank `owner` keeps the files it routed into dataset
+    // `ref` (scr.h) on `node`: <checkpoint directory>/rank<owner>/. Levels
+    // 1-3 only: at L4 the files are at the paths the application named.
+    fs::path routed_dir(const CheckpointRef& ref, int owner, int node) const;
     fs::path archive_dir(std::uint64_t seq) const;
     fs::path meta_file(int level, std::uint64_t seq) const;
     // The copy of meta_file() kept beside the data, in the checkpoint

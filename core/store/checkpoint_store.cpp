@@ -113,7 +113,7 @@ void record_restart(const Context& ctx) {
 }  // namespace
 
 void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref, const std::vector<FileRecord>& mine,
-                     IoMode io) {
+                     IoMode io, const CheckpointMeta* dataset) {
     std::string text;
     for (const FileRecord& r : mine) text += serialize_file_record(r);
     std::vector<std::string> records = gather_strings(comm, text, 0);
@@ -132,13 +132,18 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
         meta.group_size = ctx.config.group_size;
         meta.time_ns = now_ns();
         meta.complete = true;
+        if (dataset != nullptr) {
+            meta.name = dataset->name;
+            meta.flags = dataset->flags;
+            meta.valid = dataset->valid;
+        }
         for (std::size_t r = 0; r < records.size(); ++r) {
             for (FileRecord& f : parse_file_records(records[r], "records of rank " + std::to_string(r))) {
                 (f.type == "FULL" ? meta.files : meta.redundancy).push_back(std::move(f));
             }
         }
-        std::sort(meta.files.begin(), meta.files.end(),
-                  [](const FileRecord& a, const FileRecord& b) { return a.rank < b.rank; });
+        std::stable_sort(meta.files.begin(), meta.files.end(),
+                         [](const FileRecord& a, const FileRecord& b) { return a.rank < b.rank; });
         std::sort(meta.redundancy.begin(), meta.redundancy.end(),
                   [](const FileRecord& a, const FileRecord& b) { return a.holder < b.holder; });
         fault_point("before_meta_commit", 0, ref.seq);

@@ -23,8 +23,10 @@ void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecor
 
 // The metadata commit behind publish(), over any communicator whose rank 0
 // writes the file (head ranks use their own). Records may come in any order.
+// `dataset`, for datasets of application files (scr.h): its name, flags and
+// validity go into the metadata.
 void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref, const std::vector<FileRecord>& mine,
-                     IoMode io);
+                     IoMode io, const CheckpointMeta* dataset = nullptr);
 
 // Copies a data file into `dir`, checking size and CRC against `record` on
 // the way (temporary name, fsync, rename). Throws naming the file.

@@ -58,4 +58,10 @@ struct Context {
     }
 };
 
+// Collective over `world` (every rank passes the same configuration): the
+// nodes (simulated with local_test, else discovered), checked against the
+// configuration, and the layout of execution config.exec_id. Throws a
+// config Error on every rank when the two do not fit.
+Context make_context(const Config& config, MPI_Comm world);
+
 }  // namespace mlckpt::core

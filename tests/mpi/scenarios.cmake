@@ -271,3 +271,16 @@ mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok IO 4)
 mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok IO 5)
 mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES killed 1:ok HEADS)
 mlckpt_add_mpi_scenario(Verify.L4Differential RANKS 4 PHASES ok 1:ok)
+
+# scr.h: files the application writes itself, under the same levels.
+foreach(t RoundTripSingle RoundTripPartner RoundTripXor PartnerSurvivesNodeLoss XorSurvivesHalfASet
+          DamagedFilesAreRebuiltPartner DamagedFilesAreRebuiltXor)
+  mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 8 PHASES ok ok)
+endforeach()
+mlckpt_add_mpi_scenario(ScrFiles.SingleFallsBackToTheOlderDataset RANKS 4 PHASES ok ok 1:ok)
+foreach(t MetadataNamesEveryFile PrefixServesWhenTheCacheIsLost
+          BypassWritesToThePrefix CrashDuringOutputKeepsThePreviousDataset InvalidDatasetIsNeverRestarted
+          FailedRestartOffersTheOlderDataset)
+  mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 PHASES ok ok)
+endforeach()
+mlckpt_add_mpi_scenario(ScrFiles.ApiFlow RANKS 1 4 PHASES ok)

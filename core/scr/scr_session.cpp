@@ -1,0 +1,580 @@
+#include "scr/scr_session.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include "common/plural.hpp"
+#include "levels/redundancy.hpp"
+#include "store/checkpoint_store.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+// Everything of a prefix that is the library's own lies below this
+// directory of it: the datasets' metadata (<prefix>/.mlckpt/ckpt<seq>.l<L>.meta)
+// and the halt file. The node-local cache mirrors it below SCR_CACHE_BASE.
+constexpr const char* kPrefixDir = ".mlckpt";
+
+Config engine_config(const ScrSettings& s, int group_size) {
+    Config c;
+    c.path = s.user_file.empty() ? std::string("the SCR parameters") : s.user_file;
+    c.head = false;
+    c.local_test = s.node_size > 0;
+    c.node_size = s.node_size;
+    c.ckpt_dir = s.cache_base;
+    c.glbl_dir = s.prefix;
+    c.meta_dir = s.prefix;
+    c.group_size = group_size;
+    c.verbosity = s.debug > 0 ? 1 : 2;
+    c.failure = 1;  // metadata that cannot be found never lets the cache be cleaned
+    c.exec_id = kPrefixDir;
+    c.wait_timeout = s.wait_timeout;
+    return c;
+}
+
+// Ranks per node when the nodes are real: the ranks that share this host.
+int ranks_on_this_host(MPI_Comm world) {
+    MPI_Comm host = MPI_COMM_NULL;
+    check_mpi(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
+    int size = 0;
+    MPI_Comm_size(host, &size);
+    MPI_Comm_free(&host);
+    int most = 0;
+    allreduce(&size, &most, 1, MPI_INT, MPI_MAX, world, "the ranks per host");
+    return most;
+}
+
+// The largest set size from SCR_SET_SIZE down to 2 that divides the nodes,
+// or 0 when none does.
+int usable_set_size(int wanted, int nodes) {
+    for (int g = std::min(wanted, nodes); g >= 2; --g) {
+        if (nodes % g == 0) return g;
+    }
+    return 0;
+}
+
+bool in_prefix(const fs::path& dir, const fs::path& prefix) {
+    auto [p, d] = std::mismatch(prefix.begin(), prefix.end(), dir.begin(), dir.end());
+    return p == prefix.end();
+}
+
+double now_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+ScrSession::ScrSession(ScrSettings settings, MPI_Comm world, fs::path cwd)
+    : settings_(std::move(settings)),
+      cwd_(std::move(cwd)),
+      world_(dup_comm(world, "the library's duplicate of MPI_COMM_WORLD")),
+      ctx_([&] {
+          ScrSettings& s = settings_;
+          if (s.node_size == 0) s.node_size = ranks_on_this_host(world_.get());
+          Context ctx = make_context(engine_config(s, s.set_size), world_.get());
+          if (s.copy_level > 1 && !s.cache_bypass && !ctx.topo.groups_valid) {
+              const int g = usable_set_size(s.set_size, ctx.topo.nodes);
+              if (g == 0) {
+                  s.warnings.push_back("SCR_COPY_TYPE=" + s.copy_type + " needs at least 2 nodes, the run has " +
+                                       plural(static_cast<std::size_t>(ctx.topo.nodes), "node") +
+                                       ": datasets are kept as SINGLE");
+                  s.copy_level = 1;
+              } else {
+                  ctx = make_context(engine_config(s, g), world_.get());
+              }
+          }
+          return ctx;
+      }()) {
+    ctx_.log.set_tag("SCR");
+    ctx_.restart_recorded = true;  // there is no configuration file to record a restart in
+    init();
+}
+
+ScrSession::~ScrSession() = default;
+
+void ScrSession::init() {
+    app_ = Communicator(dup_comm(world_.get(), "the application ranks"));
+    ctx_.app = app_.get();
+    if (ctx_.topo.groups_valid) {
+        group_ = Communicator(split_comm(ctx_.app, ctx_.topo.group_id, ctx_.topo.group_rank, "a redundancy set"));
+        ctx_.group = group_.get();
+    }
+    if (ctx_.rank() == 0) {
+        for (const std::string& w : settings_.warnings) ctx_.log.warning(w);
+    }
+    run_collectively(ctx_.app, [&] {
+        if (!settings_.cache_bypass) {
+            ensure_writable_dir(settings_.cache_base, ctx_.layout.node_exec_dir(ctx_.topo.node_id), "SCR_CACHE_BASE",
+                                ctx_.rank());
+        }
+        if (ctx_.rank() == 0) ensure_writable_dir(settings_.prefix, ctx_.layout.meta_exec_dir(), "SCR_PREFIX", 0);
+    });
+    load_catalog_and_clean(ctx_);
+    load_datasets();
+    if (!settings_.current.empty()) set_current(settings_.current);
+    last_checkpoint_end_ = now_seconds();
+    ctx_.log.info("mlckpt " + std::string("SCR interface: ") + plural(ctx_.topo.app_size, "rank") + " on " +
+                  plural(ctx_.topo.nodes, "node") + ", prefix '" + settings_.prefix + "', " +
+                  (settings_.cache_bypass
+                       ? std::string("cache bypassed")
+                       : "datasets cached as " + std::string(cache_level() == 1   ? "SINGLE"
+                                                             : cache_level() == 2 ? "PARTNER"
+                                                                                  : settings_.copy_type)) +
+                  ", " + std::to_string(datasets_.size()) + " committed cop" + (datasets_.size() == 1 ? "y" : "ies") +
+                  " of datasets found");
+}
+
+int ScrSession::cache_level() const {
+    return settings_.cache_bypass ? 4 : settings_.copy_level;
+}
+
+void ScrSession::load_datasets() {
+    datasets_.clear();
+    std::vector<CheckpointRef> refs = ctx_.catalog.refs();
+    std::sort(refs.begin(), refs.end(), [](const CheckpointRef& a, const CheckpointRef& b) {
+        return a.seq != b.seq ? a.seq > b.seq : a.level < b.level;
+    });
+    for (const CheckpointRef& ref : refs) {
+        DatasetInfo info{ref, {}};
+        run_collectively(ctx_.app, [&] { info.meta = read_meta(ctx_, ref); });
+        if (!info.meta.is_dataset()) continue;  // an FTI checkpoint in the same directories
+        datasets_.push_back(std::move(info));
+    }
+}
+
+const DatasetInfo* ScrSession::find_dataset(const std::string& name) const {
+    for (const DatasetInfo& d : datasets_) {
+        if (d.meta.name == name) return &d;
+    }
+    return nullptr;
+}
+
+void ScrSession::require_phase(Phase phase, const char* call) const {
+    if (finalized_) fail(ErrorKind::usage, std::string(call) + " after SCR_Finalize");
+    if (phase_ == phase) return;
+    const char* now = phase_ == Phase::output    ? "an output phase (call SCR_Complete_output first)"
+                      : phase_ == Phase::restart ? "a restart phase (call SCR_Complete_restart first)"
+                                                 : "no output or restart phase";
+    fail(ErrorKind::usage, std::string(call) + " is not allowed in " + now);
+}
+
+void ScrSession::start_output(const std::string& requested, int flags) {
+    require_phase(Phase::idle, "SCR_Start_output");
+    run_collectively(ctx_.app, [&] {
+        if (flags <= 0 || (flags & ~(kScrCheckpoint | kScrOutput)) != 0) {
+            fail(ErrorKind::usage,
+                 "flags = " + std::to_string(flags) + "; allowed: SCR_FLAG_CHECKPOINT, SCR_FLAG_OUTPUT or both");
+        }
+        if (requested.size() >= 1024 || requested.find('\n') != std::string::npos) {
+            fail(ErrorKind::usage, "the dataset name must be one line of fewer than SCR_MAX_FILENAME (1024) bytes");
+        }
+    });
+    const std::string text = requested + '\n' + std::to_string(flags);
+    const std::string first = bcast_string(ctx_.app, text, 0);
+    run_collectively(ctx_.app, [&] {
+        if (first != text) fail(ErrorKind::usage, "every rank must give SCR_Start_output the same name and flags");
+    });
+    ctx_.background->wait();
+    Output out;
+    const std::uint64_t seq = std::max(ctx_.catalog.next_seq(), datasets_.empty() ? 1 : datasets_.front().ref.seq + 1);
+    out.ref = {seq, cache_level(), static_cast<int>(seq)};
+    out.label.name = requested.empty() ? "scr.dataset." + std::to_string(seq) : requested;
+    out.label.flags = flags;
+    run_collectively(ctx_.app, [&] {
+        if (find_dataset(out.label.name) != nullptr) {
+            fail(ErrorKind::usage, "a dataset named '" + out.label.name +
+                                       "' exists already; SCR_Delete or SCR_Drop it first, or choose another name");
+        }
+    });
+    output_ = std::move(out);
+    phase_ = Phase::output;
+    loaded_.reset();  // the restart, if any, is over
+}
+
+std::string ScrSession::route_file(const std::string& name) {
+    if (finalized_) fail(ErrorKind::usage, "SCR_Route_file after SCR_Finalize");
+    if (phase_ == Phase::idle) return name;
+    const RoutedName rn = routed_name(name, cwd_);
+    if (phase_ == Phase::restart) {
+        const fs::path wanted = rn.origpath / rn.origname;
+        const std::pair<FileRecord, fs::path>* by_name = nullptr;
+        for (const auto& entry : loaded_->files) {
+            if (fs::path(entry.first.origpath) / entry.first.origname == wanted) return entry.second.string();
+            if (entry.first.origname == rn.origname && by_name == nullptr) by_name = &entry;
+        }
+        if (by_name != nullptr) return by_name->second.string();  // SCR's older form: the file's name alone
+        fail(ErrorKind::not_recoverable, "'" + name + "' is not a file of dataset '" + loaded_->copy.meta.name +
+                                             "' on rank " + std::to_string(ctx_.rank()));
+    }
+    if (!in_prefix(rn.origpath, settings_.prefix)) {
+        fail(ErrorKind::usage, "'" + name + "' lies outside SCR_PREFIX '" + settings_.prefix +
+                                   "'; a dataset's files must be below its prefix");
+    }
+    Output& out = *output_;
+    for (std::size_t i = 0; i < out.names.size(); ++i) {
+        if (out.names[i].origname != rn.origname) continue;
+        if (out.names[i].origpath == rn.origpath) return out.paths[i].string();
+        if (!settings_.cache_bypass) {
+            fail(ErrorKind::usage, "'" + name + "' and '" + out.names[i].orig +
+                                       "' have the same file name; a rank's files in one dataset need distinct names");
+        }
+    }
+    fs::path path;
+    if (settings_.cache_bypass) {
+        std::error_code ec;
+        fs::create_directories(rn.origpath, ec);
+        path = rn.origpath / rn.origname;
+    } else {
+        const fs::path dir = ctx_.layout.routed_dir(out.ref, ctx_.rank(), ctx_.topo.node_id);
+        ctx_.layout.make_dir(dir);
+        path = dir / rn.origname;
+    }
+    out.names.push_back(rn);
+    out.paths.push_back(path);
+    return path.string();
+}
+
+std::vector<FileRecord> ScrSession::seal_files(const Output& out, std::optional<std::string>& problem) const {
+    std::vector<FileRecord> records;
+    for (std::size_t i = 0; i < out.names.size(); ++i) {
+        try {
+            records.push_back(
+                seal_routed_file(out.paths[i], out.names[i], ctx_.rank(), ctx_.topo.node_id, ctx_.io_buffer_bytes()));
+        } catch (const Error& e) {
+            problem = "'" + out.names[i].orig + "' was routed but cannot be sealed: " + e.what();
+            break;
+        }
+    }
+    return records;
+}
+
+void ScrSession::complete_output(bool valid) {
+    require_phase(Phase::output, "SCR_Complete_output");
+    Output out = std::move(*output_);
+    output_.reset();
+    phase_ = Phase::idle;
+    const double start = now_seconds();
+    std::optional<std::string> problem;
+    if (!valid) problem = "the application called SCR_Complete_output with valid = 0";
+    std::vector<FileRecord> records = seal_files(out, problem);
+    const std::vector<std::string> problems = gather_strings(ctx_.app, problem.value_or(""), 0);
+    std::string report;
+    for (std::size_t r = 0; r < problems.size(); ++r) {
+        if (!problems[r].empty())
+            report += (report.empty() ? "rank " : "; rank ") + std::to_string(r) + ": " + problems[r];
+    }
+    report = bcast_string(ctx_.app, report, 0);
+    out.label.valid = report.empty();
+    try {
+        commit_output(out, std::move(records));
+    } catch (...) {
+        discard_output(out);
+        throw;
+    }
+    if (!out.label.valid) {
+        fail(ErrorKind::usage,
+             "dataset '" + out.label.name + "' is recorded as not valid and will never be restarted from: " + report);
+    }
+    if ((out.label.flags & kScrCheckpoint) != 0) last_checkpoint_end_ = now_seconds();
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3f", now_seconds() - start);
+    ctx_.log.info("dataset '" + out.label.name + "' (id " + std::to_string(out.ref.ckpt_id) + ") committed at L" +
+                  std::to_string(out.ref.level) + " in " + seconds + " s");
+}
+
+void ScrSession::commit_output(Output& out, std::vector<FileRecord> records) {
+    CheckpointRef ref = out.ref;
+    if (out.label.valid && (ref.level == 2 || ref.level == 3)) {
+        std::vector<fs::path> paths;
+        for (const FileRecord& f : records)
+            paths.push_back(ctx_.layout.routed_dir(ref, ctx_.rank(), ctx_.topo.node_id) / f.file);
+        const std::string stream_name = ctx_.layout.data_file(ref, ctx_.rank(), ctx_.topo.node_id).filename().string();
+        const FileRecord stream = stream_record(records, ctx_.rank(), ctx_.topo.node_id, stream_name);
+        std::optional<MappedFiles> mapped;
+        std::exception_ptr failure;
+        try {
+            mapped.emplace(paths);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        agree(ctx_.app, failure);
+        FileRecord kept = redundancy_of(ref.level)->write(ctx_.redundancy_io(), own_member(ctx_.topo, ctx_.group), ref,
+                                                          stream, &mapped->content());
+        if (kept.type == "PARITY") kept.type = "XOR";  // as seed 004 names a set's parity files
+        records.push_back(kept);
+    }
+    commit_metadata(ctx_, ctx_.app, ref, records, IoMode::posix, &out.label);
+    ctx_.catalog.add(ref);
+    records.erase(std::remove_if(records.begin(), records.end(), [](const FileRecord& f) { return f.type != "FULL"; }),
+                  records.end());
+    CheckpointMeta meta;
+    run_collectively(ctx_.app, [&] { meta = read_meta(ctx_, ref); });
+    datasets_.insert(datasets_.begin(), DatasetInfo{ref, meta});
+    if (!out.label.valid) return;
+    const bool checkpoint = (out.label.flags & kScrCheckpoint) != 0;
+    if (checkpoint) ++checkpoints_;
+    const bool due = (out.label.flags & kScrOutput) != 0 ||
+                     (checkpoint && settings_.flush > 0 && checkpoints_ % settings_.flush == 0);
+    if (ref.level != 4 && due) flush_to_prefix(ref, std::move(records), out.label);
+    retire_after(ref);
+}
+
+void ScrSession::flush_to_prefix(const CheckpointRef& cached, std::vector<FileRecord> records,
+                                 const CheckpointMeta& label) {
+    const CheckpointRef target{cached.seq, 4, cached.ckpt_id};
+    run_collectively(ctx_.app, [&] {
+        for (FileRecord& f : records) {
+            const fs::path source = ctx_.layout.routed_dir(cached, ctx_.rank(), ctx_.topo.node_id) / f.file;
+            std::error_code ec;
+            fs::create_directories(f.origpath, ec);
+            copy_verified(source, Directory::open(f.origpath), f, ctx_.io_buffer_bytes());
+        }
+    });
+    commit_metadata(ctx_, ctx_.app, target, records, IoMode::posix, &label);
+    ctx_.catalog.add(target);
+    CheckpointMeta meta;
+    run_collectively(ctx_.app, [&] { meta = read_meta(ctx_, target); });
+    datasets_.insert(datasets_.begin(), DatasetInfo{target, meta});
+    ctx_.log.info("dataset '" + label.name + "' flushed to the prefix");
+}
+
+void ScrSession::retire_after(const CheckpointRef& committed) {
+    // Which copies the new one makes redundant: invalid datasets; cached
+    // checkpoints beyond SCR_CACHE_SIZE; cached copies of output that is in
+    // the prefix now; prefix copies of checkpoints beyond SCR_PREFIX_SIZE;
+    // prefix copies whose files the new one overwrote (their metadata only).
+    std::vector<DatasetInfo> victims;
+    std::vector<DatasetInfo> overwritten;
+    int cached = 0;
+    int in_prefix = 0;
+    std::set<std::uint64_t> flushed;
+    for (const DatasetInfo& d : datasets_) {
+        if (d.ref.level == 4) flushed.insert(d.ref.seq);
+    }
+    const DatasetInfo* newest_prefix = nullptr;
+    for (const DatasetInfo& d : datasets_) {
+        if (d.ref.level == 4 && d.ref.seq == committed.seq) newest_prefix = &d;
+    }
+    for (const DatasetInfo& d : datasets_) {
+        const bool checkpoint = (d.meta.flags & kScrCheckpoint) != 0;
+        if (d.ref.seq == committed.seq) continue;
+        if (!d.meta.valid) {
+            (d.ref.level == 4 ? overwritten : victims).push_back(d);  // the application's files stay
+        } else if (d.ref.level != 4) {
+            if (!checkpoint && flushed.count(d.ref.seq) != 0) {
+                victims.push_back(d);
+            } else if (checkpoint && ++cached >= settings_.cache_size) {
+                victims.push_back(d);
+            }
+        } else if (newest_prefix != nullptr && checkpoint && (d.meta.flags & kScrOutput) == 0 &&
+                   settings_.prefix_size > 0 && ++in_prefix >= settings_.prefix_size) {
+            victims.push_back(d);
+        } else if (newest_prefix != nullptr) {
+            for (const FileRecord& f : d.meta.files) {
+                auto same = [&](const FileRecord& g) { return g.origpath == f.origpath && g.origname == f.origname; };
+                if (std::any_of(newest_prefix->meta.files.begin(), newest_prefix->meta.files.end(), same)) {
+                    overwritten.push_back(d);
+                    break;
+                }
+            }
+        }
+    }
+    // The new dataset itself: a cached copy of output that is in the prefix now.
+    for (const DatasetInfo& d : datasets_) {
+        if (d.ref.seq == committed.seq && d.ref.level != 4 && (d.meta.flags & kScrCheckpoint) == 0 &&
+            newest_prefix != nullptr) {
+            victims.push_back(d);
+        }
+    }
+    retire_refs(victims, true);
+    retire_refs(overwritten, false);
+}
+
+void ScrSession::retire_refs(const std::vector<DatasetInfo>& victims, bool remove_prefix_files) {
+    if (victims.empty()) return;
+    // Metadata first, so that a crash in between leaves files no
+    // metadata names (removed at the next SCR_Init), never metadata
+    // naming files that are gone.
+    if (ctx_.rank() == 0) {
+        for (const DatasetInfo& d : victims) {
+            remove_file(ctx_.layout.meta_copy(d.ref.level, d.ref.seq, ctx_.topo.node_id));
+            if (!remove_file(ctx_.layout.meta_file(d.ref.level, d.ref.seq))) {
+                ctx_.log.warning("cannot remove " + ctx_.layout.meta_file(d.ref.level, d.ref.seq).string());
+            }
+        }
+    }
+    barrier(ctx_.app);
+    for (const DatasetInfo& d : victims) {
+        if (d.ref.level != 4) {
+            ctx_.background->remove_tree(ctx_.layout.routed_dir(d.ref, ctx_.rank(), ctx_.topo.node_id));
+            const fs::path kept = ctx_.redundancy_path(d.ref, ctx_.topo.node_id);
+            if (!kept.empty()) ctx_.background->remove_file_and_empty_dir(kept);
+        } else if (remove_prefix_files) {
+            for (const FileRecord& f : d.meta.files) {
+                if (f.rank == ctx_.rank()) remove_file(fs::path(f.origpath) / f.origname);
+            }
+        }
+        ctx_.catalog.remove(d.ref);
+        datasets_.erase(
+            std::remove_if(datasets_.begin(), datasets_.end(),
+                           [&](const DatasetInfo& x) { return x.ref.seq == d.ref.seq && x.ref.level == d.ref.level; }),
+            datasets_.end());
+    }
+    // Each node's checkpoint directories go once all its ranks removed theirs.
+    ctx_.background->wait();
+    barrier(ctx_.app);
+    for (const DatasetInfo& d : victims) {
+        if (d.ref.level != 4 && ctx_.topo.node_index == 0) {
+            remove_tree(ctx_.layout.ckpt_dir(d.ref.level, d.ref.seq, ctx_.topo.node_id));
+        } else if (d.ref.level == 4 && ctx_.rank() == 0) {
+            remove_tree(ctx_.layout.ckpt_dir(4, d.ref.seq, 0));  // the copy of its metadata
+        }
+    }
+}
+
+void ScrSession::discard_output(const Output& out) noexcept {
+    if (out.ref.level == 4) return;  // the application's own paths: left as they are
+    remove_tree(ctx_.layout.routed_dir(out.ref, ctx_.rank(), ctx_.topo.node_id));
+    const fs::path kept = ctx_.redundancy_path(out.ref, ctx_.topo.node_id);
+    if (!kept.empty()) remove_file(kept);
+}
+
+bool ScrSession::need_checkpoint() {
+    require_phase(Phase::idle, "SCR_Need_checkpoint");
+    ++need_calls_;
+    int flag = 0;
+    if (ctx_.rank() == 0) {
+        const ScrSettings& s = settings_;
+        if (s.checkpoint_interval > 0 && need_calls_ % s.checkpoint_interval == 0) flag = 1;
+        if (s.checkpoint_seconds > 0 && now_seconds() - last_checkpoint_end_ >= s.checkpoint_seconds) flag = 1;
+    }
+    bcast(&flag, 1, MPI_INT, 0, ctx_.app, "whether a checkpoint is needed");
+    return flag != 0 || should_exit();
+}
+
+std::optional<std::string> ScrSession::have_restart() {
+    require_phase(Phase::idle, "SCR_Have_restart");
+    if (loaded_) return loaded_->copy.meta.name;
+    for (const DatasetInfo& d : std::vector<DatasetInfo>(datasets_)) {
+        if (!d.meta.valid || (d.meta.flags & kScrCheckpoint) == 0 || failed_.count(d.ref.seq) != 0) continue;
+        if (current_limit_ && d.ref.seq > *current_limit_) continue;
+        std::string problem;
+        if (std::optional<LoadedDataset> loaded = load_dataset(ctx_, d, problem)) {
+            loaded_ = std::move(loaded);
+            ctx_.log.info("restarting from dataset '" + d.meta.name + "' (id " + std::to_string(d.ref.ckpt_id) + ", L" +
+                          std::to_string(d.ref.level) + ")");
+            return d.meta.name;
+        }
+        if (ctx_.rank() == 0) ctx_.log.warning("not restarting from " + problem + "; trying an older copy");
+    }
+    return std::nullopt;
+}
+
+std::string ScrSession::start_restart() {
+    require_phase(Phase::idle, "SCR_Start_restart");
+    if (!loaded_)
+        fail(ErrorKind::usage,
+             "no checkpoint to restart from: call SCR_Have_restart first, and only "
+             "start a restart when it reports one");
+    phase_ = Phase::restart;
+    return loaded_->copy.meta.name;
+}
+
+void ScrSession::complete_restart(bool valid) {
+    require_phase(Phase::restart, "SCR_Complete_restart");
+    phase_ = Phase::idle;
+    int ok = valid ? 1 : 0;
+    allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, ctx_.app, "whether every rank restarted");
+    if (ok == 1) return;
+    const std::string name = loaded_->copy.meta.name;
+    failed_.insert(loaded_->copy.ref.seq);
+    loaded_.reset();
+    fail(ErrorKind::not_recoverable, "the restart from dataset '" + name +
+                                         "' failed on some rank (SCR_Complete_restart with valid = 0); "
+                                         "SCR_Have_restart now offers the next older checkpoint, if any");
+}
+
+void ScrSession::set_current(const std::string& name) {
+    require_phase(Phase::idle, "SCR_Current");
+    const DatasetInfo* d = find_dataset(name);
+    run_collectively(ctx_.app, [&] {
+        if (d == nullptr) fail(ErrorKind::usage, "no dataset named '" + name + "'");
+    });
+    current_limit_ = d->ref.seq;
+    if (loaded_ && loaded_->copy.ref.seq > d->ref.seq) loaded_.reset();
+}
+
+void ScrSession::drop(const std::string& name) {
+    require_phase(Phase::idle, "SCR_Drop");
+    std::vector<DatasetInfo> copies;
+    for (const DatasetInfo& d : datasets_) {
+        if (d.meta.name == name) copies.push_back(d);
+    }
+    if (ctx_.rank() == 0) {
+        for (const DatasetInfo& d : copies) remove_file(ctx_.layout.meta_file(d.ref.level, d.ref.seq));
+    }
+    barrier(ctx_.app);
+    for (const DatasetInfo& d : copies) {
+        ctx_.catalog.remove(d.ref);
+        if (loaded_ && loaded_->copy.ref.seq == d.ref.seq) loaded_.reset();
+    }
+    datasets_.erase(
+        std::remove_if(datasets_.begin(), datasets_.end(), [&](const DatasetInfo& x) { return x.meta.name == name; }),
+        datasets_.end());
+}
+
+void ScrSession::remove(const std::string& name) {
+    require_phase(Phase::idle, "SCR_Delete");
+    std::vector<DatasetInfo> copies;
+    for (const DatasetInfo& d : datasets_) {
+        if (d.meta.name == name) copies.push_back(d);
+    }
+    if (loaded_ && loaded_->copy.meta.name == name) loaded_.reset();
+    retire_refs(copies, true);
+}
+
+bool ScrSession::should_exit() {
+    if (finalized_) fail(ErrorKind::usage, "SCR_Should_exit after SCR_Finalize");
+    int flag = 0;
+    if (ctx_.rank() == 0) {
+        std::error_code ec;
+        if (fs::exists(ctx_.layout.meta_exec_dir() / "halt", ec)) flag = 1;
+        const ScrSettings& s = settings_;
+        if (s.halt_seconds > 0 && s.end_time > 0 && s.end_time - std::time(nullptr) <= s.halt_seconds) flag = 1;
+    }
+    bcast(&flag, 1, MPI_INT, 0, ctx_.app, "whether the run should exit");
+    return flag != 0;
+}
+
+void ScrSession::finalize() {
+    if (finalized_) fail(ErrorKind::usage, "SCR_Finalize called twice");
+    if (phase_ == Phase::output) {
+        ctx_.log.warning("SCR_Finalize during an output phase: dataset '" + output_->label.name +
+                         "' was never completed and is discarded");
+        discard_output(*output_);
+        output_.reset();
+    }
+    phase_ = Phase::idle;
+    // With SCR_FLUSH on, the newest checkpoint reaches the prefix before the run ends.
+    if (settings_.flush > 0 && !datasets_.empty()) {
+        const DatasetInfo newest = datasets_.front();
+        const bool flushed = std::any_of(datasets_.begin(), datasets_.end(), [&](const DatasetInfo& d) {
+            return d.ref.seq == newest.ref.seq && d.ref.level == 4;
+        });
+        if (!flushed && newest.meta.valid && (newest.meta.flags & kScrCheckpoint) != 0) {
+            std::vector<FileRecord> mine;
+            for (const FileRecord& f : newest.meta.files) {
+                if (f.rank == ctx_.rank()) mine.push_back(f);
+            }
+            flush_to_prefix(newest.ref, std::move(mine), newest.meta);
+            retire_after(newest.ref);
+        }
+    }
+    ctx_.background->wait();
+    barrier(ctx_.app);
+    finalized_ = true;
+}
+
+}  // namespace mlckpt::core

@@ -1,0 +1,31 @@
+#include "store/context.hpp"
+
+#include "config/cross_checks.hpp"
+#include "mpi/collective.hpp"
+#include "topology/node_discovery.hpp"
+
+namespace mlckpt::core {
+
+Context make_context(const Config& config, MPI_Comm world) {
+    int rank = 0;
+    int size = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &size);
+    set_wait_bound(config.wait_timeout);
+    Communicator host = host_of(world);
+    std::vector<int> node_map;
+    if (!config.local_test) node_map = discovered_node_map(world, host.get());
+    Topology topo;
+    run_collectively(world, [&] {
+        if (config.local_test) node_map = simulated_node_map(size, config.node_size, config.path);
+        topo = build_topology({node_map, config.node_size, config.group_size, config.head, config.path}, rank);
+        check_groups(config, topo);
+        check_container_files(config, topo);
+    });
+    Logger log(config.verbosity, topo.is_head ? rank : topo.app_rank, topo.app_rank == 0);
+    Context ctx{config, topo, StorageLayout(config, config.exec_id), log, MPI_COMM_NULL, MPI_COMM_NULL, {}};
+    ctx.cpu_share = cpu_share(host.get());
+    return ctx;
+}
+
+}  // namespace mlckpt::core
