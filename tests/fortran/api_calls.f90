@@ -6,6 +6,7 @@ program api_calls
   use, intrinsic :: iso_c_binding
   use mpi
   use fti
+  use test_checks
   implicit none
 
   type, bind(C) :: particle
@@ -38,6 +39,7 @@ program api_calls
   integer, target :: counter
   type(particle) :: one  ! for c_sizeof
 
+  call start_checks('api calls')
   call get_command_argument(1, config)
   call get_command_argument(2, arg)
   read (arg, *) phase
@@ -159,24 +161,5 @@ program api_calls
   call c_free(buffer)
   deallocate(particles, more)
   call MPI_Finalize(ierr)
-
-contains
-
-  subroutine expect(got, want, what)
-    integer, intent(in) :: got, want
-    character(len=*), intent(in) :: what
-    character(len=1024) :: text
-    if (got == want) return
-    call FTI_LastError(text)
-    print '(a, a, i0, a, i0, a, a)', what, ': returned ', got, ', expected ', want, ': ', trim(text)
-    call fail(what)
-  end subroutine expect
-
-  subroutine fail(what)
-    character(len=*), intent(in) :: what
-    integer :: e
-    print '(a, a, a, i0)', 'api calls: FAILED: ', what, ' on rank ', rank
-    call MPI_Abort(MPI_COMM_WORLD, 1, e)
-  end subroutine fail
 
 end program api_calls

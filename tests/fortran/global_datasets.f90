@@ -9,17 +9,18 @@ program global_datasets
   use, intrinsic :: iso_c_binding
   use mpi
   use fti
+  use test_checks
   implicit none
 
   integer, parameter :: nx = 5, ny = 3
   integer :: ierr, comm, rank, ranks, r
   character(len=512) :: config
-  character(len=1024) :: message
   type(FTIT_H5Group) :: mesh
   real(c_double), target :: a(nx, ny)
   integer(c_int), target :: counts(4), loose
   integer(c_int64_t) :: span(3), short(1)
 
+  call start_checks('global datasets')
   call get_command_argument(1, config)
   call MPI_Init(ierr)
   comm = MPI_COMM_WORLD
@@ -124,33 +125,5 @@ program global_datasets
   call FTI_Finalize(ierr)
   call expect(ierr, FTI_SCES, 'FTI_Finalize')
   call MPI_Finalize(ierr)
-
-contains
-
-  ! FTI_NSCS, and FTI_LastError says `why`.
-  subroutine expect_error(got, what, why)
-    integer, intent(in) :: got
-    character(len=*), intent(in) :: what, why
-    call expect(got, FTI_NSCS, what)
-    call FTI_LastError(message)
-    if (index(message, why) == 0) call fail(what // ': FTI_LastError says ' // trim(message))
-  end subroutine expect_error
-
-  subroutine expect(got, want, what)
-    integer, intent(in) :: got, want
-    character(len=*), intent(in) :: what
-    character(len=1024) :: text
-    if (got == want) return
-    call FTI_LastError(text)
-    print '(a, a, i0, a, i0, a, a)', what, ': returned ', got, ', expected ', want, ': ', trim(text)
-    call fail(what)
-  end subroutine expect
-
-  subroutine fail(what)
-    character(len=*), intent(in) :: what
-    integer :: e
-    print '(a, a, a, i0)', 'global datasets: FAILED: ', what, ' on rank ', rank
-    call MPI_Abort(MPI_COMM_WORLD, 1, e)
-  end subroutine fail
 
 end program global_datasets

@@ -13,6 +13,7 @@ program global_file
   use, intrinsic :: iso_c_binding
   use mpi
   use fti
+  use test_checks
   implicit none
 
   integer, parameter :: nx = 5, ny = 12, nc = 24
@@ -26,6 +27,7 @@ program global_file
   integer(c_int64_t) :: span(2)
   type(FTIT_allConfiguration) :: cfg
 
+  call start_checks('global file')
   call get_command_argument(1, config)
   call get_command_argument(2, arg)
   read (arg, *) phase
@@ -129,22 +131,5 @@ contains
     if (any(counts /= [(1000 * v + rank * wc + i, i = 1, wc)])) call fail('counts')
     call expect(step, -7, 'a variable in no global dataset keeps its value')
   end subroutine check
-
-  subroutine expect(got, want, what)
-    integer, intent(in) :: got, want
-    character(len=*), intent(in) :: what
-    character(len=1024) :: message
-    if (got == want) return
-    call FTI_LastError(message)
-    print '(a, a, i0, a, i0, a, a)', what, ': returned ', got, ', expected ', want, ': ', trim(message)
-    call fail(what)
-  end subroutine expect
-
-  subroutine fail(what)
-    character(len=*), intent(in) :: what
-    integer :: e
-    print '(a, a, a, i0)', 'global file: FAILED: ', what, ' on rank ', rank
-    call MPI_Abort(MPI_COMM_WORLD, 1, e)
-  end subroutine fail
 
 end program global_file

@@ -11,6 +11,7 @@ program hdf5_datasets
   use, intrinsic :: iso_c_binding
   use mpi
   use fti
+  use test_checks
   implicit none
 
   integer, parameter :: nx = 4, ny = 3
@@ -23,6 +24,7 @@ program hdf5_datasets
   real(c_double), target :: time
   integer(c_int64_t), allocatable :: too_many(:)
 
+  call start_checks('hdf5 datasets')
   call get_command_argument(1, config)
   call get_command_argument(2, arg)
   read (arg, *) phase
@@ -183,22 +185,5 @@ contains
       s(i:i) = chars(i)
     end do
   end function text
-
-  subroutine expect(got, want, what)
-    integer, intent(in) :: got, want
-    character(len=*), intent(in) :: what
-    character(len=1024) :: message
-    if (got == want) return
-    call FTI_LastError(message)
-    print '(a, a, i0, a, i0, a, a)', what, ': returned ', got, ', expected ', want, ': ', trim(message)
-    call fail(what)
-  end subroutine expect
-
-  subroutine fail(what)
-    character(len=*), intent(in) :: what
-    integer :: e
-    print '(a, a, a, i0)', 'hdf5 datasets: FAILED: ', what, ' on rank ', rank
-    call MPI_Abort(MPI_COMM_WORLD, 1, e)
-  end subroutine fail
 
 end program hdf5_datasets

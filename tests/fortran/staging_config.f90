@@ -8,6 +8,7 @@ program staging_config
   use, intrinsic :: iso_c_binding
   use mpi
   use fti
+  use test_checks
   implicit none
 
   integer :: phase, ierr, comm, rank, ranks, request, missing, status, unit, n
@@ -16,6 +17,7 @@ program staging_config
   character(len=5) :: tiny
   type(FTIT_allConfiguration) :: cfg
 
+  call start_checks('staging and configuration')
   call get_command_argument(1, config)
   call get_command_argument(2, arg)
   read (arg, *) phase
@@ -132,22 +134,5 @@ contains
     do while (MPI_Wtime() - t0 < 0.01d0)
     end do
   end subroutine sleep_ms
-
-  subroutine expect(got, want, what)
-    integer, intent(in) :: got, want
-    character(len=*), intent(in) :: what
-    character(len=1024) :: text
-    if (got == want) return
-    call FTI_LastError(text)
-    print '(a, a, i0, a, i0, a, a)', what, ': returned ', got, ', expected ', want, ': ', trim(text)
-    call fail(what)
-  end subroutine expect
-
-  subroutine fail(what)
-    character(len=*), intent(in) :: what
-    integer :: e
-    print '(a, a, a, i0)', 'staging and configuration: FAILED: ', what, ' on rank ', rank
-    call MPI_Abort(MPI_COMM_WORLD, 1, e)
-  end subroutine fail
 
 end program staging_config

@@ -188,6 +188,24 @@ std::string slurp(const fs::path& p) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// Phase 1's beginning in the tests that use Application: both datasets
+// declared, version 1 written into global file 1. Returns FTI_Checkpoint's
+// code, for the test to assert.
+int declare_and_write_version_1(Application& app) {
+    app.declare(false);
+    app.fill(1);
+    return FTI_Checkpoint(1, FTI_L4_H5_SINGLE);
+}
+
+// Phase 2's beginning: FTI started on `cfg`, which asks for failure = 3,
+// and FTI_Status says a variate restart. False where start() says the
+// launch goes no further.
+bool start_variate_restart(const std::string& cfg) {
+    if (!start(cfg)) return false;
+    EXPECT_EQ(FTI_Status(), 3);
+    return true;
+}
+
 // Phase 1 (N ranks): two global files (the first replaced by the second
 // unless `keep`) and an ordinary checkpoint, then a crash. Phase 2 (M
 // ranks): failure = 3, the stored shape, a recovery, and a finalize that
@@ -197,9 +215,7 @@ TEST(GlobalFile, RestartsOnAnotherRankCount) {
     if (phase() == 1) {
         if (!start(cfg)) return;
         static Application app;
-        app.declare(false);
-        app.fill(1);
-        ASSERT_FTI(FTI_SCES, FTI_Checkpoint(1, FTI_L4_H5_SINGLE));
+        ASSERT_FTI(FTI_SCES, declare_and_write_version_1(app));
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
         app.fill(3);
         ASSERT_FTI(FTI_SCES, FTI_Checkpoint(3, FTI_L4_H5_SINGLE));
@@ -209,8 +225,7 @@ TEST(GlobalFile, RestartsOnAnotherRankCount) {
         return crash();
     }
     ask_for_variate_restart(cfg);
-    if (!start(cfg)) return;
-    EXPECT_EQ(FTI_Status(), 3);
+    if (!start_variate_restart(cfg)) return;
     static Application app;
     app.declare(true);
     app.clear();
@@ -238,9 +253,7 @@ TEST(GlobalFile, DamagedFileFallsBackToAnOlderOne) {
     if (phase() == 1) {
         if (!start(cfg)) return;
         static Application app;
-        app.declare(false);
-        app.fill(1);
-        ASSERT_FTI(FTI_SCES, FTI_Checkpoint(1, FTI_L4_H5_SINGLE));
+        ASSERT_FTI(FTI_SCES, declare_and_write_version_1(app));
         app.fill(2);
         ASSERT_FTI(FTI_SCES, FTI_Checkpoint(2, FTI_L4_H5_SINGLE));
         EXPECT_TRUE(fs::exists(vpr_file(1))) << "h5_single_file_keep = 1";
@@ -259,8 +272,7 @@ TEST(GlobalFile, DamagedFileFallsBackToAnOlderOne) {
     if (phase() == 2) {
         if (world_rank() == 0) damage(2, 2);
         world_barrier();
-        if (!start(cfg)) return;
-        EXPECT_EQ(FTI_Status(), 3);
+        if (!start_variate_restart(cfg)) return;
         static Application app;
         app.declare(false);
         app.clear();
@@ -284,9 +296,7 @@ TEST(GlobalFile, BadDeclarationsWriteNothing) {
     const std::string cfg = config(single_file(false));
     if (!start(cfg)) return;
     static Application app;
-    app.declare(false);
-    app.fill(1);
-    ASSERT_FTI(FTI_SCES, FTI_Checkpoint(1, FTI_L4_H5_SINGLE));
+    ASSERT_FTI(FTI_SCES, declare_and_write_version_1(app));
     const std::string good = slurp(vpr_file(1));
     const int rank = app_rank();
     int size = 0;
@@ -389,7 +399,8 @@ TEST(GlobalFile, FailedWriteKeepsThePreviousFile) {
         if (!start(cfg)) return;
         MPI_Comm_size(FTI_COMM_WORLD, &size);
         static std::vector<double> slab(1u << 16);  // 512 KiB per rank
-        for (std::size_t i = 0; i < slab.size(); ++i) slab[i] = static_cast<double>(app_rank()) + 1e-6 * i;
+        for (std::size_t i = 0; i < slab.size(); ++i)
+            slab[i] = static_cast<double>(app_rank()) + 1e-6 * static_cast<double>(i);
         FTIT_hsize_t dims[1] = {slab.size() * static_cast<FTIT_hsize_t>(size)};
         ASSERT_FTI(FTI_SCES, FTI_DefineGlobalDataset(0, 1, dims, "slab", nullptr, FTI_DBLE));
         ASSERT_FTI(FTI_SCES, FTI_Protect(0, slab.data(), static_cast<int64_t>(slab.size()), FTI_DBLE));
@@ -409,8 +420,7 @@ TEST(GlobalFile, FailedWriteKeepsThePreviousFile) {
         return crash();
     }
     ask_for_variate_restart(cfg);
-    if (!start(cfg)) return;
-    EXPECT_EQ(FTI_Status(), 3);
+    if (!start_variate_restart(cfg)) return;
     MPI_Comm_size(FTI_COMM_WORLD, &size);
     FTIT_hsize_t unknown[1] = {0};
     ASSERT_FTI(FTI_SCES, FTI_DefineGlobalDataset(0, 1, unknown, "slab", nullptr, FTI_DBLE));
@@ -426,7 +436,8 @@ TEST(GlobalFile, FailedWriteKeepsThePreviousFile) {
     const FTIT_hsize_t per_writer = 1u << 16;
     for (FTIT_hsize_t i = 0; i < mine.size(); ++i) {
         const FTIT_hsize_t g = first + i;
-        ASSERT_EQ(mine[i], static_cast<double>(g / per_writer) + 1e-6 * (g % per_writer)) << "element " << g;
+        ASSERT_EQ(mine[i], static_cast<double>(g / per_writer) + 1e-6 * static_cast<double>(g % per_writer))
+            << "element " << g;
     }
     EXPECT_FTI(FTI_SCES, FTI_Finalize());
 }
