@@ -97,5 +97,42 @@ TEST(CheckpointMeta, DamageIsDetected) {
     EXPECT_NE(corrupt_error("garbage").find("has no CHECKSUM line"), std::string::npos);
 }
 
+// A dataset of application files (scr.h): its name, flags and validity,
+// several files per rank with the seed-004 ORIG fields, and XOR redundancy,
+// all kept through a round trip; FTI metadata carries none of it.
+TEST(CheckpointMeta, DatasetFieldsRoundTrip) {
+    CheckpointMeta m = sample();
+    m.name = "ckpt.6 with spaces";
+    m.flags = 3;
+    m.valid = false;
+    FileRecord second = m.files[0];
+    second.file = "rank_0.ckpt";
+    second.vars.clear();
+    second.orig = "ckpt.6/rank_0.ckpt";
+    second.origpath = "/p/lscratchb/user3/simulation123/ckpt.6";
+    second.origname = "rank_0.ckpt";
+    m.files.insert(m.files.begin() + 1, second);
+    FileRecord parity = m.files[2];
+    parity.type = "XOR";
+    parity.vars.clear();
+    m.redundancy.push_back(parity);
+    const std::string text = serialize_meta(m);
+    EXPECT_NE(text.find("ORIGPATH /p/lscratchb/user3/simulation123/ckpt.6\n"), std::string::npos) << text;
+    CheckpointMeta back = parse_meta(text, "meta.file");
+    EXPECT_EQ(back.name, m.name);
+    EXPECT_EQ(back.flags, 3);
+    EXPECT_FALSE(back.valid);
+    ASSERT_EQ(back.files.size(), 3u);
+    EXPECT_EQ(back.files[1].orig, second.orig);
+    EXPECT_EQ(back.files[1].origpath, second.origpath);
+    EXPECT_EQ(back.files[1].origname, second.origname);
+    EXPECT_EQ(back.redundancy.at(0).type, "XOR");
+    EXPECT_EQ(serialize_meta(back), text);
+
+    const std::string fti = serialize_meta(sample());
+    EXPECT_EQ(fti.find("\nNAME "), std::string::npos);
+    EXPECT_FALSE(parse_meta(fti, "meta.file").is_dataset());
+}
+
 }  // namespace
 }  // namespace mlckpt::core
