@@ -43,26 +43,14 @@ std::string dataset_path(const h5::Dataset& d) {
     return (group == "/" ? group : group + "/") + d.name;
 }
 
-void write_attribute(const h5::Site& site, hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,
-                     const void* value) {
-    h5::Handle space = dims.empty() ? site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space")
-                                    : site.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
-                                               H5Sclose, "attribute space");
-    h5::Handle attr = site.own(H5Acreate2(object, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-                               std::string("attribute '") + name + "'");
-    site.check(H5Awrite(attr.get(), type, value), std::string("attribute '") + name + "'");
-}
-
 // FTI_SetAttribute's name (a string) and dim (its extents; none: no
 // attribute, HDF5 writes no empty one).
 void write_fti_attributes(const h5::Site& site, hid_t dataset, const h5::Dataset& d) {
     if (d.has_attribute_name) {
-        h5::Handle str = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
-        site.check(H5Tset_size(str.get(), d.attribute_name.size() + 1), "string type");
-        write_attribute(site, dataset, "name", str.get(), {}, d.attribute_name.c_str());
+        h5::write_string_attribute(site, dataset, "name", d.attribute_name);
     }
     if (d.has_attribute_dim && !d.attribute_dim.empty()) {
-        write_attribute(site, dataset, "dim", H5T_NATIVE_UINT64, {d.attribute_dim.size()}, d.attribute_dim.data());
+        h5::write_attribute(site, dataset, "dim", H5T_NATIVE_UINT64, {d.attribute_dim.size()}, d.attribute_dim.data());
     }
 }
 
@@ -165,8 +153,8 @@ void Hdf5Writer::add(int id, std::span<const std::byte> data, const std::string&
                     "write dataset '" + path + "'");
     }
     const std::uint32_t crc = crc32_of(data);
-    write_attribute(site_, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &id);
-    write_attribute(site_, ds.get(), kCrcAttribute, H5T_NATIVE_UINT32, {}, &crc);
+    h5::write_attribute(site_, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &id);
+    h5::write_attribute(site_, ds.get(), kCrcAttribute, H5T_NATIVE_UINT32, {}, &crc);
     write_fti_attributes(site_, ds.get(), d);
     record_.vars.push_back(describe_var(id, 0, data.size(), crc, name));
 }

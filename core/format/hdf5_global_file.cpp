@@ -48,13 +48,6 @@ Handle simple_space(const Site& site, const std::vector<std::uint64_t>& dims, co
     return site.own(H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose, "space of " + what);
 }
 
-void write_int_attribute(const Site& site, hid_t object, const char* name, int value) {
-    Handle space = site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space");
-    Handle attr = site.own(H5Acreate2(object, name, H5T_NATIVE_INT, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-                           std::string("attribute '") + name + "'");
-    site.check(H5Awrite(attr.get(), H5T_NATIVE_INT, &value), std::string("attribute '") + name + "'");
-}
-
 int read_int_attribute(const Site& site, hid_t object, const char* name, const std::string& where) {
     int value = 0;
     Handle attr =
@@ -147,15 +140,7 @@ void write_subset_table(const Site& site, MPI_Comm comm, hid_t file, hid_t trans
     Handle table =
         site.own(H5Dcreate2(file, kSubsetTable, H5T_NATIVE_UINT64, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                  H5Dclose, what);
-    {
-        Handle str = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
-        site.check(H5Tset_size(str.get(), std::char_traits<char>::length(kColumnsText) + 1), "string type");
-        Handle scalar = site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space");
-        Handle attr =
-            site.own(H5Acreate2(table.get(), kColumnsAttribute, str.get(), scalar.get(), H5P_DEFAULT, H5P_DEFAULT),
-                     H5Aclose, "attribute 'columns'");
-        site.check(H5Awrite(attr.get(), str.get(), kColumnsText), "attribute 'columns'");
-    }
+    write_string_attribute(site, table.get(), kColumnsAttribute, kColumnsText);
     Piece block;  // this rank's rows as one hyperslab of the table
     block.offset = {first, 0};
     block.count = {pieces.size(), width};
@@ -215,8 +200,8 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     site.check(H5Pset_coll_metadata_write(access.get(), true), "collective metadata writes");
     Handle f =
         site.own(H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()), H5Fclose, "create (parallel)");
-    write_int_attribute(site, f.get(), kCkptAttribute, ckpt_id);
-    write_int_attribute(site, f.get(), kRanksAttribute, size);
+    write_attribute(site, f.get(), kCkptAttribute, H5T_NATIVE_INT, {}, &ckpt_id);
+    write_attribute(site, f.get(), kRanksAttribute, H5T_NATIVE_INT, {}, &size);
     for (const GroupPath& g : schema.groups) {
         const std::string text = path_text(g);
         site.own(H5Gcreate2(f.get(), text.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
@@ -233,7 +218,7 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
         Handle ds =
             site.own(H5Dcreate2(f.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                      H5Dclose, "dataset '" + path + "'");
-        write_int_attribute(site, ds.get(), kIdAttribute, d.id);
+        write_attribute(site, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &d.id);
         std::vector<const Piece*> mine;
         for (const Piece& p : pieces) {
             if (p.dataset == i) mine.push_back(&p);
