@@ -12,6 +12,7 @@
 
 #include "expect_error.hpp"
 #include "format/file_formats.hpp"
+#include "format/hdf5_global_file.hpp"
 #include "format/posix_format.hpp"
 #include "hash/crc32.hpp"
 #include "registry/registry.hpp"
@@ -127,6 +128,76 @@ TEST(Hdf5Format, HdfFailureNamesFileAndDataset) {
     std::string msg = test::error_message(ErrorKind::io, [&] { w.add(1, std::as_bytes(std::span(b)), ""); });
     EXPECT_NE(msg.find("f.h5': dataset '/same': "), std::string::npos) << msg;
     EXPECT_NE(msg.find("H5D"), std::string::npos) << "HDF5's own message: " << msg;
+}
+
+// A global file's subsets larger than the 8 MiB that verify() reads at
+// once: read in row-major pieces, their CRC-32 is the whole subset's, and a
+// byte changed in the last piece is caught.
+TEST(Hdf5GlobalFile, VerifiesLargeSubsetsInPieces) {
+    test::TempDir dir;
+    const fs::path path = dir.path() / "global.h5";
+    constexpr std::uint64_t kRow = std::uint64_t{3} << 20;
+    struct Case {
+        std::string name;
+        std::vector<std::uint64_t> dims, offset, count;
+    };
+    // Pieces of 2 rows of 3 MiB; of 2 x 3 MiB in each of the first
+    // dimension's 12 MiB; and a small subset, one piece.
+    const std::vector<Case> cases = {{"/rows", {5, kRow}, {1, 1000}, {3, kRow - 2000}},
+                                     {"/planes", {2, 3, kRow}, {0, 0, 5}, {2, 3, kRow - 10}},
+                                     {"/small", {4, 4}, {1, 1}, {2, 3}}};
+    auto value = [](std::uint64_t linear) { return static_cast<unsigned char>((linear * 7919) >> 3); };
+    {
+        h5::Handle f(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+        ASSERT_GE(f.get(), 0);
+        for (const Case& c : cases) {
+            std::vector<hsize_t> dims(c.dims.begin(), c.dims.end());
+            std::uint64_t n = 1;
+            for (std::uint64_t d : c.dims) n *= d;
+            std::vector<unsigned char> bytes(n);
+            for (std::uint64_t i = 0; i < n; ++i) bytes[i] = value(i);
+            h5::Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+            h5::Handle ds(H5Dcreate2(f.get(), c.name.c_str(), H5T_NATIVE_UCHAR, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                                     H5P_DEFAULT),
+                          H5Dclose);
+            ASSERT_GE(ds.get(), 0);
+            ASSERT_GE(H5Dwrite(ds.get(), H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()), 0);
+        }
+    }
+    // The subset's bytes, row-major, as one read lays them out.
+    auto subset_crc = [&](const Case& c) {
+        std::vector<std::byte> out;
+        std::vector<std::uint64_t> at(c.count.size(), 0);
+        const std::size_t last = c.count.size() - 1;
+        for (;;) {
+            std::uint64_t linear = 0;
+            for (std::size_t k = 0; k < at.size(); ++k) linear = linear * c.dims[k] + c.offset[k] + at[k];
+            for (std::uint64_t j = 0; j < c.count[last]; ++j) out.push_back(static_cast<std::byte>(value(linear + j)));
+            std::size_t k = last;
+            while (k > 0 && ++at[k - 1] == c.count[k - 1]) at[--k] = 0;
+            if (k == 0) break;
+        }
+        return crc32_of(out);
+    };
+    const h5::GlobalFileReader reader(path);
+    std::vector<h5::SubsetRecord> subsets;
+    for (const Case& c : cases) {
+        subsets.push_back(h5::SubsetRecord{0, 0, 7, subset_crc(c), c.offset, c.count});
+        reader.verify(c.name, subsets.back());
+    }
+    // The last byte of /rows' subset: row 3, column kRow - 1001.
+    const std::uint64_t at = reader.byte_offset("/rows", {3, kRow - 1001});
+    {
+        File f = File::open_update(path);
+        std::byte b{};
+        f.read_exact_at(std::span(&b, 1), at);
+        b = ~b;
+        f.write_all_at(std::span(&b, 1), at);
+    }
+    const h5::GlobalFileReader damaged(path);
+    std::string msg = test::error_message(ErrorKind::corrupt, [&] { damaged.verify(cases[0].name, subsets[0]); });
+    EXPECT_NE(msg.find("fails its checksum"), std::string::npos) << msg;
+    damaged.verify(cases[1].name, subsets[1]);
 }
 
 TEST(Hdf5Groups, TreeAndNames) {
