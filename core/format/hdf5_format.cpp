@@ -1,8 +1,11 @@
 #include "format/hdf5_format.hpp"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <vector>
 
+#include "format/data_extents.hpp"
 #include "format/hdf5_types.hpp"
 #include "format/posix_format.hpp"
 #include "hash/crc32.hpp"
@@ -54,15 +57,67 @@ void write_fti_attributes(const h5::Site& site, hid_t dataset, const h5::Dataset
     }
 }
 
+// The datasets that hold bytes, in the order of the file, when the VAR
+// records place each one inside the file of `size` bytes, past the
+// superblock and clear of the others; else none (a record without offsets).
+std::optional<std::vector<const VarRecord*>> placed_datasets(const FileRecord& record, std::uint64_t size) {
+    std::vector<const VarRecord*> placed;
+    for (const VarRecord& v : record.vars) {
+        if (v.size > 0) placed.push_back(&v);
+    }
+    std::sort(placed.begin(), placed.end(),
+              [](const VarRecord* a, const VarRecord* b) { return a->offset < b->offset; });
+    std::uint64_t end = 0;
+    for (const VarRecord* v : placed) {
+        if (v->offset == 0 || v->offset < end || v->size > size || v->offset > size - v->size) return std::nullopt;
+        end = v->offset + v->size;
+    }
+    return placed;
+}
+
+// Checks the file's size, and every byte that no dataset holds (HDF5's
+// records, free space) before HDF5 parses any: their CRC-32, combined with
+// the datasets' recorded ones in the order of the file, must be the file's
+// (the FILE record's). The datasets' bytes are checked when they are read.
+// Returns whether the datasets lie where their VAR records say; when the
+// records do not place them, every byte is checked here.
+bool verify_outside_datasets(const fs::path& path, const FileRecord& record) {
+    const File file = File::open_read(path);
+    check_recorded_size(path, file.size(), record);
+    const std::optional<std::vector<const VarRecord*>> placed = placed_datasets(record, record.size);
+    if (!placed) {
+        verify_posix_file(path, record, kReadBuffer);
+        return false;
+    }
+    std::uint32_t crc = 0;
+    std::uint64_t at = 0;
+    auto outside = [&](std::uint64_t end) {
+        crc = crc32_combine(crc, crc32_of_extents(file, {{at, end - at}}, kReadBuffer), end - at);
+    };
+    for (const VarRecord* v : *placed) {
+        outside(v->offset);
+        crc = crc32_combine(crc, v->crc32, v->size);
+        at = v->offset + v->size;
+    }
+    outside(record.size);
+    if (crc != record.crc32) {
+        fail(ErrorKind::corrupt, "checkpoint file '" + path.string() +
+                                     "' fails its checksum: HDF5's records and free space, with the datasets' "
+                                     "recorded CRC-32s, give " +
+                                     crc32_hex(crc) + ", the file's is " + crc32_hex(record.crc32));
+    }
+    return true;
+}
+
 class Hdf5Reader final : public CheckpointReader {
   public:
-    // Checks every byte first: damage where no dataset lies (HDF5's own
-    // records, free space) would not show in the datasets' checksums, and
-    // a restart must never take a damaged file. The reads that follow find
-    // the file in the page cache.
+    // Checks the bytes outside the datasets first: damage there (HDF5's
+    // own records, free space) would not show in the datasets' checksums,
+    // and HDF5 never parses a byte that was not checked. Each dataset is
+    // checked when it is read.
     Hdf5Reader(const fs::path& path, const FileRecord& record) : site_{path, ErrorKind::corrupt} {
         h5::silence_errors();
-        verify_posix_file(path, record, kReadBuffer);
+        placed_ = verify_outside_datasets(path, record);
         file_ = site_.own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
         site_.check(H5Lvisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, &Hdf5Reader::collect, this), "list datasets");
     }
@@ -81,6 +136,11 @@ class Hdf5Reader final : public CheckpointReader {
         if (points < 0 || bytes != out.size()) {
             site_.raise("dataset '" + path + "' holds " + std::to_string(bytes) + " bytes, variable " +
                         std::to_string(var.id) + " has " + std::to_string(out.size()));
+        }
+        // The bytes HDF5 reads must be those left out of the check above.
+        if (placed_ && !out.empty() && H5Dget_offset(ds.get()) != var.offset) {
+            site_.raise("dataset '" + path + "' does not lie at offset " + std::to_string(var.offset) +
+                        ", where its VAR record places it");
         }
         // Read in the file's own type: no conversion, the bytes as written.
         if (!out.empty()) {
@@ -116,6 +176,7 @@ class Hdf5Reader final : public CheckpointReader {
 
     h5::Site site_;
     h5::Handle file_;
+    bool placed_ = false;  // the VAR records give the datasets' offsets
     std::map<int, std::string> paths_;
 };
 
@@ -152,11 +213,19 @@ void Hdf5Writer::add(int id, std::span<const std::byte> data, const std::string&
         site_.check(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
                     "write dataset '" + path + "'");
     }
+    // Where the bytes lie: a restart checks the rest of the file before
+    // HDF5 opens it, and each dataset when it reads it.
+    std::uint64_t offset = 0;
+    if (!data.empty()) {
+        const haddr_t at = H5Dget_offset(ds.get());
+        if (at == HADDR_UNDEF) site_.raise("dataset '" + path + "' has no contiguous storage");
+        offset = at;
+    }
     const std::uint32_t crc = crc32_of(data);
     h5::write_attribute(site_, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &id);
     h5::write_attribute(site_, ds.get(), kCrcAttribute, H5T_NATIVE_UINT32, {}, &crc);
     write_fti_attributes(site_, ds.get(), d);
-    record_.vars.push_back(describe_var(id, 0, data.size(), crc, name));
+    record_.vars.push_back(describe_var(id, offset, data.size(), crc, name));
 }
 
 FileRecord Hdf5Writer::finish() {

@@ -3,9 +3,11 @@
 // its name, group and shape from h5::Schema, its element type from FTI's
 // types; the bytes are the application's, unconverted. Each dataset carries
 // its variable id ("mlckpt_id") and the CRC-32 of its bytes
-// ("mlckpt_crc32"), which the metadata's VAR record repeats; the FILE record
-// holds the size and CRC-32 of the whole file, so partner copies, parity and
-// the L4 flush handle it as bytes, like a POSIX file.
+// ("mlckpt_crc32"), which the metadata's VAR record repeats with the
+// dataset's offset in the file; the FILE record holds the size and CRC-32
+// of the whole file, so partner copies, parity and the L4 flush handle it
+// as bytes, like a POSIX file. A restart checks the bytes outside the
+// datasets before HDF5 opens the file, and each dataset when it is read.
 #pragma once
 
 #include <memory>

@@ -1,7 +1,8 @@
 // The HDF5 writer and reader of core (ckpt_io = 5), file by file: groups,
 // shapes and compound types go in as described; every byte comes back; a
-// damaged dataset, a damaged or truncated file and an HDF5 failure are
-// errors that name the file.
+// damaged dataset (when it is read), a damaged record of HDF5's (when the
+// file is opened), a truncated file and an HDF5 failure are errors that
+// name the file.
 #include "format/hdf5_format.hpp"
 
 #include <gtest/gtest.h>
@@ -75,30 +76,73 @@ TEST(Hdf5Format, EveryByteComesBack) {
     reader->read(f.record.vars[2], {});
 }
 
-TEST(Hdf5Format, DamagedDatasetIsNamed) {
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Changes the byte at `at` of the file.
+void flip_byte(const fs::path& path, std::size_t at) {
+    std::string bytes = slurp(path);
+    bytes.at(at) = static_cast<char>(~bytes[at]);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+TEST(Hdf5Format, VarRecordsPlaceTheDatasets) {
     Written f;
-    // The grid's bytes lie in the file as they are in memory: find and change one.
-    std::ifstream in(f.path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    in.close();
+    // The grid's bytes lie in the file as they are in memory, where its VAR record says.
+    const std::string bytes = slurp(f.path);
     const auto at = bytes.find(std::string(reinterpret_cast<const char*>(f.grid.data()), 12 * sizeof(double)));
     ASSERT_NE(at, std::string::npos);
-    bytes[at + 9] = static_cast<char>(~bytes[at + 9]);
-    std::ofstream(f.path, std::ios::binary | std::ios::trunc) << bytes;
+    EXPECT_EQ(f.record.vars[0].offset, at);
+    EXPECT_GT(f.record.vars[1].offset, 0u);
+    EXPECT_EQ(bytes.substr(f.record.vars[1].offset, f.record.vars[1].size),
+              std::string(reinterpret_cast<const char*>(f.pairs.data()), f.record.vars[1].size));
+    EXPECT_EQ(f.record.vars[2].size, 0u);
+}
+
+TEST(Hdf5Format, DamagedDatasetIsNamed) {
+    Written f;
+    flip_byte(f.path, f.record.vars[0].offset + 9);
 
     std::string whole =
         test::error_message(ErrorKind::corrupt, [&] { verify_checkpoint_file(f.path, f.record, IoMode::hdf5, 4096); });
     EXPECT_NE(whole.find("fails its checksum"), std::string::npos) << whole;
-    std::string opened =
-        test::error_message(ErrorKind::corrupt, [&] { open_checkpoint_reader(f.path, IoMode::hdf5, f.record); });
-    EXPECT_NE(opened.find("fails its checksum"), std::string::npos) << "a restart never opens it: " << opened;
-    // With the file's checksum taken after the damage, the dataset's own catches it.
-    f.record.crc32 = crc32_of_file(f.path, 4096);
+    // A restart checks the bytes outside the datasets when it opens the
+    // file, and each dataset when it reads it.
     auto reader = open_checkpoint_reader(f.path, IoMode::hdf5, f.record);
     std::vector<double> grid(12);
     std::string one = test::error_message(
         ErrorKind::corrupt, [&] { reader->read(f.record.vars[0], std::as_writable_bytes(std::span(grid))); });
     EXPECT_NE(one.find("dataset '/mesh/grid' (variable 0) fails its checksum"), std::string::npos) << one;
+    std::vector<Pair> pairs(3);
+    reader->read(f.record.vars[1], std::as_writable_bytes(std::span(pairs)));
+    EXPECT_EQ(std::memcmp(pairs.data(), f.pairs.data(), sizeof(Pair) * 3), 0) << "the other dataset is sound";
+}
+
+TEST(Hdf5Format, DamagedRecordIsNamed) {
+    Written f;
+    // A byte of HDF5's own records (a link's name), which no dataset's
+    // checksum covers: the file is refused before HDF5 parses it.
+    const auto at = slurp(f.path).find("Dataset_1");
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_TRUE(at < f.record.vars[0].offset || at >= f.record.vars[0].offset + f.record.vars[0].size);
+    flip_byte(f.path, at);
+    std::string opened =
+        test::error_message(ErrorKind::corrupt, [&] { open_checkpoint_reader(f.path, IoMode::hdf5, f.record); });
+    EXPECT_NE(opened.find("fails its checksum"), std::string::npos) << "a restart never opens it: " << opened;
+    std::string whole =
+        test::error_message(ErrorKind::corrupt, [&] { verify_checkpoint_file(f.path, f.record, IoMode::hdf5, 4096); });
+    EXPECT_NE(whole.find("fails its checksum"), std::string::npos) << whole;
+}
+
+TEST(Hdf5Format, RecordsWithoutOffsetsCheckEveryByte) {
+    Written f;
+    flip_byte(f.path, f.record.vars[0].offset + 9);
+    for (VarRecord& v : f.record.vars) v.offset = 0;  // as no VAR record places a dataset
+    std::string opened =
+        test::error_message(ErrorKind::corrupt, [&] { open_checkpoint_reader(f.path, IoMode::hdf5, f.record); });
+    EXPECT_NE(opened.find("fails its checksum"), std::string::npos) << opened;
 }
 
 TEST(Hdf5Format, TruncatedOrForeignFileIsNamed) {
@@ -109,7 +153,13 @@ TEST(Hdf5Format, TruncatedOrForeignFileIsNamed) {
     EXPECT_NE(cut.find("(truncated)"), std::string::npos) << cut;
 
     std::ofstream(f.path, std::ios::binary | std::ios::trunc) << std::string(f.record.size, 'x');
-    f.record.crc32 = crc32_of_file(f.path, 4096);  // past the checksum: HDF5 itself refuses it
+    // Past the checksums (the file's, and the datasets' that it is combined
+    // with): HDF5 itself refuses it.
+    f.record.crc32 = crc32_of_file(f.path, 4096);
+    for (VarRecord& v : f.record.vars) {
+        const std::string x(v.size, 'x');
+        v.crc32 = crc32_of(std::as_bytes(std::span(x.data(), x.size())));
+    }
     std::string foreign =
         test::error_message(ErrorKind::corrupt, [&] { open_checkpoint_reader(f.path, IoMode::hdf5, f.record); });
     EXPECT_NE(foreign.find("HDF5 file '" + f.path.string() + "': open: "), std::string::npos) << foreign;
