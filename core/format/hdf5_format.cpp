@@ -9,6 +9,7 @@
 #include "format/hdf5_types.hpp"
 #include "format/posix_format.hpp"
 #include "hash/crc32.hpp"
+#include "io/direct_io.hpp"
 #include "io/file.hpp"
 
 namespace mlckpt::core {
@@ -75,6 +76,24 @@ std::optional<std::vector<const VarRecord*>> placed_datasets(const FileRecord& r
     return placed;
 }
 
+// CRC-32 of the file of `size` bytes from the bytes outside the datasets
+// `placed` (in the order of the file), read here, and the datasets' CRC-32s
+// from their records, combined in the order of the file.
+std::uint32_t crc32_around_datasets(const File& file, const std::vector<const VarRecord*>& placed, std::uint64_t size) {
+    std::uint32_t crc = 0;
+    std::uint64_t at = 0;
+    auto outside = [&](std::uint64_t end) {
+        crc = crc32_combine(crc, crc32_of_extents(file, {{at, end - at}}, kReadBuffer), end - at);
+    };
+    for (const VarRecord* v : placed) {
+        outside(v->offset);
+        crc = crc32_combine(crc, v->crc32, v->size);
+        at = v->offset + v->size;
+    }
+    outside(size);
+    return crc;
+}
+
 // Checks the file's size, and every byte that no dataset holds (HDF5's
 // records, free space) before HDF5 parses any: their CRC-32, combined with
 // the datasets' recorded ones in the order of the file, must be the file's
@@ -89,17 +108,7 @@ bool verify_outside_datasets(const fs::path& path, const FileRecord& record) {
         verify_posix_file(path, record, kReadBuffer);
         return false;
     }
-    std::uint32_t crc = 0;
-    std::uint64_t at = 0;
-    auto outside = [&](std::uint64_t end) {
-        crc = crc32_combine(crc, crc32_of_extents(file, {{at, end - at}}, kReadBuffer), end - at);
-    };
-    for (const VarRecord* v : *placed) {
-        outside(v->offset);
-        crc = crc32_combine(crc, v->crc32, v->size);
-        at = v->offset + v->size;
-    }
-    outside(record.size);
+    const std::uint32_t crc = crc32_around_datasets(file, *placed, record.size);
     if (crc != record.crc32) {
         fail(ErrorKind::corrupt, "checkpoint file '" + path.string() +
                                      "' fails its checksum: HDF5's records and free space, with the datasets' "
@@ -182,14 +191,26 @@ class Hdf5Reader final : public CheckpointReader {
 
 }  // namespace
 
-Hdf5Writer::Hdf5Writer(const Directory& dir, const std::string& name, std::shared_ptr<const h5::Schema> schema)
-    : site_{dir.path_of(name), ErrorKind::io}, schema_(std::move(schema)) {
+Hdf5Writer::Hdf5Writer(const Directory& dir, const std::string& name, std::shared_ptr<const h5::Schema> schema,
+                       WritePath path_kind)
+    : site_{dir.path_of(name), ErrorKind::io}, schema_(std::move(schema)), path_kind_(path_kind) {
     h5::silence_errors();
     dir.remove(name);  // a leftover of a failed attempt, or a link planted at the name
+    // Every object of 4 KiB or more (the datasets' storage) starts at a
+    // 4 KiB boundary: their bytes go to the device around the page cache.
+    h5::Handle access = site_.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
+    site_.check(H5Pset_alignment(access.get(), kDirectAlign, kDirectAlign), "alignment");
+    // Contiguous storage, allocated when the dataset is created and never
+    // filled: HDF5 writes none of the datasets' bytes.
+    creation_ = site_.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset creation properties");
+    site_.check(H5Pset_layout(creation_.get(), H5D_CONTIGUOUS), "contiguous layout");
+    site_.check(H5Pset_alloc_time(creation_.get(), H5D_ALLOC_TIME_EARLY), "early allocation");
+    site_.check(H5Pset_fill_time(creation_.get(), H5D_FILL_TIME_NEVER), "no fill");
     // HDF5 takes a path: through the directory's descriptor, and exclusive
     // (O_CREAT | O_EXCL), so neither a swapped directory nor a link redirects it.
-    file_ = site_.own(H5Fcreate(dir.descriptor_path_of(name).c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
-                      "create");
+    file_ = site_.own(H5Fcreate(dir.descriptor_path_of(name).c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()),
+                      H5Fclose, "create");
+    data_.emplace(File::open_update(dir, name));  // the file HDF5 created: never through a link
     record_.file = name;
     if (!schema_) return;
     for (const h5::GroupPath& g : schema_->groups) {
@@ -206,37 +227,42 @@ void Hdf5Writer::add(int id, std::span<const std::byte> data, const std::string&
     h5::Handle type = h5::make_datatype(*d.type, site_);
     h5::Handle space = site_.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
                                  "space of dataset '" + path + "'");
-    h5::Handle ds =
-        site_.own(H5Dcreate2(file_.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                  H5Dclose, "dataset '" + path + "'");
-    if (!data.empty()) {
-        site_.check(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
-                    "write dataset '" + path + "'");
-    }
-    // Where the bytes lie: a restart checks the rest of the file before
-    // HDF5 opens it, and each dataset when it reads it.
+    h5::Handle ds = site_.own(
+        H5Dcreate2(file_.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, creation_.get(), H5P_DEFAULT),
+        H5Dclose, "dataset '" + path + "'");
+    // Where the bytes lie: the library writes them there, and a restart
+    // checks the rest of the file before HDF5 opens it, each dataset when
+    // it reads it.
     std::uint64_t offset = 0;
+    Crc32 crc;
     if (!data.empty()) {
         const haddr_t at = H5Dget_offset(ds.get());
-        if (at == HADDR_UNDEF) site_.raise("dataset '" + path + "' has no contiguous storage");
+        if (at == HADDR_UNDEF || H5Dget_storage_size(ds.get()) != data.size()) {
+            site_.raise("dataset '" + path + "' has no contiguous storage of " + std::to_string(data.size()) +
+                        " bytes");
+        }
         offset = at;
+        write_overlapped(
+            *data_, offset, data, [&](std::span<const std::byte> piece) { crc.update(piece); }, path_kind_);
     }
-    const std::uint32_t crc = crc32_of(data);
     h5::write_attribute(site_, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &id);
-    h5::write_attribute(site_, ds.get(), kCrcAttribute, H5T_NATIVE_UINT32, {}, &crc);
+    const std::uint32_t value = crc.value();
+    h5::write_attribute(site_, ds.get(), kCrcAttribute, H5T_NATIVE_UINT32, {}, &value);
     write_fti_attributes(site_, ds.get(), d);
-    record_.vars.push_back(describe_var(id, offset, data.size(), crc, name));
+    record_.vars.push_back(describe_var(id, offset, data.size(), crc.value(), name));
 }
 
 FileRecord Hdf5Writer::finish() {
     site_.check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush");
-    file_.reset();
-    {
-        File written = File::open_read(site_.file);  // HDF5 does not fsync
-        written.sync();
-        record_.size = written.size();
-    }
-    record_.crc32 = crc32_of_file(site_.file, kReadBuffer);
+    site_.check(file_.close(), "close");
+    data_->sync();  // HDF5's records and the datasets' bytes: HDF5 does not fsync
+    record_.size = data_->size();
+    // The file's CRC-32 without a second pass over the data: HDF5's
+    // records (read back, they are small) combined with the datasets'.
+    const std::optional<std::vector<const VarRecord*>> placed = placed_datasets(record_, record_.size);
+    record_.crc32 = placed ? crc32_around_datasets(*data_, *placed, record_.size)
+                           : crc32_of_extents(*data_, {{0, record_.size}}, kReadBuffer);
+    data_->close();
     record_.complete = true;
     return record_;
 }
