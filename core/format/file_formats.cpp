@@ -21,7 +21,7 @@ std::unique_ptr<FileWriter> create_ftiff_writer(const WriterSetup& s) {
 }
 
 std::unique_ptr<FileWriter> create_hdf5_writer(const WriterSetup& s) {
-    return std::make_unique<Hdf5Writer>(s.dir, s.name, s.hdf5_schema);
+    return std::make_unique<Hdf5Writer>(s.dir, s.name, s.hdf5_schema, s.write_path);
 }
 
 // clang-format off
@@ -31,7 +31,8 @@ const FileFormat kFormats[] = {
     {IoMode::mpiio,     "MPI-IO",           false,     true,   nullptr,             open_mpiio_reader,     verify_mpiio_data},
     {IoMode::ftiff,     "FTI-FF",           true,      false,  create_ftiff_writer, open_ftiff_reader,     verify_ftiff_data},
     {IoMode::container, "shared container", false,     true,   nullptr,             open_container_reader, verify_container_data},
-    // HDF5 files check their datasets' CRC-32 when read; whole, they are
+    // HDF5 files: opening one checks the bytes outside its datasets
+    // (HDF5's records), reading a dataset its CRC-32; whole, they are
     // checked like POSIX files (size and CRC-32 of every byte), with no
     // HDF5 call: verifiers also run on the background thread, and Debian's
     // HDF5 is not built thread-safe.

@@ -1,11 +1,15 @@
 #include "format/hdf5_format.hpp"
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <vector>
 
+#include "format/data_extents.hpp"
 #include "format/hdf5_types.hpp"
 #include "format/posix_format.hpp"
 #include "hash/crc32.hpp"
+#include "io/direct_io.hpp"
 #include "io/file.hpp"
 
 namespace mlckpt::core {
@@ -43,38 +47,86 @@ std::string dataset_path(const h5::Dataset& d) {
     return (group == "/" ? group : group + "/") + d.name;
 }
 
-void write_attribute(const h5::Site& site, hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,
-                     const void* value) {
-    h5::Handle space = dims.empty() ? site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space")
-                                    : site.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
-                                               H5Sclose, "attribute space");
-    h5::Handle attr = site.own(H5Acreate2(object, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-                               std::string("attribute '") + name + "'");
-    site.check(H5Awrite(attr.get(), type, value), std::string("attribute '") + name + "'");
-}
-
 // FTI_SetAttribute's name (a string) and dim (its extents; none: no
 // attribute, HDF5 writes no empty one).
 void write_fti_attributes(const h5::Site& site, hid_t dataset, const h5::Dataset& d) {
     if (d.has_attribute_name) {
-        h5::Handle str = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
-        site.check(H5Tset_size(str.get(), d.attribute_name.size() + 1), "string type");
-        write_attribute(site, dataset, "name", str.get(), {}, d.attribute_name.c_str());
+        h5::write_string_attribute(site, dataset, "name", d.attribute_name);
     }
     if (d.has_attribute_dim && !d.attribute_dim.empty()) {
-        write_attribute(site, dataset, "dim", H5T_NATIVE_UINT64, {d.attribute_dim.size()}, d.attribute_dim.data());
+        h5::write_attribute(site, dataset, "dim", H5T_NATIVE_UINT64, {d.attribute_dim.size()}, d.attribute_dim.data());
     }
+}
+
+// The datasets that hold bytes, in the order of the file, when the VAR
+// records place each one inside the file of `size` bytes, past the
+// superblock and clear of the others; else none (a record without offsets).
+std::optional<std::vector<const VarRecord*>> placed_datasets(const FileRecord& record, std::uint64_t size) {
+    std::vector<const VarRecord*> placed;
+    for (const VarRecord& v : record.vars) {
+        if (v.size > 0) placed.push_back(&v);
+    }
+    std::sort(placed.begin(), placed.end(),
+              [](const VarRecord* a, const VarRecord* b) { return a->offset < b->offset; });
+    std::uint64_t end = 0;
+    for (const VarRecord* v : placed) {
+        if (v->offset == 0 || v->offset < end || v->size > size || v->offset > size - v->size) return std::nullopt;
+        end = v->offset + v->size;
+    }
+    return placed;
+}
+
+// CRC-32 of the file of `size` bytes from the bytes outside the datasets
+// `placed` (in the order of the file), read here, and the datasets' CRC-32s
+// from their records, combined in the order of the file.
+std::uint32_t crc32_around_datasets(const File& file, const std::vector<const VarRecord*>& placed, std::uint64_t size) {
+    std::uint32_t crc = 0;
+    std::uint64_t at = 0;
+    auto outside = [&](std::uint64_t end) {
+        crc = crc32_combine(crc, crc32_of_extents(file, {{at, end - at}}, kReadBuffer), end - at);
+    };
+    for (const VarRecord* v : placed) {
+        outside(v->offset);
+        crc = crc32_combine(crc, v->crc32, v->size);
+        at = v->offset + v->size;
+    }
+    outside(size);
+    return crc;
+}
+
+// Checks the file's size, and every byte that no dataset holds (HDF5's
+// records, free space) before HDF5 parses any: their CRC-32, combined with
+// the datasets' recorded ones in the order of the file, must be the file's
+// (the FILE record's). The datasets' bytes are checked when they are read.
+// Returns whether the datasets lie where their VAR records say; when the
+// records do not place them, every byte is checked here.
+bool verify_outside_datasets(const fs::path& path, const FileRecord& record) {
+    const File file = File::open_read(path);
+    check_recorded_size(path, file.size(), record);
+    const std::optional<std::vector<const VarRecord*>> placed = placed_datasets(record, record.size);
+    if (!placed) {
+        verify_posix_file(path, record, kReadBuffer);
+        return false;
+    }
+    const std::uint32_t crc = crc32_around_datasets(file, *placed, record.size);
+    if (crc != record.crc32) {
+        fail(ErrorKind::corrupt, "checkpoint file '" + path.string() +
+                                     "' fails its checksum: HDF5's records and free space, with the datasets' "
+                                     "recorded CRC-32s, give " +
+                                     crc32_hex(crc) + ", the file's is " + crc32_hex(record.crc32));
+    }
+    return true;
 }
 
 class Hdf5Reader final : public CheckpointReader {
   public:
-    // Checks every byte first: damage where no dataset lies (HDF5's own
-    // records, free space) would not show in the datasets' checksums, and
-    // a restart must never take a damaged file. The reads that follow find
-    // the file in the page cache.
+    // Checks the bytes outside the datasets first: damage there (HDF5's
+    // own records, free space) would not show in the datasets' checksums,
+    // and HDF5 never parses a byte that was not checked. Each dataset is
+    // checked when it is read.
     Hdf5Reader(const fs::path& path, const FileRecord& record) : site_{path, ErrorKind::corrupt} {
         h5::silence_errors();
-        verify_posix_file(path, record, kReadBuffer);
+        placed_ = verify_outside_datasets(path, record);
         file_ = site_.own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
         site_.check(H5Lvisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, &Hdf5Reader::collect, this), "list datasets");
     }
@@ -93,6 +145,11 @@ class Hdf5Reader final : public CheckpointReader {
         if (points < 0 || bytes != out.size()) {
             site_.raise("dataset '" + path + "' holds " + std::to_string(bytes) + " bytes, variable " +
                         std::to_string(var.id) + " has " + std::to_string(out.size()));
+        }
+        // The bytes HDF5 reads must be those left out of the check above.
+        if (placed_ && !out.empty() && H5Dget_offset(ds.get()) != var.offset) {
+            site_.raise("dataset '" + path + "' does not lie at offset " + std::to_string(var.offset) +
+                        ", where its VAR record places it");
         }
         // Read in the file's own type: no conversion, the bytes as written.
         if (!out.empty()) {
@@ -128,19 +185,32 @@ class Hdf5Reader final : public CheckpointReader {
 
     h5::Site site_;
     h5::Handle file_;
+    bool placed_ = false;  // the VAR records give the datasets' offsets
     std::map<int, std::string> paths_;
 };
 
 }  // namespace
 
-Hdf5Writer::Hdf5Writer(const Directory& dir, const std::string& name, std::shared_ptr<const h5::Schema> schema)
-    : site_{dir.path_of(name), ErrorKind::io}, schema_(std::move(schema)) {
+Hdf5Writer::Hdf5Writer(const Directory& dir, const std::string& name, std::shared_ptr<const h5::Schema> schema,
+                       WritePath path_kind)
+    : site_{dir.path_of(name), ErrorKind::io}, schema_(std::move(schema)), path_kind_(path_kind) {
     h5::silence_errors();
     dir.remove(name);  // a leftover of a failed attempt, or a link planted at the name
+    // Every object of 4 KiB or more (the datasets' storage) starts at a
+    // 4 KiB boundary: their bytes go to the device around the page cache.
+    h5::Handle access = site_.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
+    site_.check(H5Pset_alignment(access.get(), kDirectAlign, kDirectAlign), "alignment");
+    // Contiguous storage, allocated when the dataset is created and never
+    // filled: HDF5 writes none of the datasets' bytes.
+    creation_ = site_.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset creation properties");
+    site_.check(H5Pset_layout(creation_.get(), H5D_CONTIGUOUS), "contiguous layout");
+    site_.check(H5Pset_alloc_time(creation_.get(), H5D_ALLOC_TIME_EARLY), "early allocation");
+    site_.check(H5Pset_fill_time(creation_.get(), H5D_FILL_TIME_NEVER), "no fill");
     // HDF5 takes a path: through the directory's descriptor, and exclusive
     // (O_CREAT | O_EXCL), so neither a swapped directory nor a link redirects it.
-    file_ = site_.own(H5Fcreate(dir.descriptor_path_of(name).c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
-                      "create");
+    file_ = site_.own(H5Fcreate(dir.descriptor_path_of(name).c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()),
+                      H5Fclose, "create");
+    data_.emplace(File::open_update(dir, name));  // the file HDF5 created: never through a link
     record_.file = name;
     if (!schema_) return;
     for (const h5::GroupPath& g : schema_->groups) {
@@ -157,29 +227,42 @@ void Hdf5Writer::add(int id, std::span<const std::byte> data, const std::string&
     h5::Handle type = h5::make_datatype(*d.type, site_);
     h5::Handle space = site_.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
                                  "space of dataset '" + path + "'");
-    h5::Handle ds =
-        site_.own(H5Dcreate2(file_.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                  H5Dclose, "dataset '" + path + "'");
+    h5::Handle ds = site_.own(
+        H5Dcreate2(file_.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, creation_.get(), H5P_DEFAULT),
+        H5Dclose, "dataset '" + path + "'");
+    // Where the bytes lie: the library writes them there, and a restart
+    // checks the rest of the file before HDF5 opens it, each dataset when
+    // it reads it.
+    std::uint64_t offset = 0;
+    Crc32 crc;
     if (!data.empty()) {
-        site_.check(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
-                    "write dataset '" + path + "'");
+        const haddr_t at = H5Dget_offset(ds.get());
+        if (at == HADDR_UNDEF || H5Dget_storage_size(ds.get()) != data.size()) {
+            site_.raise("dataset '" + path + "' has no contiguous storage of " + std::to_string(data.size()) +
+                        " bytes");
+        }
+        offset = at;
+        write_overlapped(
+            *data_, offset, data, [&](std::span<const std::byte> piece) { crc.update(piece); }, path_kind_);
     }
-    const std::uint32_t crc = crc32_of(data);
-    write_attribute(site_, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &id);
-    write_attribute(site_, ds.get(), kCrcAttribute, H5T_NATIVE_UINT32, {}, &crc);
+    h5::write_attribute(site_, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &id);
+    const std::uint32_t value = crc.value();
+    h5::write_attribute(site_, ds.get(), kCrcAttribute, H5T_NATIVE_UINT32, {}, &value);
     write_fti_attributes(site_, ds.get(), d);
-    record_.vars.push_back(describe_var(id, 0, data.size(), crc, name));
+    record_.vars.push_back(describe_var(id, offset, data.size(), crc.value(), name));
 }
 
 FileRecord Hdf5Writer::finish() {
     site_.check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush");
-    file_.reset();
-    {
-        File written = File::open_read(site_.file);  // HDF5 does not fsync
-        written.sync();
-        record_.size = written.size();
-    }
-    record_.crc32 = crc32_of_file(site_.file, kReadBuffer);
+    site_.check(file_.close(), "close");
+    data_->sync();  // HDF5's records and the datasets' bytes: HDF5 does not fsync
+    record_.size = data_->size();
+    // The file's CRC-32 without a second pass over the data: HDF5's
+    // records (read back, they are small) combined with the datasets'.
+    const std::optional<std::vector<const VarRecord*>> placed = placed_datasets(record_, record_.size);
+    record_.crc32 = placed ? crc32_around_datasets(*data_, *placed, record_.size)
+                           : crc32_of_extents(*data_, {{0, record_.size}}, kReadBuffer);
+    data_->close();
     record_.complete = true;
     return record_;
 }

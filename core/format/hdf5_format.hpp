@@ -3,17 +3,21 @@
 // its name, group and shape from h5::Schema, its element type from FTI's
 // types; the bytes are the application's, unconverted. Each dataset carries
 // its variable id ("mlckpt_id") and the CRC-32 of its bytes
-// ("mlckpt_crc32"), which the metadata's VAR record repeats; the FILE record
-// holds the size and CRC-32 of the whole file, so partner copies, parity and
-// the L4 flush handle it as bytes, like a POSIX file.
+// ("mlckpt_crc32"), which the metadata's VAR record repeats with the
+// dataset's offset in the file; the FILE record holds the size and CRC-32
+// of the whole file, so partner copies, parity and the L4 flush handle it
+// as bytes, like a POSIX file. A restart checks the bytes outside the
+// datasets before HDF5 opens the file, and each dataset when it is read.
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "format/checkpoint_reader.hpp"
 #include "format/file_writer.hpp"
 #include "format/hdf5_handle.hpp"
 #include "format/hdf5_schema.hpp"
+#include "io/file.hpp"
 
 namespace mlckpt::core {
 
@@ -22,8 +26,13 @@ class Hdf5Writer final : public FileWriter {
     // `schema` may be null: every variable is then a one-dimensional
     // dataset of bytes named after its id.
     // Creates `name` in `dir` exclusively (a leftover at the name is
-    // removed first, never followed).
-    Hdf5Writer(const Directory& dir, const std::string& name, std::shared_ptr<const h5::Schema> schema);
+    // removed first, never followed). HDF5 writes its own records only: it
+    // allocates each dataset when it creates it (aligned to 4 KiB when it
+    // has 4 KiB or more, unfilled), and the library writes the bytes at the
+    // dataset's offset as it writes a POSIX file's (`path_kind`), with
+    // their CRC-32 on the way.
+    Hdf5Writer(const Directory& dir, const std::string& name, std::shared_ptr<const h5::Schema> schema,
+               WritePath path_kind = WritePath::page_cache);
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override;
     bool has(int id) const override { return record_.find_var(id) != nullptr; }
@@ -32,7 +41,10 @@ class Hdf5Writer final : public FileWriter {
   private:
     h5::Site site_;
     std::shared_ptr<const h5::Schema> schema_;
+    WritePath path_kind_;
     h5::Handle file_;
+    h5::Handle creation_;       // the datasets' creation properties
+    std::optional<File> data_;  // a second descriptor: the datasets' bytes
     FileRecord record_;
 };
 

@@ -17,6 +17,8 @@ constexpr const char* kIdAttribute = "mlckpt_id";
 constexpr const char* kCkptAttribute = "mlckpt_ckpt_id";
 constexpr const char* kRanksAttribute = "mlckpt_ranks";
 constexpr const char* kColumnsAttribute = "columns";
+// The most bytes of a subset that verify() reads at once.
+constexpr std::uint64_t kVerifyPiece = std::uint64_t{8} << 20;
 // The subset table's fixed columns; offset[rank] and count[rank] follow.
 constexpr int kFixedColumns = 5;  // dataset id, writer, variable, CRC-32, rank
 constexpr const char* kColumnsText =
@@ -48,11 +50,67 @@ Handle simple_space(const Site& site, const std::vector<std::uint64_t>& dims, co
     return site.own(H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose, "space of " + what);
 }
 
-void write_int_attribute(const Site& site, hid_t object, const char* name, int value) {
-    Handle space = site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space");
-    Handle attr = site.own(H5Acreate2(object, name, H5T_NATIVE_INT, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
-                           std::string("attribute '") + name + "'");
-    site.check(H5Awrite(attr.get(), H5T_NATIVE_INT, &value), std::string("attribute '") + name + "'");
+// What one H5Dread or H5Dwrite of a block moves: the hyperslab (offset,
+// count) selected in a copy of the dataset's space `space`, and a memory
+// space of `count`. `what` names the block in messages.
+struct BlockSelection {
+    Handle file;
+    Handle memory;
+};
+
+BlockSelection select_block(const Site& site, hid_t space, const std::vector<std::uint64_t>& offset,
+                            const std::vector<std::uint64_t>& count, const std::string& what) {
+    BlockSelection s;
+    s.file = site.own(H5Scopy(space), H5Sclose, "space of " + what);
+    const std::vector<hsize_t> start = to_hsize(offset);
+    const std::vector<hsize_t> n = to_hsize(count);
+    site.check(H5Sselect_hyperslab(s.file.get(), H5S_SELECT_SET, start.data(), nullptr, n.data(), nullptr),
+               "select " + what);
+    s.memory = simple_space(site, count, what);
+    return s;
+}
+
+// Cuts the block (offset, count) of elements of `element` bytes into
+// row-major pieces of at most `limit` bytes (one element at least) and hands
+// each to use(offset, count), in order: the pieces' bytes, one after the
+// other, are the block's as one read would lay them out.
+template <typename Use>
+void for_each_row_major_piece(const std::vector<std::uint64_t>& offset, const std::vector<std::uint64_t>& count,
+                              std::uint64_t element, std::uint64_t limit, Use&& use) {
+    const std::size_t rank = count.size();
+    if (std::any_of(count.begin(), count.end(), [](std::uint64_t c) { return c == 0; })) return;
+    if (rank == 0) {
+        use(offset, count);
+        return;
+    }
+    // The first dimension whose one step (the elements of the dimensions
+    // after it) fits the limit is cut in steps; those before it go one by one.
+    std::vector<std::uint64_t> step_bytes(rank);
+    step_bytes[rank - 1] = element;
+    for (std::size_t k = rank - 1; k > 0; --k) step_bytes[k - 1] = step_bytes[k] * count[k];
+    std::size_t cut = 0;
+    while (cut + 1 < rank && step_bytes[cut] > limit) ++cut;
+    const std::uint64_t step = std::max<std::uint64_t>(1, limit / step_bytes[cut]);
+
+    std::vector<std::uint64_t> at(offset);
+    std::vector<std::uint64_t> n(count);
+    for (std::size_t k = 0; k < cut; ++k) n[k] = 1;
+    for (;;) {
+        for (std::uint64_t j = 0; j < count[cut]; j += step) {
+            at[cut] = offset[cut] + j;
+            n[cut] = std::min(step, count[cut] - j);
+            use(at, n);
+        }
+        // The next index of the dimensions before `cut`, last fastest.
+        std::size_t k = cut;
+        while (k > 0) {
+            --k;
+            if (++at[k] < offset[k] + count[k]) break;
+            at[k] = offset[k];
+            if (k == 0) return;
+        }
+        if (cut == 0) return;
+    }
 }
 
 int read_int_attribute(const Site& site, hid_t object, const char* name, const std::string& where) {
@@ -68,17 +126,18 @@ int read_int_attribute(const Site& site, hid_t object, const char* name, const s
 // rank takes part in every round).
 void write_round(MPI_Comm comm, const Site& site, hid_t dataset, hid_t type, hid_t file_space, hid_t transfer,
                  const Piece* piece, const std::string& path) {
-    Handle fspace = site.own(H5Scopy(file_space), H5Sclose, "space of '" + path + "'");
+    Handle fspace;
     Handle mspace;
     const void* data = &kIdAttribute;  // any valid address: nothing is selected
     if (piece != nullptr && std::all_of(piece->count.begin(), piece->count.end(), [](auto c) { return c > 0; })) {
-        const std::vector<hsize_t> start = to_hsize(piece->offset);
-        const std::vector<hsize_t> count = to_hsize(piece->count);
-        site.check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
-                   "select the subset of variable " + std::to_string(piece->var) + " in '" + path + "'");
-        mspace = simple_space(site, piece->count, "variable " + std::to_string(piece->var));
+        BlockSelection block =
+            select_block(site, file_space, piece->offset, piece->count,
+                         "the subset of variable " + std::to_string(piece->var) + " in '" + path + "'");
+        fspace = std::move(block.file);
+        mspace = std::move(block.memory);
         data = piece->data.data();
     } else {
+        fspace = site.own(H5Scopy(file_space), H5Sclose, "space of '" + path + "'");
         site.check(H5Sselect_none(fspace.get()), "select nothing in '" + path + "'");
         const hsize_t one = 1;
         mspace = site.own(H5Screate_simple(1, &one, nullptr), H5Sclose, "empty selection");
@@ -147,15 +206,7 @@ void write_subset_table(const Site& site, MPI_Comm comm, hid_t file, hid_t trans
     Handle table =
         site.own(H5Dcreate2(file, kSubsetTable, H5T_NATIVE_UINT64, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                  H5Dclose, what);
-    {
-        Handle str = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
-        site.check(H5Tset_size(str.get(), std::char_traits<char>::length(kColumnsText) + 1), "string type");
-        Handle scalar = site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space");
-        Handle attr =
-            site.own(H5Acreate2(table.get(), kColumnsAttribute, str.get(), scalar.get(), H5P_DEFAULT, H5P_DEFAULT),
-                     H5Aclose, "attribute 'columns'");
-        site.check(H5Awrite(attr.get(), str.get(), kColumnsText), "attribute 'columns'");
-    }
+    write_string_attribute(site, table.get(), kColumnsAttribute, kColumnsText);
     Piece block;  // this rank's rows as one hyperslab of the table
     block.offset = {first, 0};
     block.count = {pieces.size(), width};
@@ -215,8 +266,8 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     site.check(H5Pset_coll_metadata_write(access.get(), true), "collective metadata writes");
     Handle f =
         site.own(H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()), H5Fclose, "create (parallel)");
-    write_int_attribute(site, f.get(), kCkptAttribute, ckpt_id);
-    write_int_attribute(site, f.get(), kRanksAttribute, size);
+    write_attribute(site, f.get(), kCkptAttribute, H5T_NATIVE_INT, {}, &ckpt_id);
+    write_attribute(site, f.get(), kRanksAttribute, H5T_NATIVE_INT, {}, &size);
     for (const GroupPath& g : schema.groups) {
         const std::string text = path_text(g);
         site.own(H5Gcreate2(f.get(), text.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
@@ -233,7 +284,7 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
         Handle ds =
             site.own(H5Dcreate2(f.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                      H5Dclose, "dataset '" + path + "'");
-        write_int_attribute(site, ds.get(), kIdAttribute, d.id);
+        write_attribute(site, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &d.id);
         std::vector<const Piece*> mine;
         for (const Piece& p : pieces) {
             if (p.dataset == i) mine.push_back(&p);
@@ -408,12 +459,6 @@ GlobalIndex GlobalFileReader::index() const {
     return index;
 }
 
-void GlobalFileReader::verify(const SubsetRecord& s, const GlobalIndex& index) const {
-    const StoredDataset* d = index.find(s.dataset_id);
-    if (d == nullptr) site_.raise("no global dataset has id " + std::to_string(s.dataset_id));
-    verify(d->path, s);
-}
-
 std::uint64_t GlobalFileReader::byte_offset(const std::string& path, const std::vector<std::uint64_t>& coords) const {
     Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
     Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + path + "'");
@@ -428,30 +473,33 @@ std::uint64_t GlobalFileReader::byte_offset(const std::string& path, const std::
 }
 
 void GlobalFileReader::verify(const std::string& path, const SubsetRecord& s) const {
-    const StoredDataset stored{path, s.dataset_id, {}};
-    const StoredDataset* d = &stored;
-    Handle ds = site_.own(H5Dopen2(file_.get(), d->path.c_str(), H5P_DEFAULT), H5Dclose, "'" + d->path + "'");
-    Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + d->path + "'");
-    std::uint64_t elements = 1;
-    for (std::uint64_t c : s.count) elements *= c;
-    std::vector<std::byte> bytes(elements * H5Tget_size(type.get()));
-    if (!bytes.empty()) {
-        Handle fspace = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + d->path + "'");
-        const std::vector<hsize_t> start = to_hsize(s.offset);
-        const std::vector<hsize_t> count = to_hsize(s.count);
-        site_.check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
-                    "select a subset of '" + d->path + "'");
-        Handle mspace = simple_space(site_, s.count, "a subset of '" + d->path + "'");
-        site_.check(H5Dread(ds.get(), type.get(), mspace.get(), fspace.get(), H5P_DEFAULT, bytes.data()),
-                    "read the subset of variable " + std::to_string(s.var) + " of rank " + std::to_string(s.writer) +
-                        " in '" + d->path + "'");
-    }
-    const std::uint32_t crc = crc32_of(bytes);
-    if (crc != s.crc32) {
-        fail(ErrorKind::corrupt, "HDF5 file '" + site_.file.string() + "': the subset of '" + d->path + "' that rank " +
+    Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
+    Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + path + "'");
+    Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
+    const std::uint64_t element = H5Tget_size(type.get());
+    std::uint64_t bytes = element;
+    for (std::uint64_t c : s.count) bytes *= c;
+    // In pieces, into one buffer: the memory a subset takes does not grow
+    // with it. Read in the file's own type: the bytes as written.
+    std::vector<std::byte> buffer(std::min(bytes, std::max(kVerifyPiece, element)));
+    Crc32 crc;
+    const std::string what = "the subset of variable " + std::to_string(s.var) + " of rank " +
+                             std::to_string(s.writer) + " in '" + path + "'";
+    for_each_row_major_piece(
+        s.offset, s.count, element, kVerifyPiece,
+        [&](const std::vector<std::uint64_t>& at, const std::vector<std::uint64_t>& n) {
+            BlockSelection piece = select_block(site_, space.get(), at, n, what);
+            std::uint64_t length = element;
+            for (std::uint64_t c : n) length *= c;
+            site_.check(H5Dread(ds.get(), type.get(), piece.memory.get(), piece.file.get(), H5P_DEFAULT, buffer.data()),
+                        "read " + what);
+            crc.update(std::span<const std::byte>(buffer.data(), length));
+        });
+    if (crc.value() != s.crc32) {
+        fail(ErrorKind::corrupt, "HDF5 file '" + site_.file.string() + "': the subset of '" + path + "' that rank " +
                                      std::to_string(s.writer) + " wrote from variable " + std::to_string(s.var) +
                                      " fails its checksum (recorded " + crc32_hex(s.crc32) + ", computed " +
-                                     crc32_hex(crc) + ")");
+                                     crc32_hex(crc.value()) + ")");
     }
 }
 
@@ -461,13 +509,9 @@ void GlobalFileReader::read(const std::string& path, const std::vector<std::uint
     if (out.empty()) return;
     Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
     Handle type = make_datatype(memory_type, site_);
-    Handle fspace = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
-    const std::vector<hsize_t> start = to_hsize(offset);
-    const std::vector<hsize_t> n = to_hsize(count);
-    site_.check(H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, n.data(), nullptr),
-                "select a subset of '" + path + "'");
-    Handle mspace = simple_space(site_, count, "a subset of '" + path + "'");
-    site_.check(H5Dread(ds.get(), type.get(), mspace.get(), fspace.get(), H5P_DEFAULT, out.data()),
+    Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
+    BlockSelection block = select_block(site_, space.get(), offset, count, "a subset of '" + path + "'");
+    site_.check(H5Dread(ds.get(), type.get(), block.memory.get(), block.file.get(), H5P_DEFAULT, out.data()),
                 "read a subset of '" + path + "'");
 }
 

@@ -99,9 +99,9 @@ class GlobalFileReader {
     explicit GlobalFileReader(const fs::path& file);
 
     GlobalIndex index() const;
-    // Reads subset `s` back and checks its CRC-32 (of dataset `path`, or
-    // the one the index gives its dataset id).
-    void verify(const SubsetRecord& s, const GlobalIndex& index) const;
+    // Reads subset `s` of dataset `path` back and checks its CRC-32: in
+    // row-major pieces of at most 8 MiB, into one buffer, with a running
+    // CRC-32, so that the memory it takes does not grow with the subset.
     void verify(const std::string& path, const SubsetRecord& s) const;
     // Where element `coords` of contiguous dataset `path` lies in the file.
     std::uint64_t byte_offset(const std::string& path, const std::vector<std::uint64_t>& coords) const;

@@ -59,4 +59,21 @@ void silence_errors() {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
+void write_attribute(const Site& site, hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,
+                     const void* value) {
+    Handle space = dims.empty() ? site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space")
+                                : site.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                                           H5Sclose, "attribute space");
+    Handle attr = site.own(H5Acreate2(object, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                           std::string("attribute '") + name + "'");
+    site.check(H5Awrite(attr.get(), type, value), std::string("attribute '") + name + "'");
+}
+
+void write_string_attribute(const Site& site, hid_t object, const char* name, std::string_view text) {
+    const std::string value(text);  // NUL-terminated
+    Handle str = site.own(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+    site.check(H5Tset_size(str.get(), value.size() + 1), "string type");
+    write_attribute(site, object, name, str.get(), {}, value.c_str());
+}
+
 }  // namespace mlckpt::core::h5

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/error.hpp"
 
@@ -49,5 +51,13 @@ struct Site {
 
 // Turns off HDF5's automatic error printing for the calling thread.
 void silence_errors();
+
+// Writes attribute `name` of `object`, of `type`: a scalar when `dims` is
+// empty, else an array of `dims`; `value` holds it in `type`.
+void write_attribute(const Site& site, hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,
+                     const void* value);
+// Writes attribute `name` of `object`: a string of `text`'s length and its
+// terminating NUL.
+void write_string_attribute(const Site& site, hid_t object, const char* name, std::string_view text);
 
 }  // namespace mlckpt::core::h5

@@ -277,7 +277,13 @@ void GlobalFile::verify_shared(const fs::path& file, const h5::GlobalIndex& inde
         const h5::GlobalFileReader reader(file);
         for (std::size_t i = static_cast<std::size_t>(ctx_.rank()); i < index.subsets.size();
              i += static_cast<std::size_t>(size)) {
-            reader.verify(index.subsets[i], index);
+            const h5::SubsetRecord& s = index.subsets[i];
+            const h5::StoredDataset* d = index.find(s.dataset_id);
+            if (d == nullptr) {
+                fail(ErrorKind::corrupt, "global HDF5 file '" + file.string() + "': no global dataset has id " +
+                                             std::to_string(s.dataset_id));
+            }
+            reader.verify(d->path, s);
         }
     });
 }

@@ -2,7 +2,7 @@
 // named, shaped, grouped and composite variables and checkpoints them; phase
 // 2, one process that never calls FTI_Init, reads the files with h5py and
 // h5dump and compares names, shapes, types and values with what phase 1
-// protected. And a damaged dataset is caught at restart.
+// protected. And a damaged dataset or record of HDF5's is caught at restart.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 
 #include "scenario.hpp"
@@ -157,9 +158,10 @@ TEST(Hdf5, FileReadsWithoutMlckpt) {
     }
 }
 
-// A byte of one rank's temperature changed in the newest checkpoint: the
-// file fails its checksum at restart, and every rank takes the older one.
-TEST(Hdf5, DamagedDatasetFallsBack) {
+// Checkpoints 1 (L4) and 2 (L1); then world rank 0 changes a byte of rank
+// 1's file of checkpoint 2 at what `find` returns (an offset), and every
+// rank restarts: each must recover checkpoint 1, bit for bit.
+void damaged_newest_falls_back(const std::function<std::size_t(const std::string& file)>& find) {
     const std::string cfg = config();
     if (phase() == 1) {
         if (!start(cfg)) return;
@@ -172,13 +174,10 @@ TEST(Hdf5, DamagedDatasetFallsBack) {
         return crash();
     }
     if (world_rank() == 0) {
-        Protected newest(1);  // rank 1's variables as checkpoint 2 holds them
-        newest.fill(2);
         const fs::path f = the_file(data_file(2, 1));
-        const std::string bytes = slurp(f);
-        const auto at = bytes.find(newest.contents()[0]);
-        ASSERT_NE(at, std::string::npos) << "rank 1's temperature, unconverted, in " << f;
-        overwrite_in_place(f, at + 100, 1);
+        const std::size_t at = find(slurp(f));
+        ASSERT_NE(at, std::string::npos) << f;
+        overwrite_in_place(f, at, 1);
     }
     world_barrier();
     if (!start(cfg)) return;
@@ -190,6 +189,25 @@ TEST(Hdf5, DamagedDatasetFallsBack) {
     expected.fill(1);
     EXPECT_EQ(p.contents(), expected.contents()) << "rank " << app_rank() << " recovered checkpoint 1 bit for bit";
     EXPECT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// A byte of one rank's temperature changed in the newest checkpoint: the
+// dataset fails its checksum when FTI_Recover reads it, and every rank
+// takes the older one.
+TEST(Hdf5, DamagedDatasetFallsBack) {
+    damaged_newest_falls_back([](const std::string& file) {
+        Protected newest(1);  // rank 1's variables as checkpoint 2 holds them
+        newest.fill(2);
+        const auto at = file.find(newest.contents()[0]);
+        return at == std::string::npos ? at : at + 100;  // rank 1's temperature, unconverted
+    });
+}
+
+// A byte of HDF5's own records (the name of the temperature's link), which
+// no dataset's checksum covers: FTI_Init refuses the file before HDF5
+// parses it, and every rank takes the older checkpoint.
+TEST(Hdf5, DamagedRecordFallsBack) {
+    damaged_newest_falls_back([](const std::string& file) { return file.find("temperature"); });
 }
 
 }  // namespace

@@ -172,6 +172,7 @@ endforeach()
 # redundancy and faults of the levels again with HDF5 files.
 mlckpt_add_mpi_scenario(Hdf5.FileReadsWithoutMlckpt RANKS 4 8 PHASES ok 1:ok IO 5)
 mlckpt_add_mpi_scenario(Hdf5.DamagedDatasetFallsBack RANKS 4 8 PHASES ok ok IO 5)
+mlckpt_add_mpi_scenario(Hdf5.DamagedRecordFallsBack RANKS 4 PHASES ok ok IO 5)
 foreach(test Roundtrip.L1 Roundtrip.L4 Resize.GrowAndShrinkWithRealloc Faults.DeletedFileFallsBackToOlderCheckpoint
              Faults.DeletedNodeDirectoryFallsBack Faults.TruncatedFileFallsBack Faults.OverwrittenFileFallsBack)
   mlckpt_add_mpi_scenario(${test} RANKS 4 8 PHASES ok ok IO 5)
