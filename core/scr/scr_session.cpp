@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "common/fault_injection.hpp"
 #include "common/plural.hpp"
 #include "levels/redundancy.hpp"
 #include "store/checkpoint_store.hpp"
@@ -259,6 +260,7 @@ void ScrSession::complete_output(bool valid) {
     std::optional<std::string> problem;
     if (!valid) problem = "the application called SCR_Complete_output with valid = 0";
     std::vector<FileRecord> records = seal_files(out, problem);
+    fault_point("after_data_write", ctx_.rank(), out.ref.seq);
     const std::vector<std::string> problems = gather_strings(ctx_.app, problem.value_or(""), 0);
     std::string report;
     for (std::size_t r = 0; r < problems.size(); ++r) {
@@ -331,6 +333,7 @@ void ScrSession::flush_to_prefix(const CheckpointRef& cached, std::vector<FileRe
             fs::create_directories(f.origpath, ec);
             copy_verified(source, Directory::open(f.origpath), f, ctx_.io_buffer_bytes());
         }
+        fault_point("during_flush", ctx_.rank(), cached.seq);
     });
     commit_metadata(ctx_, ctx_.app, target, records, IoMode::posix, &label);
     ctx_.catalog.add(target);

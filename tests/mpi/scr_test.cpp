@@ -329,6 +329,33 @@ TEST(ScrFiles, CrashDuringOutputKeepsThePreviousDataset) {
     ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
 }
 
+// A rank killed while dataset 2 is being committed (the fault point is in
+// MLCKPT_FAULT_INJECT: its files sealed, the partner copies being made, the
+// metadata about to be written): the relaunch restarts from dataset 1, and
+// the cache keeps nothing of dataset 2. Killed while its copy to the prefix
+// is made (during_flush), dataset 2 is committed in the cache already: the
+// relaunch restarts from it there.
+TEST(ScrFiles, KilledWhileCommittingKeepsThePreviousDataset) {
+    const char* fault = std::getenv("MLCKPT_FAULT_INJECT");
+    const bool in_flush = fault != nullptr && std::string(fault).rfind("during_flush", 0) == 0;
+    std::map<std::string, std::string> params = copy_type("PARTNER");
+    params["SCR_FLUSH"] = "2";
+    if (phase() == 1) {
+        init(params);
+        write_dataset(1);
+        write_dataset(2);
+        ADD_FAILURE() << "the injected fault did not kill the rank";
+        return;
+    }
+    unsetenv("MLCKPT_FAULT_INJECT");  // SCR_Finalize flushes dataset 2 again: not killed this time
+    init(params);
+    restart_from(in_flush ? 2 : 1);
+    ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
+    if (!in_flush) {
+        EXPECT_TRUE(paths_matching(".*/cache/.*/ckpt2/.*").empty());
+    }
+}
+
 // SCR_Complete_output(0) on one rank: the call fails everywhere, and the
 // dataset is never restarted from.
 TEST(ScrFiles, InvalidDatasetIsNeverRestarted) {
