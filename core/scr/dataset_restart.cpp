@@ -116,8 +116,10 @@ std::optional<LoadedDataset> load_dataset(Context& ctx, const DatasetInfo& copy,
         return std::nullopt;
     }
     // L2/L3: the groups that lost something rebuild it.
-    if (!ctx.topo.groups_valid) {
-        problem = what + ": " + report + "; this run cannot form its groups to rebuild it";
+    if (!ctx.topo.groups_valid || copy.meta.node_size != ctx.config.node_size ||
+        copy.meta.group_size != ctx.config.group_size) {
+        problem = what + ": " + report + "; it cannot be rebuilt by this run, whose nodes or sets differ from those " +
+                  "that wrote it";
         return std::nullopt;
     }
     int lost = data_ok && redundancy_ok ? 0 : 1;

@@ -226,6 +226,7 @@ std::string ScrSession::route_file(const std::string& name) {
     if (settings_.cache_bypass) {
         std::error_code ec;
         fs::create_directories(rn.origpath, ec);
+        if (ec) fail(ErrorKind::io, "cannot create the directory '" + rn.origpath.string() + "': " + ec.message());
         path = rn.origpath / rn.origname;
     } else {
         const fs::path dir = ctx_.layout.routed_dir(out.ref, ctx_.rank(), ctx_.topo.node_id);
@@ -240,6 +241,12 @@ std::string ScrSession::route_file(const std::string& name) {
 std::vector<FileRecord> ScrSession::seal_files(const Output& out, std::optional<std::string>& problem) const {
     std::vector<FileRecord> records;
     for (std::size_t i = 0; i < out.names.size(); ++i) {
+        std::error_code ec;
+        if (!fs::exists(out.paths[i], ec)) {
+            problem = "'" + out.names[i].orig + "' was routed but never written ('" + out.paths[i].string() +
+                      "' does not exist)";
+            break;
+        }
         try {
             records.push_back(
                 seal_routed_file(out.paths[i], out.names[i], ctx_.rank(), ctx_.topo.node_id, ctx_.io_buffer_bytes()));
@@ -270,28 +277,53 @@ void ScrSession::complete_output(bool valid) {
     report = bcast_string(ctx_.app, report, 0);
     out.label.valid = report.empty();
     try {
-        commit_output(out, std::move(records));
+        commit_output(out, records);
     } catch (...) {
-        discard_output(out);
+        discard_output(out);  // never committed: nothing of it may stay
         throw;
     }
     if (!out.label.valid) {
         fail(ErrorKind::usage,
              "dataset '" + out.label.name + "' is recorded as not valid and will never be restarted from: " + report);
     }
-    if ((out.label.flags & kScrCheckpoint) != 0) last_checkpoint_end_ = now_seconds();
+    // Committed: from here on a failure is reported, the dataset stays.
+    const bool checkpoint = (out.label.flags & kScrCheckpoint) != 0;
+    if (checkpoint) ++checkpoints_;
+    const bool due = (out.label.flags & kScrOutput) != 0 ||
+                     (checkpoint && settings_.flush > 0 && checkpoints_ % settings_.flush == 0);
+    std::exception_ptr flush_failure;
+    if (out.ref.level != 4 && due) {
+        try {
+            flush_to_prefix(out.ref, records, out.label);
+        } catch (const Error&) {
+            flush_failure = std::current_exception();
+        }
+    }
+    retire_after(out.ref);
+    if (checkpoint) last_checkpoint_end_ = now_seconds();
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.3f", now_seconds() - start);
     ctx_.log.info("dataset '" + out.label.name + "' (id " + std::to_string(out.ref.ckpt_id) + ") committed at L" +
                   std::to_string(out.ref.level) + " in " + seconds + " s");
+    if (flush_failure) {
+        try {
+            std::rethrow_exception(flush_failure);
+        } catch (const Error& e) {
+            throw Error(e.kind(),
+                        "dataset '" + out.label.name +
+                            "' is committed in the cache, but its copy to the prefix failed: " + e.what(),
+                        e.remote());
+        }
+    }
 }
 
-void ScrSession::commit_output(Output& out, std::vector<FileRecord> records) {
-    CheckpointRef ref = out.ref;
+void ScrSession::commit_output(const Output& out, std::vector<FileRecord> records) {
+    const CheckpointRef ref = out.ref;
     if (out.label.valid && (ref.level == 2 || ref.level == 3)) {
         std::vector<fs::path> paths;
-        for (const FileRecord& f : records)
+        for (const FileRecord& f : records) {
             paths.push_back(ctx_.layout.routed_dir(ref, ctx_.rank(), ctx_.topo.node_id) / f.file);
+        }
         const std::string stream_name = ctx_.layout.data_file(ref, ctx_.rank(), ctx_.topo.node_id).filename().string();
         const FileRecord stream = stream_record(records, ctx_.rank(), ctx_.topo.node_id, stream_name);
         std::optional<MappedFiles> mapped;
@@ -309,25 +341,17 @@ void ScrSession::commit_output(Output& out, std::vector<FileRecord> records) {
     }
     commit_metadata(ctx_, ctx_.app, ref, records, IoMode::posix, &out.label);
     ctx_.catalog.add(ref);
-    records.erase(std::remove_if(records.begin(), records.end(), [](const FileRecord& f) { return f.type != "FULL"; }),
-                  records.end());
     CheckpointMeta meta;
     run_collectively(ctx_.app, [&] { meta = read_meta(ctx_, ref); });
     datasets_.insert(datasets_.begin(), DatasetInfo{ref, meta});
-    if (!out.label.valid) return;
-    const bool checkpoint = (out.label.flags & kScrCheckpoint) != 0;
-    if (checkpoint) ++checkpoints_;
-    const bool due = (out.label.flags & kScrOutput) != 0 ||
-                     (checkpoint && settings_.flush > 0 && checkpoints_ % settings_.flush == 0);
-    if (ref.level != 4 && due) flush_to_prefix(ref, std::move(records), out.label);
-    retire_after(ref);
 }
 
-void ScrSession::flush_to_prefix(const CheckpointRef& cached, std::vector<FileRecord> records,
+void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<FileRecord>& records,
                                  const CheckpointMeta& label) {
     const CheckpointRef target{cached.seq, 4, cached.ckpt_id};
     run_collectively(ctx_.app, [&] {
-        for (FileRecord& f : records) {
+        for (const FileRecord& f : records) {
+            if (f.type != "FULL") continue;
             const fs::path source = ctx_.layout.routed_dir(cached, ctx_.rank(), ctx_.topo.node_id) / f.file;
             std::error_code ec;
             fs::create_directories(f.origpath, ec);
@@ -571,8 +595,15 @@ void ScrSession::finalize() {
             for (const FileRecord& f : newest.meta.files) {
                 if (f.rank == ctx_.rank()) mine.push_back(f);
             }
-            flush_to_prefix(newest.ref, std::move(mine), newest.meta);
-            retire_after(newest.ref);
+            try {
+                flush_to_prefix(newest.ref, mine, newest.meta);
+                retire_after(newest.ref);
+            } catch (const Error& e) {
+                if (!e.remote()) {
+                    ctx_.log.warning("the newest checkpoint, '" + newest.meta.name +
+                                     "', stays in the cache only: its copy to the prefix failed: " + e.what());
+                }
+            }
         }
     }
     ctx_.background->wait();

@@ -74,8 +74,11 @@ class ScrSession {
     const DatasetInfo* find_dataset(const std::string& name) const;
     void require_phase(Phase phase, const char* call) const;
     std::vector<FileRecord> seal_files(const Output& out, std::optional<std::string>& problem) const;
-    void commit_output(Output& out, std::vector<FileRecord> records);
-    void flush_to_prefix(const CheckpointRef& cached, std::vector<FileRecord> records, const CheckpointMeta& label);
+    // Collective: the dataset's redundancy and its commit; on failure
+    // nothing is committed.
+    void commit_output(const Output& out, std::vector<FileRecord> records);
+    void flush_to_prefix(const CheckpointRef& cached, const std::vector<FileRecord>& records,
+                         const CheckpointMeta& label);
     void retire_after(const CheckpointRef& committed);
     void retire_refs(const std::vector<DatasetInfo>& victims, bool remove_prefix_files);
     void discard_output(const Output& out) noexcept;
