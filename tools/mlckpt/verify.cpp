@@ -274,7 +274,8 @@ class Verifier {
                                     "checkpoint metadata '" + path.string() + "' is of execution '" + m.exec_id + "'");
                 return r;
             }
-            if (m.ranks < 0 || m.files.size() != static_cast<std::size_t>(m.ranks)) {
+            // A dataset of application files (scr.h) has any number of files per rank.
+            if (!m.is_dataset() && (m.ranks < 0 || m.files.size() != static_cast<std::size_t>(m.ranks))) {
                 r.outcome = damaged("inconsistent", "checkpoint metadata '" + path.string() + "' lists " +
                                                         std::to_string(m.files.size()) + " files for " +
                                                         std::to_string(m.ranks) + " ranks");
@@ -457,6 +458,17 @@ class Verifier {
         if (m == nullptr) {
             c.verdict = "no metadata describes its files";
             c.use = c.archived ? Use::not_applicable : Use::no;
+            return;
+        }
+        if (m->is_dataset()) {
+            // Its files are the application's own, several per rank, and
+            // its redundancy covers each rank's files as one stream: not
+            // for this command, nor for an FTI restart.
+            c.format = "SCR dataset";
+            c.verdict = "this is an SCR dataset ('" + m->name +
+                        "', written through scr.h), not an FTI checkpoint; use mlckpt index --prefix " +
+                        config_.meta_dir + " to list, verify or rebuild it";
+            c.use = Use::not_applicable;
             return;
         }
 
