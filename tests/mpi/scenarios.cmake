@@ -284,3 +284,10 @@ foreach(t MetadataNamesEveryFile PrefixServesWhenTheCacheIsLost
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 PHASES ok ok)
 endforeach()
 mlckpt_add_mpi_scenario(ScrFiles.ApiFlow RANKS 1 4 PHASES ok)
+
+# mlckpt index on datasets written through scr.h: listed, verified and
+# rebuilt by the tool between the launches (phase 2 is one process), then
+# restarted from without a repair.
+foreach(t Partner Xor)
+  mlckpt_add_mpi_scenario(ScrIndex.${t} RANKS 4 PHASES ok 1:ok ok)
+endforeach()
