@@ -12,7 +12,9 @@
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "levels/reed_solomon.hpp"
+#include "read_limits.hpp"
 #include "scr/routed_files.hpp"
+#include "scr/scr_session.hpp"
 #include "topology/topology.hpp"
 
 namespace mlckpt::tools {
@@ -22,10 +24,8 @@ namespace {
 using namespace mlckpt::core;
 
 // The directory of the prefix and of each node of the cache that is the
-// library's (as ScrSession names its execution).
-constexpr const char* kExecDir = ".mlckpt";
-constexpr std::size_t kBufferBytes = 1 << 20;
-constexpr std::uint64_t kMaxMetadataBytes = std::uint64_t{1} << 30;
+// library's (the execution id ScrSession gives its layout).
+constexpr const char* kExecDir = kScrPrefixDir;
 
 Config layout_config(const fs::path& prefix, const fs::path& cache) {
     Config c;

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "json.hpp"
+#include "scr/scr_session.hpp"
 #include "scr_datasets.hpp"
 
 namespace mlckpt::tools {
@@ -29,8 +30,8 @@ constexpr const char* kUsage =
     "              2 wrong usage, no such prefix or dataset;\n"
     "              3 damaged beyond repair (or no copy visible here), or the rebuild failed\n";
 
-constexpr int kCheckpointFlag = 1;  // SCR_FLAG_CHECKPOINT
-constexpr int kOutputFlag = 2;      // SCR_FLAG_OUTPUT
+constexpr int kCheckpointFlag = kScrCheckpoint;
+constexpr int kOutputFlag = kScrOutput;
 
 struct Arguments {
     std::string prefix;

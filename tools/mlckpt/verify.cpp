@@ -20,6 +20,7 @@
 #include "format/redo_journal.hpp"
 #include "io/file.hpp"
 #include "json.hpp"
+#include "read_limits.hpp"
 #include "storage/layout.hpp"
 
 namespace mlckpt::tools {
@@ -29,10 +30,6 @@ namespace {
 using namespace mlckpt::core;
 
 constexpr const char* kUsage = "usage: mlckpt verify [--json] [--exec-id ID] [--] CONFIG\n";
-constexpr std::size_t kBufferBytes = 1 << 20;
-// Far more than the metadata of any run (a few hundred bytes per rank and
-// variable); a larger file is not read whole.
-constexpr std::uint64_t kMaxMetadataBytes = std::uint64_t{1} << 30;
 
 enum class State { ok, damaged, not_visible };
 
