@@ -25,16 +25,19 @@
 namespace mlckpt::test {
 namespace {
 
-fs::path prefix_dir() {
-    return workdir() / "prefix";
+// SCR_PREFIX and SCR_CACHE_BASE of the runs.
+const fs::path& prefix_dir() {
+    static const fs::path dir = workdir() / "prefix";
+    return dir;
 }
-fs::path cache_dir() {
-    return workdir() / "cache";
+const fs::path& cache_dir() {
+    static const fs::path dir = workdir() / "cache";
+    return dir;
 }
 
-// Rank 3 routes no file: its stream is empty, the shortest of its set.
-int file_count(int rank) {
-    return rank == 3 ? 0 : 2;
+// Two files a rank; rank 3 routes none: its stream is empty, the shortest of its set.
+constexpr int file_count(int rank) {
+    return 2 * static_cast<int>(rank != 3);
 }
 
 fs::path app_file(int dataset, int rank, int file) {

@@ -462,6 +462,7 @@ class Verifier {
             // its redundancy covers each rank's files as one stream: not
             // for this command, nor for an FTI restart.
             c.format = "SCR dataset";
+            c.files = {meta.meta ? meta_file : copy_file};  // the metadata read; the rest is mlckpt index's
             c.verdict = "this is an SCR dataset ('" + m->name +
                         "', written through scr.h), not an FTI checkpoint; use mlckpt index --prefix " +
                         config_.meta_dir + " to list, verify or rebuild it";
