@@ -22,6 +22,7 @@
 #include "levels/reed_solomon.hpp"
 #include "storage/layout.hpp"
 #include "temp_dir.hpp"
+#include "tool_output.hpp"
 #include "verify.hpp"
 
 namespace mlckpt::tools {
@@ -30,14 +31,10 @@ namespace {
 namespace fs = std::filesystem;
 using namespace mlckpt::core;
 
-struct IndexRun {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
+using IndexRun = test::ToolOutput;
 
 bool has(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
+    return test::contains(text, part);
 }
 
 std::string bytes(std::size_t size, int seed) {
@@ -66,12 +63,7 @@ class Prefix {
 
     IndexRun index(std::vector<std::string> args) const {
         args.insert(args.begin(), {"--prefix", prefix().string(), "--cache", cache().string()});
-        std::ostringstream out, err;
-        IndexRun r;
-        r.code = scr_index(args, out, err);
-        r.out = out.str();
-        r.err = err.str();
-        return r;
+        return test::run_captured(scr_index, args);
     }
 
     // Dataset `seq` at `level`; sizes[r] are the sizes of rank r's files.
