@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -280,44 +281,64 @@ CopyCheck ScrPrefix::check(const DatasetCopy& copy) const {
     return c;
 }
 
-std::vector<fs::path> ScrPrefix::rebuild(const DatasetCopy& copy, const CopyCheck& check) const {
-    std::vector<fs::path> written;
-    if (check.state == CopyCheck::State::intact) return written;
+void ScrPrefix::rebuild(const DatasetCopy& copy, const CopyCheck& check, std::vector<fs::path>& written) const {
+    if (check.state == CopyCheck::State::intact) return;
     if (check.state != CopyCheck::State::rebuildable) {
         fail(ErrorKind::not_recoverable,
              check.reason.empty() ? std::string("the copy cannot be rebuilt") : check.reason);
     }
+    std::string failed;
     if (copy.ref.level == 2) {
-        rebuild_partner(copy, check, written);
+        failed = rebuild_partner(copy, check, written);
     } else {
-        rebuild_parity(copy, check, written);
+        for (const std::vector<int>& group : parity_groups(copy.meta)) {
+            try {
+                rebuild_group(copy, check, group, written);
+            } catch (const Error& e) {
+                failed += (failed.empty() ? "" : "; ") + std::string("the set of rank ") +
+                          std::to_string(group.front()) + ": " + e.what();
+            }
+        }
     }
-    return written;
+    if (!failed.empty()) fail(ErrorKind::not_recoverable, failed);
 }
 
-void ScrPrefix::rebuild_partner(const DatasetCopy& copy, const CopyCheck& check, std::vector<fs::path>& written) const {
+std::string ScrPrefix::rebuild_partner(const DatasetCopy& copy, const CopyCheck& check,
+                                       std::vector<fs::path>& written) const {
     const CheckpointMeta& m = copy.meta;
+    std::string failed;
+    auto attempt = [&](const std::string& what, const std::function<void()>& step) {
+        try {
+            step();
+        } catch (const Error& e) {
+            failed += (failed.empty() ? "" : "; ") + what + ": " + e.what();
+        }
+    };
     // First each rank's lost files come back out of the partner copy of
     // its stream...
     for (const FileRecord& red : m.redundancy) {
-        const auto owner = static_cast<std::size_t>(red.rank);
-        if (check.data_ok.at(owner)) continue;
-        const std::vector<FileRecord> files = files_of_rank(m, red.rank);
-        const Directory target = layout_.make_dir(layout_.routed_dir(copy.ref, red.rank, node_of(m, red.rank)));
-        split_stream_file(redundancy_path(copy, red), files, target, kBufferBytes);
-        for (const FileRecord& f : files) written.push_back(target.path_of(f.file));
+        if (check.data_ok.at(static_cast<std::size_t>(red.rank))) continue;
+        attempt("the files of rank " + std::to_string(red.rank), [&] {
+            const std::vector<FileRecord> files = files_of_rank(m, red.rank);
+            const Directory target = layout_.make_dir(layout_.routed_dir(copy.ref, red.rank, node_of(m, red.rank)));
+            split_stream_file(redundancy_path(copy, red), files, target, kBufferBytes);
+            for (const FileRecord& f : files) written.push_back(target.path_of(f.file));
+        });
     }
     // ...then the lost partner copies are made again from the streams.
     for (const FileRecord& red : m.redundancy) {
         if (check.redundancy_ok.at(static_cast<std::size_t>(red.holder))) continue;
-        std::vector<fs::path> sources;
-        for (const FileRecord& f : files_of_rank(m, red.rank)) sources.push_back(file_path(copy, f));
-        const fs::path path = redundancy_path(copy, red);
-        const Directory dir = layout_.make_dir(path.parent_path());
-        write_stream_file(sources, dir, path.filename().string(), kBufferBytes, &red);
-        dir.sync();
-        written.push_back(path);
+        attempt("the partner copy kept by rank " + std::to_string(red.holder), [&] {
+            std::vector<fs::path> sources;
+            for (const FileRecord& f : files_of_rank(m, red.rank)) sources.push_back(file_path(copy, f));
+            const fs::path path = redundancy_path(copy, red);
+            const Directory dir = layout_.make_dir(path.parent_path());
+            write_stream_file(sources, dir, path.filename().string(), kBufferBytes, &red);
+            dir.sync();
+            written.push_back(path);
+        });
     }
+    return failed;
 }
 
 namespace {
@@ -338,160 +359,159 @@ struct Target {
 
 }  // namespace
 
-void ScrPrefix::rebuild_parity(const DatasetCopy& copy, const CopyCheck& check, std::vector<fs::path>& written) const {
+void ScrPrefix::rebuild_group(const DatasetCopy& copy, const CopyCheck& check, const std::vector<int>& group,
+                              std::vector<fs::path>& written) const {
     const CheckpointMeta& m = copy.meta;
-    for (const std::vector<int>& group : parity_groups(m)) {
-        const int k = static_cast<int>(group.size());
-        std::vector<std::vector<FileRecord>> files;
-        std::vector<FileRecord> streams;
-        std::vector<const FileRecord*> parity;
-        std::uint64_t parity_size = 0;
-        for (int r : group) {
-            files.push_back(files_of_rank(m, r));
-            streams.push_back(stream_record(files.back(), r, node_of(m, r), ""));
-            parity.push_back(m.redundancy_held_by(r));
-            parity_size = std::max(parity_size, streams.back().size);
+    const int k = static_cast<int>(group.size());
+    std::vector<std::vector<FileRecord>> files;
+    std::vector<FileRecord> streams;
+    std::vector<const FileRecord*> parity;
+    std::uint64_t parity_size = 0;
+    for (int r : group) {
+        files.push_back(files_of_rank(m, r));
+        streams.push_back(stream_record(files.back(), r, node_of(m, r), ""));
+        parity.push_back(m.redundancy_held_by(r));
+        parity_size = std::max(parity_size, streams.back().size);
+    }
+    std::vector<int> sources;
+    std::vector<int> targets;
+    for (int g = 0; g < k; ++g) {
+        if (check.data_ok.at(static_cast<std::size_t>(group[static_cast<std::size_t>(g)]))) {
+            sources.push_back(g);
+        } else {
+            targets.push_back(g);
         }
-        std::vector<int> sources;
-        std::vector<int> targets;
-        for (int g = 0; g < k; ++g) {
-            if (check.data_ok.at(static_cast<std::size_t>(group[static_cast<std::size_t>(g)]))) {
-                sources.push_back(g);
-            } else {
-                targets.push_back(g);
-            }
+    }
+    for (int g = 0; g < k; ++g) {
+        const bool ok = check.redundancy_ok.at(static_cast<std::size_t>(group[static_cast<std::size_t>(g)]));
+        if (ok && static_cast<int>(sources.size()) < k) sources.push_back(k + g);
+        if (!ok) targets.push_back(k + g);
+    }
+    if (targets.empty()) return;
+    for (const FileRecord* p : parity) {
+        if (p == nullptr || p->size != parity_size) {
+            fail(ErrorKind::corrupt, "the metadata's parity records of the group of rank " +
+                                         std::to_string(group.front()) + " do not match its streams' sizes");
         }
-        for (int g = 0; g < k; ++g) {
-            const bool ok = check.redundancy_ok.at(static_cast<std::size_t>(group[static_cast<std::size_t>(g)]));
-            if (ok && static_cast<int>(sources.size()) < k) sources.push_back(k + g);
-            if (!ok) targets.push_back(k + g);
-        }
-        if (targets.empty()) continue;
-        for (const FileRecord* p : parity) {
-            if (p == nullptr || p->size != parity_size) {
-                fail(ErrorKind::corrupt, "the metadata's parity records of the group of rank " +
-                                             std::to_string(group.front()) + " do not match its streams' sizes");
-            }
-        }
-        if (static_cast<int>(sources.size()) < k) {
-            fail(ErrorKind::not_recoverable, "the group of rank " + std::to_string(group.front()) + " lost " +
-                                                 std::to_string(targets.size()) + " of its " + std::to_string(2 * k) +
-                                                 " streams and parity files; Reed-Solomon rebuilds at most " +
-                                                 std::to_string(k));
-        }
-        const ReedSolomon rs(k);
-        const ReedSolomon::Plan plan = rs.plan(sources, targets);
+    }
+    if (static_cast<int>(sources.size()) < k) {
+        fail(ErrorKind::not_recoverable, "the group of rank " + std::to_string(group.front()) + " lost " +
+                                             std::to_string(targets.size()) + " of its " + std::to_string(2 * k) +
+                                             " streams and parity files; Reed-Solomon rebuilds at most " +
+                                             std::to_string(k));
+    }
+    const ReedSolomon rs(k);
+    const ReedSolomon::Plan plan = rs.plan(sources, targets);
 
-        // The sources: streams mapped from their files, parity files read.
-        std::vector<std::optional<MappedFiles>> stream_in(static_cast<std::size_t>(k));
-        std::vector<std::optional<File>> parity_in(static_cast<std::size_t>(k));
-        for (int row : sources) {
-            const auto g = static_cast<std::size_t>(row % k);
-            if (row < k) {
-                std::vector<fs::path> paths;
-                for (const FileRecord& f : files[g]) paths.push_back(file_path(copy, f));
-                stream_in[g].emplace(paths);
+    // The sources: streams mapped from their files, parity files read.
+    std::vector<std::optional<MappedFiles>> stream_in(static_cast<std::size_t>(k));
+    std::vector<std::optional<File>> parity_in(static_cast<std::size_t>(k));
+    for (int row : sources) {
+        const auto g = static_cast<std::size_t>(row % k);
+        if (row < k) {
+            std::vector<fs::path> paths;
+            for (const FileRecord& f : files[g]) paths.push_back(file_path(copy, f));
+            stream_in[g].emplace(paths);
+        } else {
+            parity_in[g] = File::open_read(redundancy_path(copy, *parity[g]));
+        }
+    }
+    std::vector<Target> out(targets.size());
+    auto discard = [&] {
+        for (Target& t : out) {
+            if (!t.tmp.empty()) t.dir.remove(t.tmp);
+        }
+    };
+    try {
+        for (std::size_t t = 0; t < targets.size(); ++t) {
+            const auto g = static_cast<std::size_t>(targets[t] % k);
+            const int rank = group[g];
+            Target& target = out[t];
+            target.row = targets[t];
+            if (targets[t] < k) {
+                // The stream, beside the rank's directory as a restart names it.
+                target.path = layout_.data_file(copy.ref, rank, node_of(m, rank));
+                target.length = target.size = streams[g].size;
+                target.crc = streams[g].crc32;
             } else {
-                parity_in[g] = File::open_read(redundancy_path(copy, *parity[g]));
+                target.path = redundancy_path(copy, *parity[g]);
+                target.length = target.size = parity_size;
+                target.crc = parity[g]->crc32;
+            }
+            target.dir = layout_.make_dir(target.path.parent_path());
+            target.tmp = target.path.filename().string() + ".tmp";
+            target.dir.remove(target.tmp);
+            target.file = File::create(target.dir, target.tmp);
+        }
+        const std::size_t block = kBufferBytes;
+        PooledBuffer in_buffer = take_buffer(block * static_cast<std::size_t>(k));
+        PooledBuffer out_buffer = take_buffer(block * targets.size());
+        for (std::uint64_t off = 0; off < parity_size; off += block) {
+            const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(block, parity_size - off));
+            std::vector<const unsigned char*> in;
+            for (std::size_t s = 0; s < sources.size(); ++s) {
+                std::byte* piece = in_buffer.data() + s * block;
+                const auto g = static_cast<std::size_t>(sources[s] % k);
+                if (sources[s] < k) {
+                    // A stream shorter than the group's longest is zero-padded.
+                    std::fill_n(piece, len, std::byte{0});
+                    const std::uint64_t have = streams[g].size;
+                    if (off < have) {
+                        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(len, have - off));
+                        stream_in[g]->content().copy_out(off, std::span(piece, n));
+                    }
+                } else {
+                    parity_in[g]->read_exact_at(std::span(piece, len), off);
+                }
+                in.push_back(reinterpret_cast<const unsigned char*>(piece));
+            }
+            std::vector<unsigned char*> decoded;
+            for (std::size_t t = 0; t < out.size(); ++t) {
+                decoded.push_back(reinterpret_cast<unsigned char*>(out_buffer.data() + t * block));
+            }
+            ReedSolomon::apply(plan, len, in, decoded);
+            for (std::size_t t = 0; t < out.size(); ++t) {
+                Target& target = out[t];
+                if (off >= target.length) continue;
+                const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(len, target.length - off));
+                const std::span<const std::byte> bytes(out_buffer.data() + t * block, n);
+                target.file->write_all(bytes);
+                target.computed.update(bytes);
             }
         }
-        std::vector<Target> out(targets.size());
-        auto discard = [&] {
-            for (Target& t : out) {
-                if (!t.tmp.empty()) t.dir.remove(t.tmp);
+        for (Target& target : out) {
+            if (target.computed.value() != target.crc || target.file->size() != target.size) {
+                fail(ErrorKind::corrupt, "the rebuilt '" + target.path.string() + "' does not match its record (" +
+                                             crc32_hex(target.computed.value()) + ", recorded " +
+                                             crc32_hex(target.crc) + ")");
             }
-        };
+            target.file->sync();
+            target.file->close();
+            target.dir.rename(target.tmp, target.path.filename().string());
+            target.tmp.clear();
+            target.dir.sync();
+        }
+    } catch (...) {
+        discard();
+        throw;
+    }
+    // Each rebuilt stream is cut back into its rank's files.
+    for (const Target& target : out) {
+        if (target.row >= k) {
+            written.push_back(target.path);
+            continue;
+        }
+        const auto g = static_cast<std::size_t>(target.row);
+        const int rank = group[g];
+        const Directory dir = layout_.make_dir(layout_.routed_dir(copy.ref, rank, node_of(m, rank)));
         try {
-            for (std::size_t t = 0; t < targets.size(); ++t) {
-                const auto g = static_cast<std::size_t>(targets[t] % k);
-                const int rank = group[g];
-                Target& target = out[t];
-                target.row = targets[t];
-                if (targets[t] < k) {
-                    // The stream, beside the rank's directory as a restart names it.
-                    target.path = layout_.data_file(copy.ref, rank, node_of(m, rank));
-                    target.length = target.size = streams[g].size;
-                    target.crc = streams[g].crc32;
-                } else {
-                    target.path = redundancy_path(copy, *parity[g]);
-                    target.length = target.size = parity_size;
-                    target.crc = parity[g]->crc32;
-                }
-                target.dir = layout_.make_dir(target.path.parent_path());
-                target.tmp = target.path.filename().string() + ".tmp";
-                target.dir.remove(target.tmp);
-                target.file = File::create(target.dir, target.tmp);
-            }
-            const std::size_t block = kBufferBytes;
-            PooledBuffer in_buffer = take_buffer(block * static_cast<std::size_t>(k));
-            PooledBuffer out_buffer = take_buffer(block * targets.size());
-            for (std::uint64_t off = 0; off < parity_size; off += block) {
-                const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(block, parity_size - off));
-                std::vector<const unsigned char*> in;
-                for (std::size_t s = 0; s < sources.size(); ++s) {
-                    std::byte* piece = in_buffer.data() + s * block;
-                    const auto g = static_cast<std::size_t>(sources[s] % k);
-                    if (sources[s] < k) {
-                        // A stream shorter than the group's longest is zero-padded.
-                        std::fill_n(piece, len, std::byte{0});
-                        const std::uint64_t have = streams[g].size;
-                        if (off < have) {
-                            const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(len, have - off));
-                            stream_in[g]->content().copy_out(off, std::span(piece, n));
-                        }
-                    } else {
-                        parity_in[g]->read_exact_at(std::span(piece, len), off);
-                    }
-                    in.push_back(reinterpret_cast<const unsigned char*>(piece));
-                }
-                std::vector<unsigned char*> decoded;
-                for (std::size_t t = 0; t < out.size(); ++t) {
-                    decoded.push_back(reinterpret_cast<unsigned char*>(out_buffer.data() + t * block));
-                }
-                ReedSolomon::apply(plan, len, in, decoded);
-                for (std::size_t t = 0; t < out.size(); ++t) {
-                    Target& target = out[t];
-                    if (off >= target.length) continue;
-                    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(len, target.length - off));
-                    const std::span<const std::byte> bytes(out_buffer.data() + t * block, n);
-                    target.file->write_all(bytes);
-                    target.computed.update(bytes);
-                }
-            }
-            for (Target& target : out) {
-                if (target.computed.value() != target.crc || target.file->size() != target.size) {
-                    fail(ErrorKind::corrupt, "the rebuilt '" + target.path.string() + "' does not match its record (" +
-                                                 crc32_hex(target.computed.value()) + ", recorded " +
-                                                 crc32_hex(target.crc) + ")");
-                }
-                target.file->sync();
-                target.file->close();
-                target.dir.rename(target.tmp, target.path.filename().string());
-                target.tmp.clear();
-                target.dir.sync();
-            }
+            split_stream_file(target.path, files[g], dir, kBufferBytes);
         } catch (...) {
-            discard();
+            target.dir.remove(target.path.filename().string());
             throw;
         }
-        // Each rebuilt stream is cut back into its rank's files.
-        for (const Target& target : out) {
-            if (target.row >= k) {
-                written.push_back(target.path);
-                continue;
-            }
-            const auto g = static_cast<std::size_t>(target.row);
-            const int rank = group[g];
-            const Directory dir = layout_.make_dir(layout_.routed_dir(copy.ref, rank, node_of(m, rank)));
-            try {
-                split_stream_file(target.path, files[g], dir, kBufferBytes);
-            } catch (...) {
-                target.dir.remove(target.path.filename().string());
-                throw;
-            }
-            target.dir.remove(target.path.filename().string());
-            for (const FileRecord& f : files[g]) written.push_back(dir.path_of(f.file));
-        }
+        target.dir.remove(target.path.filename().string());
+        for (const FileRecord& f : files[g]) written.push_back(dir.path_of(f.file));
     }
 }
 

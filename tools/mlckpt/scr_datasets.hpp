@@ -70,10 +70,11 @@ class ScrPrefix {
 
     // L2 and L3: rebuilds what `check` found lost or damaged in `copy`
     // (temporary names, sync, rename; each file checked against its
-    // record first). Returns the files written; throws a not_recoverable
-    // Error when too much is lost, an io or corrupt Error when a rebuild
-    // fails (its temporary file removed).
-    std::vector<fs::path> rebuild(const DatasetCopy& copy, const CopyCheck& check) const;
+    // record first), adding each file written to `written`. Throws a
+    // not_recoverable Error, writing nothing, when too much is lost; an
+    // Error naming every rank or set whose rebuild failed (its temporary
+    // files removed) once the others are rebuilt.
+    void rebuild(const DatasetCopy& copy, const CopyCheck& check, std::vector<fs::path>& written) const;
 
     // Where rank `record.rank`'s file `record` of `copy` lives.
     fs::path file_path(const DatasetCopy& copy, const core::FileRecord& record) const;
@@ -82,8 +83,10 @@ class ScrPrefix {
 
   private:
     bool cache_visible() const;
-    void rebuild_partner(const DatasetCopy& copy, const CopyCheck& check, std::vector<fs::path>& written) const;
-    void rebuild_parity(const DatasetCopy& copy, const CopyCheck& check, std::vector<fs::path>& written) const;
+    // Each returns what failed, in words ("" when nothing did).
+    std::string rebuild_partner(const DatasetCopy& copy, const CopyCheck& check, std::vector<fs::path>& written) const;
+    void rebuild_group(const DatasetCopy& copy, const CopyCheck& check, const std::vector<int>& group,
+                       std::vector<fs::path>& written) const;
 
     fs::path cache_;
     fs::path meta_dir_;

@@ -330,7 +330,7 @@ int check_dataset(const ScrPrefix& prefix, const DatasetEntry& d, bool rebuild, 
         if (rebuild && o.before.state == State::rebuildable) {
             o.rebuild_tried = true;
             try {
-                o.rebuilt = prefix.rebuild(copy, o.before);
+                prefix.rebuild(copy, o.before, o.rebuilt);
             } catch (const Error& e) {
                 o.failure = e.what();
             }
