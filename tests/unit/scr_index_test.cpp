@@ -278,6 +278,26 @@ TEST(ScrIndex, PartnerCopiesRebuildANode) {
     EXPECT_FALSE(fs::exists(p.node(1)));  // nothing written
 }
 
+// A rebuilt file is checked against its record before it takes its name:
+// metadata whose record of a file disagrees with the partner copy of its
+// rank's stream leaves the file as it was, and no temporary file behind.
+TEST(ScrIndex, RebuiltFileThatFailsItsRecordIsNotRenamed) {
+    Prefix p;
+    p.write(1, 2, "ckpt", 1, {{1000, 10}, {5000}});
+    const fs::path meta_path = p.prefix() / ".mlckpt" / "ckpt1.l2.meta";
+    CheckpointMeta m = parse_meta(read_all(meta_path), meta_path.string());
+    m.files.at(1).crc32 ^= 1;  // rank 0's second file
+    std::ofstream(meta_path, std::ios::binary) << serialize_meta(m);
+    const std::string before = read_all(p.cached(1, 2, 0, 1));
+    const IndexRun damaged = p.index({"--verify", "1"});
+    EXPECT_EQ(damaged.code, kIndexRebuildable) << damaged.out;
+    const IndexRun failed = p.index({"--rebuild", "1"});
+    EXPECT_EQ(failed.code, kIndexBeyondRepair) << failed.out;
+    EXPECT_TRUE(has(failed.out, "rebuild failed: the files of rank 0: the rebuilt '")) << failed.out;
+    EXPECT_EQ(read_all(p.cached(1, 2, 0, 1)), before);
+    for (const auto& [path, content] : p.snapshot()) EXPECT_FALSE(has(path, ".tmp")) << path;
+}
+
 TEST(ScrIndex, ParityRebuildsHalfTheFragments) {
     Prefix p;
     // Four ranks of unequal streams (rank 2 routed nothing): k = 4.
