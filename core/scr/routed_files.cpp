@@ -114,14 +114,23 @@ FileRecord stream_record(const std::vector<FileRecord>& files, int rank, int nod
 }
 
 void write_stream_file(const std::vector<fs::path>& sources, const Directory& dir, const std::string& name,
-                       std::size_t buffer_bytes) {
+                       std::size_t buffer_bytes, const FileRecord* expected) {
     const std::string tmp = name + ".tmp";
     try {
         File out = File::create(dir, tmp);
         PooledBuffer buffer = take_buffer(buffer_bytes);
+        std::uint64_t size = 0;
+        std::uint32_t crc = 0;
         for (const fs::path& source : sources) {
             File in = File::open_read(source);
-            append_file(in, 0, in.size(), out, std::span(buffer.data(), buffer.size()));
+            const std::uint64_t length = in.size();
+            crc = crc32_combine(crc, append_file(in, 0, length, out, std::span(buffer.data(), buffer.size())), length);
+            size += length;
+        }
+        if (expected != nullptr && (size != expected->size || crc != expected->crc32)) {
+            fail(ErrorKind::corrupt, "the rebuilt '" + dir.path_of(name).string() + "' has " + std::to_string(size) +
+                                         " bytes and CRC-32 " + crc32_hex(crc) + ", its record says " +
+                                         std::to_string(expected->size) + " and " + crc32_hex(expected->crc32));
         }
         out.sync();
         out.close();

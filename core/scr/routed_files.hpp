@@ -60,9 +60,11 @@ FileRecord stream_record(const std::vector<FileRecord>& files, int rank, int nod
 // Restart repairs: writes the stream of `sources` as file `name` in `dir`
 // (a surviving member's share of a rebuild), and cuts a rebuilt stream back
 // into its files (records in stream order) in `target`, each checked
-// against its record. Both write temporary names, sync and rename.
+// against its record. Both write temporary names, sync and rename. With
+// `expected`, the stream written must have its size and CRC-32 before it
+// takes its name (a corrupt Error otherwise).
 void write_stream_file(const std::vector<fs::path>& sources, const Directory& dir, const std::string& name,
-                       std::size_t buffer);
+                       std::size_t buffer, const FileRecord* expected = nullptr);
 void split_stream_file(const fs::path& stream, const std::vector<FileRecord>& files, const Directory& target,
                        std::size_t buffer);
 

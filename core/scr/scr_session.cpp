@@ -13,11 +13,6 @@ namespace mlckpt::core {
 
 namespace {
 
-// Everything of a prefix that is the library's own lies below this
-// directory of it: the datasets' metadata (<prefix>/.mlckpt/ckpt<seq>.l<L>.meta)
-// and the halt file. The node-local cache mirrors it below SCR_CACHE_BASE.
-constexpr const char* kPrefixDir = ".mlckpt";
-
 Config engine_config(const ScrSettings& s, int group_size) {
     Config c;
     c.path = s.user_file.empty() ? std::string("the SCR parameters") : s.user_file;
@@ -30,7 +25,7 @@ Config engine_config(const ScrSettings& s, int group_size) {
     c.group_size = group_size;
     c.verbosity = s.debug > 0 ? 1 : 2;
     c.failure = 1;  // metadata that cannot be found never lets the cache be cleaned
-    c.exec_id = kPrefixDir;
+    c.exec_id = kScrPrefixDir;
     c.wait_timeout = s.wait_timeout;
     return c;
 }

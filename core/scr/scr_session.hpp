@@ -24,6 +24,12 @@
 
 namespace mlckpt::core {
 
+// Everything of a prefix that is the library's own lies below this
+// directory of it: the datasets' metadata (<prefix>/.mlckpt/ckpt<seq>.l<L>.meta)
+// and the halt file. The node-local cache mirrors it below SCR_CACHE_BASE
+// (<cache>/node<N>/.mlckpt/). It is the execution id of the StorageLayout.
+inline constexpr const char* kScrPrefixDir = ".mlckpt";
+
 // SCR_FLAG_CHECKPOINT and SCR_FLAG_OUTPUT, as scr.h defines them.
 inline constexpr int kScrCheckpoint = 1;
 inline constexpr int kScrOutput = 2;

@@ -290,3 +290,10 @@ foreach(fault after_data_write:1 during_redundancy:2 before_meta_commit:0 during
   mlckpt_add_mpi_scenario(ScrFiles.KilledWhileCommittingKeepsThePreviousDataset RANKS 4 PHASES killed ok
                           PREFIX mpi.${point} ENV MLCKPT_FAULT_INJECT=${fault}:2)
 endforeach()
+
+# mlckpt index on datasets written through scr.h: listed, verified and
+# rebuilt by the tool between the launches (phase 2 is one process), then
+# restarted from without a repair.
+foreach(t Partner Xor)
+  mlckpt_add_mpi_scenario(ScrIndex.${t} RANKS 4 PHASES ok 1:ok ok)
+endforeach()

@@ -2,8 +2,6 @@
 // crashes; phase 2, one process that never calls FTI_Init, runs the tool as
 // an operator would (its own process, no MPI launcher in its environment),
 // damages files for real and runs it again.
-#include <sys/wait.h>
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -11,40 +9,10 @@
 #include <iterator>
 
 #include "scenario.hpp"
+#include "tool_run.hpp"
 
 namespace mlckpt::test {
 namespace {
-
-struct ToolRun {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-ToolRun run_tool(const std::vector<std::string>& args) {
-    const fs::path out = workdir() / "tool.out";
-    const fs::path err = workdir() / "tool.err";
-    std::string command = "env -i PATH=/usr/bin:/bin '" MLCKPT_TOOL "'";
-    for (const std::string& a : args) command += " '" + a + "'";
-    command += " > '" + out.string() + "' 2> '" + err.string() + "'";
-    const int status = std::system(command.c_str());
-    ToolRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
-
-bool parses_as_json(const std::string& text) {
-    const fs::path file = workdir() / "tool.json";
-    std::ofstream(file) << text;
-    return std::system(("python3 -m json.tool '" + file.string() + "' > /dev/null").c_str()) == 0;
-}
 
 // The line of the tool's output that names `path`.
 std::string line_naming(const std::string& out, const fs::path& path) {
@@ -112,7 +80,7 @@ TEST(Verify, EveryLevel) {
 
     // On a cluster, another node's local storage is not seen from here.
     {
-        std::string text = slurp(cfg);
+        std::string text = slurp_text(cfg);
         text.replace(text.find("local_test = 1"), 14, "local_test = 0");
         const fs::path cluster_cfg = workdir() / "cluster.fti";
         std::ofstream(cluster_cfg) << text;

@@ -14,6 +14,7 @@ TEST(CommandLine, HelpGoesToStandardOutputAndSucceeds) {
         EXPECT_NE(out.str().find("usage: mlckpt inspect"), std::string::npos) << help;
         EXPECT_NE(out.str().find("mlckpt extract"), std::string::npos) << help;
         EXPECT_NE(out.str().find("mlckpt verify [--json] [--exec-id ID] [--] CONFIG"), std::string::npos) << help;
+        EXPECT_NE(out.str().find("mlckpt index --prefix DIR"), std::string::npos) << help;
         EXPECT_EQ(err.str(), "") << help;
     }
 }
@@ -41,6 +42,9 @@ TEST(CommandLine, SubcommandsGetTheirArguments) {
     std::ostringstream out2, err2;
     EXPECT_EQ(run_command_line({"verify"}, out2, err2), 2);
     EXPECT_NE(err2.str().find("usage: mlckpt verify"), std::string::npos);
+    std::ostringstream out3, err3;
+    EXPECT_EQ(run_command_line({"index"}, out3, err3), 2);
+    EXPECT_NE(err3.str().find("usage: mlckpt index"), std::string::npos);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "io/file.hpp"
 #include "storage/layout.hpp"
 #include "temp_dir.hpp"
+#include "tool_output.hpp"
 
 namespace mlckpt::tools {
 namespace {
@@ -24,23 +25,11 @@ namespace {
 namespace fs = std::filesystem;
 using namespace mlckpt::core;
 
-struct Result {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
+using Result = test::ToolOutput;
+using test::contains;
 
 Result run_verify(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    Result r;
-    r.code = verify(args, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
+    return test::run_captured(verify, args);
 }
 
 // Output a terminal and a JSON parser can take: printable ASCII and newlines.

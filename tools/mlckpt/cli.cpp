@@ -5,6 +5,7 @@
 
 #include "extract.hpp"
 #include "inspect.hpp"
+#include "scr_index.hpp"
 #include "verify.hpp"
 
 namespace mlckpt::tools {
@@ -18,6 +19,8 @@ constexpr const char* kUsage =
     "         write one rank's data out of a container\n"
     "       mlckpt verify [--json] [--exec-id ID] [--] CONFIG\n"
     "         check every file of every recorded checkpoint against its metadata\n"
+    "       mlckpt index --prefix DIR [--cache DIR] [--json] [--verify|--rebuild NAME|ID]\n"
+    "         list, check or rebuild the datasets written through scr.h (mlckpt index --help)\n"
     "       mlckpt --help | --version\n";
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -26,6 +29,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (command == "inspect") return inspect(rest, out, err);
     if (command == "extract") return extract(rest, out, err);
     if (command == "verify") return verify(rest, out, err);
+    if (command == "index") return scr_index(rest, out, err);
     if ((command == "--help" || command == "-h" || command == "help") && rest.empty()) {
         out << kUsage;
         return 0;

@@ -20,6 +20,7 @@
 #include "format/redo_journal.hpp"
 #include "io/file.hpp"
 #include "json.hpp"
+#include "read_limits.hpp"
 #include "storage/layout.hpp"
 
 namespace mlckpt::tools {
@@ -29,10 +30,6 @@ namespace {
 using namespace mlckpt::core;
 
 constexpr const char* kUsage = "usage: mlckpt verify [--json] [--exec-id ID] [--] CONFIG\n";
-constexpr std::size_t kBufferBytes = 1 << 20;
-// Far more than the metadata of any run (a few hundred bytes per rank and
-// variable); a larger file is not read whole.
-constexpr std::uint64_t kMaxMetadataBytes = std::uint64_t{1} << 30;
 
 enum class State { ok, damaged, not_visible };
 
@@ -274,7 +271,8 @@ class Verifier {
                                     "checkpoint metadata '" + path.string() + "' is of execution '" + m.exec_id + "'");
                 return r;
             }
-            if (m.ranks < 0 || m.files.size() != static_cast<std::size_t>(m.ranks)) {
+            // A dataset of application files (scr.h) has any number of files per rank.
+            if (!m.is_dataset() && (m.ranks < 0 || m.files.size() != static_cast<std::size_t>(m.ranks))) {
                 r.outcome = damaged("inconsistent", "checkpoint metadata '" + path.string() + "' lists " +
                                                         std::to_string(m.files.size()) + " files for " +
                                                         std::to_string(m.ranks) + " ranks");
@@ -457,6 +455,18 @@ class Verifier {
         if (m == nullptr) {
             c.verdict = "no metadata describes its files";
             c.use = c.archived ? Use::not_applicable : Use::no;
+            return;
+        }
+        if (m->is_dataset()) {
+            // Its files are the application's own, several per rank, and
+            // its redundancy covers each rank's files as one stream: not
+            // for this command, nor for an FTI restart.
+            c.format = "SCR dataset";
+            c.files = {meta.meta ? meta_file : copy_file};  // the metadata read; the rest is mlckpt index's
+            c.verdict = "this is an SCR dataset ('" + m->name +
+                        "', written through scr.h), not an FTI checkpoint; use mlckpt index --prefix " +
+                        config_.meta_dir + " to list, verify or rebuild it";
+            c.use = Use::not_applicable;
             return;
         }
 
