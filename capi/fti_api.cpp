@@ -16,6 +16,7 @@
 #include "format/hdf5_schema.hpp"
 #include "fti.h"
 #include "runtime/session.hpp"
+#include "sessionless_log.hpp"
 
 using mlckpt::core::Error;
 using mlckpt::core::ErrorKind;
@@ -62,13 +63,7 @@ void report(const char* function, const std::string& message, bool print, bool e
         }
         return;
     }
-    int rank = 0;
-    int initialized = 0;
-    int finalized = 0;
-    MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    mlckpt::core::Logger(3, rank, false).error(g_last_error);
+    mlckpt::capi::print_sessionless_error("FTI", g_last_error);
 }
 
 template <typename Result, typename Body>

@@ -14,6 +14,7 @@
 
 #include "scr.h"
 #include "scr/scr_session.hpp"
+#include "sessionless_log.hpp"
 
 using mlckpt::core::Error;
 using mlckpt::core::ErrorKind;
@@ -33,15 +34,7 @@ void print_error(const char* function, const std::string& message) {
         g_scr->log().error(line);
         return;
     }
-    int rank = 0;
-    int initialized = 0;
-    int finalized = 0;
-    MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    mlckpt::core::Logger log(3, rank, false);
-    log.set_tag("SCR");
-    log.error(line);
+    mlckpt::capi::print_sessionless_error("SCR", line);
 }
 
 // Runs `body`; any failure is printed (once for collective failures: by

@@ -508,4 +508,15 @@ void remove_file_and_empty_dir(const fs::path& file) noexcept {
     ::rmdir(file.parent_path().c_str());
 }
 
+void read_in_pieces(const File& in, std::uint64_t from, std::uint64_t length, std::span<std::byte> buffer,
+                    const std::function<void(std::span<const std::byte>)>& on_piece) {
+    for (std::uint64_t pos = 0; pos < length;) {
+        auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), length - pos));
+        std::span<std::byte> piece(buffer.data(), n);
+        in.read_exact_at(piece, from + pos);
+        on_piece(piece);
+        pos += n;
+    }
+}
+
 }  // namespace mlckpt::core

@@ -162,6 +162,11 @@ void read_overlapped(const File& file, std::uint64_t offset, std::span<std::byte
                      const std::function<void(std::span<const std::byte>)>& on_piece,
                      ReadPath path = ReadPath::page_cache);
 
+// Reads [from, from + length) of `in` in pieces of at most buffer.size()
+// bytes, into `buffer`, handing each piece to `on_piece` in order.
+void read_in_pieces(const File& in, std::uint64_t from, std::uint64_t length, std::span<std::byte> buffer,
+                    const std::function<void(std::span<const std::byte>)>& on_piece);
+
 // Creates `dir` as make_dirs(base, dir) does and proves it writable by
 // creating and removing a probe file (named with `unique_tag`, so that
 // concurrent ranks do not collide). `role` names the directory in the error

@@ -115,12 +115,7 @@ void Session::resolve_container_block_size() {
 
 void Session::init_application_rank(MPI_Comm user) {
     const Config& c = ctx_.config;
-    app_ = Communicator(dup_comm(user, "the application ranks"));
-    ctx_.app = app_.get();
-    if (ctx_.topo.groups_valid) {
-        group_ = Communicator(split_comm(ctx_.app, ctx_.topo.group_id, ctx_.topo.group_rank, "an L2/L3 group"));
-        ctx_.group = group_.get();
-    }
+    comms_ = open_app_communicators(ctx_, user);
     if (ctx_.rank() == 0) {
         for (const std::string& warning : c.warnings) ctx_.log.warning(warning);
     }

@@ -145,8 +145,7 @@ class Session {
     RollCall roll_call_;         // on a duplicate of global_: where a rank that waited too long asks its peers
     Communicator world_;         // library traffic over all ranks, heads included
     Communicator user_comm_;     // FTI_COMM_WORLD
-    Communicator app_;           // library traffic over the application ranks
-    Communicator group_;         // this rank's L2/L3 group
+    AppCommunicators comms_;     // library traffic over the application ranks, this rank's L2/L3 group
     Communicator heads_;         // head ranks: every head
     Communicator sector_;        // head ranks: the heads of this node's group of nodes
     Communicator staging_comm_;  // with heads and staging: the heads' reports on staged files

@@ -15,13 +15,8 @@ std::pair<std::uint64_t, std::uint32_t> size_and_crc(const File& in, std::size_t
     const std::uint64_t size = in.size();
     PooledBuffer buffer = take_buffer(buffer_bytes);
     Crc32 crc;
-    for (std::uint64_t pos = 0; pos < size;) {
-        auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - pos));
-        std::span<std::byte> piece(buffer.data(), n);
-        in.read_exact_at(piece, pos);
-        crc.update(piece);
-        pos += n;
-    }
+    read_in_pieces(in, 0, size, std::span(buffer.data(), buffer.size()),
+                   [&](std::span<const std::byte> piece) { crc.update(piece); });
     return {size, crc.value()};
 }
 
@@ -29,14 +24,10 @@ std::pair<std::uint64_t, std::uint32_t> size_and_crc(const File& in, std::size_t
 std::uint32_t append_file(const File& in, std::uint64_t from, std::uint64_t length, File& out,
                           std::span<std::byte> buffer) {
     Crc32 crc;
-    for (std::uint64_t pos = 0; pos < length;) {
-        auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), length - pos));
-        std::span<std::byte> piece(buffer.data(), n);
-        in.read_exact_at(piece, from + pos);
+    read_in_pieces(in, from, length, buffer, [&](std::span<const std::byte> piece) {
         crc.update(piece);
         out.write_all(piece);
-        pos += n;
-    }
+    });
     return crc.value();
 }
 

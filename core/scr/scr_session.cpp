@@ -91,12 +91,7 @@ ScrSession::ScrSession(ScrSettings settings, MPI_Comm world, fs::path cwd)
 ScrSession::~ScrSession() = default;
 
 void ScrSession::init() {
-    app_ = Communicator(dup_comm(world_.get(), "the application ranks"));
-    ctx_.app = app_.get();
-    if (ctx_.topo.groups_valid) {
-        group_ = Communicator(split_comm(ctx_.app, ctx_.topo.group_id, ctx_.topo.group_rank, "a redundancy set"));
-        ctx_.group = group_.get();
-    }
+    comms_ = open_app_communicators(ctx_, world_.get());
     if (ctx_.rank() == 0) {
         for (const std::string& w : settings_.warnings) ctx_.log.warning(w);
     }

@@ -93,8 +93,7 @@ class ScrSession {
     fs::path cwd_;
     Communicator world_;
     Context ctx_;
-    Communicator app_;
-    Communicator group_;
+    AppCommunicators comms_;
     Phase phase_ = Phase::idle;
     std::optional<Output> output_;
     std::vector<DatasetInfo> datasets_;  // newest first

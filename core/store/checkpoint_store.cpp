@@ -174,14 +174,10 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
         }
         PooledBuffer buffer = take_buffer(buffer_bytes);
         Crc32 crc;
-        for (std::uint64_t pos = 0; pos < size;) {
-            auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - pos));
-            std::span<std::byte> piece(buffer.data(), n);
-            in.read_exact_at(piece, pos);
+        read_in_pieces(in, 0, size, std::span(buffer.data(), buffer.size()), [&](std::span<const std::byte> piece) {
             crc.update(piece);
             out.write_all(piece);
-            pos += n;
-        }
+        });
         if (crc.value() != record.crc32) {
             fail(ErrorKind::corrupt, "cannot copy '" + source.string() + "': it fails its checksum");
         }

@@ -28,4 +28,15 @@ Context make_context(const Config& config, MPI_Comm world) {
     return ctx;
 }
 
+AppCommunicators open_app_communicators(Context& ctx, MPI_Comm user) {
+    AppCommunicators c;
+    c.app = Communicator(dup_comm(user, "the application ranks"));
+    ctx.app = c.app.get();
+    if (ctx.topo.groups_valid) {
+        c.group = Communicator(split_comm(ctx.app, ctx.topo.group_id, ctx.topo.group_rank, "an L2/L3 group"));
+        ctx.group = c.group.get();
+    }
+    return c;
+}
+
 }  // namespace mlckpt::core

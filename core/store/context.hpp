@@ -11,6 +11,7 @@
 #include "io/background_work.hpp"
 #include "levels/redundancy.hpp"
 #include "log/log.hpp"
+#include "mpi/collective.hpp"
 #include "storage/layout.hpp"
 #include "store/catalog.hpp"
 #include "topology/cpu_share.hpp"
@@ -63,5 +64,14 @@ struct Context {
 // configuration, and the layout of execution config.exec_id. Throws a
 // config Error on every rank when the two do not fit.
 Context make_context(const Config& config, MPI_Comm world);
+
+// The library's communicators of the application ranks: `app`, a
+// duplicate of `user`, and this rank's L2/L3 group when the topology has
+// groups; ctx.app and ctx.group point at them. Collective over `user`.
+struct AppCommunicators {
+    Communicator app;
+    Communicator group;
+};
+AppCommunicators open_app_communicators(Context& ctx, MPI_Comm user);
 
 }  // namespace mlckpt::core
