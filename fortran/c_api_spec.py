@@ -9,6 +9,7 @@ A description is a JSON object with "constants" ({"name", "value"}),
 function, "none" for C only.
 """
 
+import argparse
 import json
 import re
 import sys
@@ -161,3 +162,19 @@ def split_custom(text):
     if len(parts) != 2:
         raise SystemExit("the custom part needs a line 'contains' between its declarations and its procedures")
     return parts[0].strip("\n"), parts[1].strip("\n")
+
+
+def argument_parser(doc):
+    """The arguments every generator takes: --api, --header, --custom, --out."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    for option in ("--api", "--header", "--custom", "--out"):
+        ap.add_argument(option, required=True)
+    return ap
+
+
+def write_module(args, generate):
+    """Writes to --out what `generate` makes of the custom part (--custom)."""
+    with open(args.custom, encoding="utf-8") as f:
+        text = generate(f.read())
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)

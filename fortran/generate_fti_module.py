@@ -15,7 +15,6 @@ The hand-written part (--custom) reads like a module body: declarations, a
 line `contains`, procedures.
 """
 
-import argparse
 import re
 import sys
 
@@ -248,14 +247,10 @@ end module fti
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--api", required=True)
-    ap.add_argument("--header", required=True)
-    ap.add_argument("--custom", required=True)
+    ap = c_api_spec.argument_parser(__doc__)
     ap.add_argument("--integer-kinds", required=True)
     ap.add_argument("--real-kinds", required=True)
     ap.add_argument("--logical-kinds", required=True)
-    ap.add_argument("--out", required=True)
     ap.add_argument("--check-only", action="store_true", help="only check the description against the header")
     args = ap.parse_args()
 
@@ -268,11 +263,7 @@ def main():
     kinds += [Kind("complex", int(k)) for k in args.real_kinds.split()]
     kinds += [Kind("logical", int(k)) for k in args.logical_kinds.split()]
     kinds.append(Kind("character", 1))
-    with open(args.custom, encoding="utf-8") as f:
-        custom = f.read()
-    text = generate(api, custom, kinds)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(text)
+    c_api_spec.write_module(args, lambda custom: generate(api, custom, kinds))
     return 0
 
 

@@ -17,7 +17,6 @@ Fortran form is not that (SCR_Config, SCR_Get_version) and the helpers the
 generated ones call (c_string, string_out).
 """
 
-import argparse
 import sys
 
 import c_api_spec
@@ -116,17 +115,9 @@ end module scr
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--api", required=True)
-    ap.add_argument("--header", required=True)
-    ap.add_argument("--custom", required=True)
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
+    args = c_api_spec.argument_parser(__doc__).parse_args()
     api = c_api_spec.load_checked(args.api, args.header, "SCR_", C_TO_FORTRAN)
-    with open(args.custom, encoding="utf-8") as f:
-        text = generate(api, f.read())
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(text)
+    c_api_spec.write_module(args, lambda custom: generate(api, custom))
     return 0
 
 
