@@ -2,6 +2,7 @@
 """Generates the Fortran 2008 module `scr` from the description of scr.h.
 
     generate_scr_module.py --api scr_api.json --header scr.h --custom scr_custom.f90.in --out scr.f90
+        --externals scr_external.f90 --include scrf.h
 
 Like the module `fti` (generate_fti_module.py, with which it shares
 c_api_spec.py), it first checks the description against scr.h and exits
@@ -15,6 +16,10 @@ value does not fit, IERROR is not SCR_SUCCESS). The hand-written part
 (--custom, declarations, a line `contains`, procedures) has the calls whose
 Fortran form is not that (SCR_Config, SCR_Get_version) and the helpers the
 generated ones call (c_string, string_out).
+
+It also writes the same calls as external subroutines that call the
+module's (--externals) and SCR's include file scrf.h with the constants
+(--include), for programs written for SCR's own Fortran interface.
 """
 
 import sys
@@ -57,22 +62,76 @@ class Argument:
             raise SystemExit(f"{function}: no Fortran argument for the C type '{ctype}'")
 
 
-def ierror_wrapper(f):
-    """The subroutine NAME(args..., ierror) over one C function."""
+def fortran_arguments(f):
+    """The Fortran arguments of a bound function but IERROR: its C
+    parameters named by 'args', or for a 'custom' one 'fortran_args'
+    ([name, C type whose Fortran form it has], ...)."""
+    if f["fortran"] == "custom":
+        return [Argument(f["name"], n, t) for n, t in f["fortran_args"]]
     params = [p for p in f["params"] if p != "void"]
     names = f.get("args", [])
     if len(names) != len(params):
         raise SystemExit(f"{f['name']}: 'args' must name each of its {len(params)} parameters")
-    args = [Argument(f["name"], n, t) for n, t in zip(names, params)]
-    lines = [f"  subroutine {f['name']}({', '.join(names + ['ierror'])})"]
-    lines += [f"    {a.decl} :: {a.name}" for a in args]
-    lines.append("    integer, intent(out) :: ierror")
+    return [Argument(f["name"], n, t) for n, t in zip(names, params)]
+
+
+def declarations(name, args):
+    """SUBROUTINE NAME(args..., ierror) and its argument declarations."""
+    lines = [f"subroutine {name}({', '.join([a.name for a in args] + ['ierror'])})"]
+    lines += [f"  {a.decl} :: {a.name}" for a in args]
+    lines.append("  integer, intent(out) :: ierror")
+    return lines
+
+
+def ierror_wrapper(f):
+    """The module's subroutine NAME(args..., ierror) over one C function."""
+    args = fortran_arguments(f)
+    lines = ["  " + line for line in declarations(f["name"], args)]
     lines += [f"    {a.local}" for a in args if a.local]
     lines += [f"    {a.before}" for a in args if a.before]
     lines.append(f"    ierror = int(c_{f['name']}({', '.join(a.actual for a in args)}))")
     lines += [f"    {a.after}" for a in args if a.after]
     lines.append(f"  end subroutine {f['name']}")
     return "\n".join(lines)
+
+
+def external(f):
+    """The external subroutine of the same name for programs that include
+    scrf.h instead of using the module: it calls the module's."""
+    args = fortran_arguments(f)
+    head = declarations(f["name"].lower(), args)
+    return "\n".join([head[0], f"  use scr, only: module_procedure => {f['name']}", "  implicit none"] + head[1:] +
+                     [f"  call module_procedure({', '.join([a.name for a in args] + ['ierror'])})",
+                      f"end subroutine {f['name'].lower()}"])
+
+
+def generate_externals(api):
+    bound = [f for f in api["functions"] if f["fortran"] != "none"]
+    return f"""! Generated at build time by fortran/generate_scr_module.py from
+! fortran/scr_api.json. Do not edit: edit that.
+!
+! SCR's Fortran calls as external subroutines (library mlckpt_scrf, -lscrf),
+! for programs written for SCR that INCLUDE 'scrf.h' and call them without
+! an interface; each calls the subroutine of the module scr.
+
+{chr(10).join(chr(10) + external(f) for f in bound).lstrip()}
+"""
+
+
+def generate_include(api):
+    """scrf.h: the constants, in a form both fixed- and free-form sources
+    can include (statements from column 7, comments from column 1)."""
+    lines = ["! Generated at build time by fortran/generate_scr_module.py from",
+             "! fortran/scr_api.json. Do not edit: edit that.",
+             "!",
+             "! SCR's constants for programs that INCLUDE 'scrf.h' and call",
+             "! SCR_INIT etc. as external subroutines (link -lscrf). Programs",
+             "! that USE the module scr have them from it: not both."]
+    for c in api["constants"]:
+        lines += [f"      INTEGER {c['name']}", f"      PARAMETER ({c['name']}={c['value']})"]
+    if max(len(line) for line in lines) > 72:
+        raise SystemExit("scrf.h: a line is longer than fixed form allows")
+    return "\n".join(lines) + "\n"
 
 
 def generate(api, custom_text):
@@ -115,9 +174,15 @@ end module scr
 
 
 def main():
-    args = c_api_spec.argument_parser(__doc__).parse_args()
+    ap = c_api_spec.argument_parser(__doc__)
+    ap.add_argument("--externals", required=True, help="the external subroutines (Fortran source) to write")
+    ap.add_argument("--include", required=True, help="the include file scrf.h to write")
+    args = ap.parse_args()
     api = c_api_spec.load_checked(args.api, args.header, "SCR_", C_TO_FORTRAN)
     c_api_spec.write_module(args, lambda custom: generate(api, custom))
+    for path, text in ((args.externals, generate_externals(api)), (args.include, generate_include(api))):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
     return 0
 
 
