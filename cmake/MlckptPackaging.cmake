@@ -2,9 +2,9 @@
 # Fortran)) and of the pkg-config modules mlckpt, mlckpt-cxx, mlckpt-fortran.
 include(CMakePackageConfigHelpers)
 
-# Exported as mlckpt::c, mlckpt::cxx and mlckpt::fortran.
+# Exported as mlckpt::c, mlckpt::cxx, mlckpt::fortran and mlckpt::scrf.
 set_target_properties(mlckpt PROPERTIES EXPORT_NAME c)
-foreach(_pair "mlckpt_cxx;cxx" "mlckpt_fortran;fortran")
+foreach(_pair "mlckpt_cxx;cxx" "mlckpt_fortran;fortran" "mlckpt_scrf;scrf")
   list(GET _pair 0 _target)
   list(GET _pair 1 _name)
   if(TARGET ${_target})

@@ -15,10 +15,10 @@ The hand-written part (--custom) reads like a module body: declarations, a
 line `contains`, procedures.
 """
 
-import argparse
-import json
 import re
 import sys
+
+import c_api_spec
 
 MAX_RANK = 7
 
@@ -56,113 +56,9 @@ MEMBER_TYPE = {"int": "integer(c_int)", "int64_t": "integer(c_int64_t)", "uint64
                "char": "character(kind=c_char)"}
 
 
-def normalize_type(param):
-    """'const char* configFile' -> 'const char*'; 'void' -> 'void'."""
-    tokens = re.findall(r"\w+|\*", param)
-    if len(tokens) > 1 and re.fullmatch(r"\w+", tokens[-1]) and tokens[-1] not in ("void",):
-        tokens = tokens[:-1]
-    text = ""
-    for t in tokens:
-        if t == "*":
-            text += "*"
-        else:
-            text += (" " if text else "") + t
-    return text
-
-
-def parse_int(text):
-    """'-1', '0x4' or '1 << 2' as an int; None for anything else."""
-    text = text.strip()
-    m = re.fullmatch(r"(-?(?:0x[0-9a-fA-F]+|\d+))(?:\s*<<\s*(\d+))?", text)
-    if not m:
-        return None
-    value = int(m.group(1), 0)
-    return value << int(m.group(2)) if m.group(2) else value
-
-
-def normalize_member(member):
-    """'char   name[FTI_BUFS]' -> 'char name[FTI_BUFS]'."""
-    return re.sub(r"\s*\[\s*", "[", re.sub(r"\s+", " ", member.strip())).replace(" ]", "]")
-
-
-def parse_header(text):
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    constants = {}
-    for m in re.finditer(r"^#define\s+(FTI_\w+)\s+(\S+)\s*$", text, flags=re.M):
-        value = parse_int(m.group(2))
-        if value is not None:
-            constants[m.group(1)] = value
-    # Enumerators (FTI_ATTRIBUTE_NAME = 1 << 0, ...) are constants too.
-    for m in re.finditer(r"\benum\s*\w*\s*\{([^}]*)\}", text):
-        for item in m.group(1).split(","):
-            name, _, value = item.partition("=")
-            if name.strip().startswith("FTI_") and parse_int(value) is not None:
-                constants[name.strip()] = parse_int(value)
-    handles = re.findall(r"MLCKPT_EXPORT\s+extern\s+fti_id_t\s+(FTI_\w+)\s*;", text)
-    functions = {}
-    for m in re.finditer(r"MLCKPT_EXPORT\s+([^;(]*?)\b(FTI_\w+)\s*\(([^)]*)\)\s*;", text, flags=re.S):
-        returns = normalize_type(m.group(1) + " x")
-        params = [normalize_type(p) for p in m.group(3).split(",")]
-        functions[m.group(2)] = (returns, params)
-    # typedef struct NAME { members } NAME; (structures without nested braces)
-    structs = {}
-    for m in re.finditer(r"typedef\s+struct\s+\w*\s*\{([^{}]*)\}\s*(\w+)\s*;", text):
-        structs[m.group(2)] = [normalize_member(x) for x in m.group(1).split(";") if x.strip()]
-    return constants, handles, functions, structs
-
-
-def drift(api, header_text):
-    """Every disagreement between the description and fti.h, as sentences."""
-    constants, handles, functions, structs = parse_header(header_text)
-    problems = []
-    described = {f["name"]: f for f in api["functions"]}
-    for name, (returns, params) in functions.items():
-        if name not in described:
-            problems.append(f"{name} is in fti.h but not in the API description")
-            continue
-        f = described[name]
-        if f["returns"] != returns or f["params"] != params:
-            problems.append(f"{name}: fti.h says {returns} ({', '.join(params)}), the description says "
-                            f"{f['returns']} ({', '.join(f['params'])})")
-    for name in described:
-        if name not in functions:
-            problems.append(f"{name} is described but not declared in fti.h")
-    for c in api["constants"]:
-        if c["name"] not in constants:
-            problems.append(f"constant {c['name']} is described but not defined in fti.h")
-        elif constants[c["name"]] != c["value"]:
-            problems.append(f"constant {c['name']}: fti.h says {constants[c['name']]}, "
-                            f"the description says {c['value']}")
-    for st in api.get("structs", []):
-        if st["name"] not in structs:
-            problems.append(f"structure {st['name']} is described but not defined in fti.h")
-        elif structs[st["name"]] != [normalize_member(x) for x in st["members"]]:
-            problems.append(f"structure {st['name']}: fti.h says {{{'; '.join(structs[st['name']])}}}, "
-                            f"the description says {{{'; '.join(st['members'])}}}")
-    if sorted(handles) != sorted(api["type_handles"]):
-        problems.append(f"type handles: fti.h has {sorted(handles)}, the description {sorted(api['type_handles'])}")
-    for f in [f for f in api["functions"] if f["fortran"] != "none"]:
-        for t in [p for p in f["params"] if p not in ("void", "MPI_Comm")]:
-            if t not in C_TO_FORTRAN:
-                problems.append(f"{f['name']}: no Fortran interface for the C type '{t}'")
-    return problems
-
-
 def c_interface(f):
     """The bind(C) interface of one C function (named c_<name>)."""
-    params = [p for p in f["params"] if p != "void"]
-    if f["fortran"] == "none":
-        return ""  # C only
-    if "MPI_Comm" in params:
-        return ""  # reached through the C shim, which converts the Fortran handle
-    names = [f"a{i}" for i in range(len(params))]
-    lines = [f"    function c_{f['name']}({', '.join(names)}) bind(C, name=\"{f['name']}\") result(r)",
-             "      import",
-             "      implicit none"]
-    for n, t in zip(names, params):
-        lines.append(f"      {C_TO_FORTRAN[t]} :: {n}")
-    lines += [f"      {C_RESULT[f['returns']]} :: r", "    end function"]
-    return "\n".join(lines)
+    return c_api_spec.c_interface(f, C_TO_FORTRAN, C_RESULT)
 
 
 def ierr_wrapper(f):
@@ -183,7 +79,7 @@ def bind_c_type(st, known):
     """The bind(C) derived type that mirrors a C structure of the description."""
     lines = [f"  type, bind(C), public :: {st['name']}"]
     for member in st["members"]:
-        m = re.fullmatch(r"(\w+(?: \w+)*) (\w+)(?:\[(\w+)\])?", normalize_member(member))
+        m = re.fullmatch(r"(\w+(?: \w+)*) (\w+)(?:\[(\w+)\])?", c_api_spec.normalize_member(member))
         if not m:
             raise SystemExit(f"{st['name']}: cannot mirror the member '{member}'")
         ctype, name, extent = m.groups()
@@ -196,14 +92,6 @@ def bind_c_type(st, known):
         lines.append(f"    {decl} :: {name}" + (f"({extent})" if extent else ""))
     lines.append(f"  end type {st['name']}")
     return "\n".join(lines)
-
-
-def split_custom(text):
-    """The hand-written file: declarations, a line 'contains', procedures."""
-    parts = re.split(r"^contains[ \t]*$", text, maxsplit=1, flags=re.M)
-    if len(parts) != 2:
-        raise SystemExit("the custom part needs a line 'contains' between its declarations and its procedures")
-    return parts[0].strip("\n"), parts[1].strip("\n")
 
 
 class Kind:
@@ -273,7 +161,7 @@ def protect_specific(k, rank):
 
 
 def generate(api, custom_text, kinds):
-    custom_spec, custom_text = split_custom(custom_text)
+    custom_spec, custom_text = c_api_spec.split_custom(custom_text)
     known = set()
     types = []
     for st in api.get("structs", []):
@@ -359,28 +247,14 @@ end module fti
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--api", required=True)
-    ap.add_argument("--header", required=True)
-    ap.add_argument("--custom", required=True)
+    ap = c_api_spec.argument_parser(__doc__)
     ap.add_argument("--integer-kinds", required=True)
     ap.add_argument("--real-kinds", required=True)
     ap.add_argument("--logical-kinds", required=True)
-    ap.add_argument("--out", required=True)
     ap.add_argument("--check-only", action="store_true", help="only check the description against the header")
     args = ap.parse_args()
 
-    with open(args.api, encoding="utf-8") as f:
-        api = json.load(f)
-    with open(args.header, encoding="utf-8") as f:
-        header = f.read()
-    problems = drift(api, header)
-    if problems:
-        print(f"{args.api} disagrees with {args.header}:", file=sys.stderr)
-        for p in problems:
-            print(f"  - {p}", file=sys.stderr)
-        print("update the description (and the module's custom part) to match the C API", file=sys.stderr)
-        return 1
+    api = c_api_spec.load_checked(args.api, args.header, "FTI_", C_TO_FORTRAN, "fti_id_t")
     if args.check_only:
         return 0
 
@@ -389,11 +263,7 @@ def main():
     kinds += [Kind("complex", int(k)) for k in args.real_kinds.split()]
     kinds += [Kind("logical", int(k)) for k in args.logical_kinds.split()]
     kinds.append(Kind("character", 1))
-    with open(args.custom, encoding="utf-8") as f:
-        custom = f.read()
-    text = generate(api, custom, kinds)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(text)
+    c_api_spec.write_module(args, lambda custom: generate(api, custom, kinds))
     return 0
 
 

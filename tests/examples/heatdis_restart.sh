@@ -13,19 +13,8 @@ for d in reference crash; do
 done
 args=(--iterations 120 --ckpt-every 25 --level "$level" --rows 24 --cols 32)
 run() { (cd "$workdir/$1" && timeout 120 "$mpiexec" --oversubscribe -n "$ranks" "$heatdis" --config heatdis.fti "${@:2}"); }
-result() { grep -E '^heatdis: result ' "$1" | tail -n 1; }
 
 run reference "${args[@]}" > "$workdir/reference.log" 2>&1 || { cat "$workdir/reference.log"; exit 1; }
-if run crash "${args[@]}" --crash-at 60 > "$workdir/crash.log" 2>&1; then
-    cat "$workdir/crash.log"
-    echo "heatdis restart: the run meant to crash exited successfully" >&2
-    exit 1
-fi
-run crash "${args[@]}" --crash-at 60 > "$workdir/restart.log" 2>&1 || { cat "$workdir/restart.log"; exit 1; }
-cat "$workdir/restart.log"
-grep -q '^heatdis: restarted from iteration 50$' "$workdir/restart.log"
-reference=$(result "$workdir/reference.log")
-recovered=$(result "$workdir/restart.log")
-echo "reference: $reference"
-echo "recovered: $recovered"
-[[ -n "$reference" && "$recovered" == "$reference" ]]
+source "$(dirname "$0")/restart_cycle.sh"
+crash_run "${args[@]}" --crash-at 60
+restart_run heatdis 'heatdis: restarted from iteration 50' "${args[@]}" --crash-at 60

@@ -2,7 +2,7 @@
 # Installs the build tree into a scratch prefix, then builds a tiny C, C++ and
 # Fortran program against the installed tree only, twice each: with CMake's
 # find_package(mlckpt COMPONENTS ...) and with pkg-config. Every program runs
-# a checkpoint at one rank.
+# a checkpoint at one rank. Then the Fortran programs of SCR's interface.
 #   run_consumers_test.sh BUILD_DIR SOURCE_DIR [EXTRA_FLAGS...]
 # (a sanitized library needs the programs built with the same sanitizers)
 set -euo pipefail
@@ -64,4 +64,23 @@ echo "== FTI's flags: fortran"
 mpifort -std=f2008 -Wall $flags "$consumers/fortran/consumer.f90" -I"$prefix/include" -L"$prefix/lib" -lfti_f90 -lfti \
     -Wl,-rpath,"$prefix/lib" -o "$scratch/fti-fortran"
 run "$scratch/fti-fortran" | grep "consumer fortran: ok"
+
+# As SCR's build scripts do it: INCLUDE 'scrf.h' from -I<prefix>/include and
+# -lscrf (a fixed-form program, two launches); and the module scr, whose
+# procedures are in libmlckpt_fortran, through pkg-config.
+echo "== SCR's flags: fortran"
+# shellcheck disable=SC2086
+mpifort $flags "$source/tests/fortran/scrf_include.f" -I"$prefix/include" -L"$prefix/lib" -lscrf \
+    -Wl,-rpath,"$prefix/lib" -o "$scratch/scrf-fortran"
+mkdir -p "$scratch/scrf"
+for launch in 1 2; do
+    (cd "$scratch/scrf" && timeout 60 "$source/tests/support/mpiexec.sh" --oversubscribe -n 4 \
+        "$scratch/scrf-fortran" unused "$launch") | grep "scrf.h: launch $launch passed"
+done
+echo "== pkg-config: fortran, the module scr"
+# shellcheck disable=SC2046,SC2086
+mpifort -std=f2008 -Wall $flags "$source/examples/fortran/scr_files.f90" $(pkg-config --cflags --libs mlckpt-fortran) \
+    -o "$scratch/pc-scr"
+(cd "$scratch/scrf" && timeout 60 "$source/tests/support/mpiexec.sh" -n 1 "$scratch/pc-scr" 10 4) |
+    grep "scr_files: result steps=10"
 echo "consumers test: passed"
