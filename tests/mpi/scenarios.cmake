@@ -275,12 +275,13 @@ mlckpt_add_mpi_scenario(Verify.L4Differential RANKS 4 PHASES ok 1:ok)
 
 # scr.h: files the application writes itself, under the same levels.
 foreach(t RoundTripSingle RoundTripPartner RoundTripXor PartnerSurvivesNodeLoss XorSurvivesHalfASet
-          DamagedFilesAreRebuiltPartner DamagedFilesAreRebuiltXor)
+          DamagedFilesAreRebuiltPartner DamagedFilesAreRebuiltXor PrefixServesWhenTheCacheIsLost
+          BypassWritesToThePrefix)
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 8 PHASES ok ok)
 endforeach()
 mlckpt_add_mpi_scenario(ScrFiles.SingleFallsBackToTheOlderDataset RANKS 4 PHASES ok ok 1:ok)
-foreach(t MetadataNamesEveryFile PrefixServesWhenTheCacheIsLost
-          BypassWritesToThePrefix CrashDuringOutputKeepsThePreviousDataset InvalidDatasetIsNeverRestarted
+foreach(t MetadataNamesEveryFile
+          CrashDuringOutputKeepsThePreviousDataset InvalidDatasetIsNeverRestarted
           FailedRestartOffersTheOlderDataset)
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 PHASES ok ok)
 endforeach()
