@@ -173,12 +173,6 @@ void ScrSession::start_output(const std::string& requested, int flags) {
     out.ref = {seq, cache_level(), static_cast<int>(seq)};
     out.label.name = requested.empty() ? "scr.dataset." + std::to_string(seq) : requested;
     out.label.flags = flags;
-    run_collectively(ctx_.app, [&] {
-        if (find_dataset(out.label.name) != nullptr) {
-            fail(ErrorKind::usage, "a dataset named '" + out.label.name +
-                                       "' exists already; SCR_Delete or SCR_Drop it first, or choose another name");
-        }
-    });
     output_ = std::move(out);
     phase_ = Phase::output;
     loaded_.reset();  // the restart, if any, is over
@@ -374,10 +368,15 @@ void ScrSession::retire_after(const CheckpointRef& committed) {
     for (const DatasetInfo& d : datasets_) {
         if (d.ref.level == 4 && d.ref.seq == committed.seq) newest_prefix = &d;
     }
+    const std::string name = datasets_.front().meta.name;  // the dataset just committed
     for (const DatasetInfo& d : datasets_) {
         const bool checkpoint = (d.meta.flags & kScrCheckpoint) != 0;
         if (d.ref.seq == committed.seq) continue;
-        if (!d.meta.valid) {
+        if (d.meta.name == name) {
+            // A name names one dataset: the new one replaces an older one of
+            // its name (written, say, after the checkpoint a restart used).
+            (d.ref.level == 4 ? overwritten : victims).push_back(d);
+        } else if (!d.meta.valid) {
             (d.ref.level == 4 ? overwritten : victims).push_back(d);  // the application's files stay
         } else if (d.ref.level != 4) {
             if (!checkpoint && flushed.count(d.ref.seq) != 0) {

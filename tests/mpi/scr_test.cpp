@@ -426,7 +426,6 @@ TEST(ScrFiles, ApiFlow) {
     EXPECT_TRUE(fs::exists(file_name(3, 0, 0)));
 
     // Misuse: one clear error, the state unchanged.
-    EXPECT_NE(SCR_Start_output(name_of(3).c_str(), SCR_FLAG_CHECKPOINT), SCR_SUCCESS);  // name taken
     EXPECT_NE(SCR_Start_output("bad.flags", 8), SCR_SUCCESS);
     EXPECT_NE(SCR_Complete_output(1), SCR_SUCCESS);      // no output phase
     EXPECT_NE(SCR_Start_restart(nullptr), SCR_SUCCESS);  // no SCR_Have_restart
@@ -446,6 +445,16 @@ TEST(ScrFiles, ApiFlow) {
     EXPECT_TRUE(fs::exists(file_name(3, 0, 0))) << "SCR_Drop keeps the files";
     ASSERT_EQ(SCR_Current(name_of(1).c_str()), SCR_SUCCESS);
     restart_from(1);
+    // Written again under its name, the new dataset replaces the old one.
+    write_dataset(1);
+    if (world_rank() == 0) {
+        int named = 0;
+        for (const fs::path& m : paths_matching(".*/prefix/\\.mlckpt/ckpt[0-9]+\\.l[1-4]\\.meta")) {
+            const std::vector<char> bytes = slurp(m);
+            if (std::string(bytes.begin(), bytes.end()).find("\nNAME ckpt.1\n") != std::string::npos) ++named;
+        }
+        EXPECT_EQ(named, 1);
+    }
 
     ASSERT_EQ(SCR_Delete(name_of(2).c_str()), SCR_SUCCESS);
     world_barrier();
