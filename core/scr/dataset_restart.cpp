@@ -106,7 +106,7 @@ std::optional<LoadedDataset> load_dataset(Context& ctx, const DatasetInfo& copy,
         }
     }
     report = bcast_string(ctx.app, report, 0);
-    if (report.empty() && (!grouped || redundancy_ok)) {
+    if (report.empty()) {  // the same on every rank, so is what follows
         int all_ok = redundancy_ok ? 1 : 0;
         if (grouped) allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT, MPI_MIN, ctx.app, "the redundancy checks");
         if (all_ok == 1) return loaded;

@@ -280,6 +280,9 @@ foreach(t RoundTripSingle RoundTripPartner RoundTripXor PartnerSurvivesNodeLoss 
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 8 PHASES ok ok)
 endforeach()
 mlckpt_add_mpi_scenario(ScrFiles.SingleFallsBackToTheOlderDataset RANKS 4 PHASES ok ok 1:ok)
+foreach(t DamagedRedundancyIsRebuiltPartner DamagedRedundancyIsRebuiltXor)
+  mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 PHASES ok ok ok)
+endforeach()
 foreach(t MetadataNamesEveryFile
           CrashDuringOutputKeepsThePreviousDataset InvalidDatasetIsNeverRestarted
           FailedRestartOffersTheOlderDataset)

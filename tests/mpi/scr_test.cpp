@@ -249,6 +249,33 @@ void damaged_files_are_rebuilt(const std::string& type) {
     world_barrier();
 }
 
+// Only a partner copy or parity file damaged (phase 2): the restart
+// rebuilds it, and phase 3 proves it right by losing the node whose files
+// it protects.
+void damaged_redundancy_is_rebuilt(const std::string& type) {
+    if (phase() == 1) return two_datasets_then_crash(copy_type(type));
+    if (phase() == 2) {
+        if (world_rank() == 0) {
+            std::vector<fs::path> kept = paths_matching(".*/cache/node0/.*/ckpt2/Ckpt2-[^/]*\\.fti");
+            EXPECT_FALSE(kept.empty());
+            if (!kept.empty()) overwrite_in_place(kept.front(), 0, 16);
+        }
+        world_barrier();
+    } else {
+        delete_nodes({1});
+    }
+    init(copy_type(type));
+    restart_from(2);
+    ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
+}
+
+TEST(ScrFiles, DamagedRedundancyIsRebuiltPartner) {
+    damaged_redundancy_is_rebuilt("PARTNER");
+}
+TEST(ScrFiles, DamagedRedundancyIsRebuiltXor) {
+    damaged_redundancy_is_rebuilt("XOR");
+}
+
 TEST(ScrFiles, DamagedFilesAreRebuiltPartner) {
     damaged_files_are_rebuilt("PARTNER");
 }
