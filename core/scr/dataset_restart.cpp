@@ -77,7 +77,7 @@ fs::path dataset_file_path(const Context& ctx, const DatasetInfo& copy, const Fi
 std::optional<LoadedDataset> load_dataset(Context& ctx, const DatasetInfo& copy, std::string& problem) {
     const std::string what = "dataset '" + copy.meta.name + "' (L" + std::to_string(copy.ref.level) + ")";
     if (copy.meta.ranks != ctx.topo.app_size) {
-        problem = what + " was written by " + std::to_string(copy.meta.ranks) + " ranks, this run has " +
+        problem = what + ": written by " + std::to_string(copy.meta.ranks) + " ranks, this run has " +
                   std::to_string(ctx.topo.app_size);
         return std::nullopt;
     }

@@ -103,6 +103,7 @@ program scr_files
     write (*, '(a)') ''
     flush (6)
   end if
+  deallocate(u, next, all)
   call SCR_Finalize(ierror)
   call need(ierror, 'SCR_Finalize')
   call MPI_Finalize(ierr)
