@@ -129,10 +129,21 @@ void ScrSession::load_datasets() {
     });
     for (const CheckpointRef& ref : refs) {
         DatasetInfo info{ref, {}};
-        run_collectively(ctx_.app, [&] { info.meta = read_meta(ctx_, ref); });
+        info.meta = read_meta_once(ref);
         if (!info.meta.is_dataset()) continue;  // an FTI checkpoint in the same directories
         datasets_.push_back(std::move(info));
     }
+}
+
+CheckpointMeta ScrSession::read_meta_once(const CheckpointRef& ref) const {
+    std::string text;
+    run_collectively(ctx_.app, [&] {
+        if (ctx_.rank() == 0) text = read_text_file(ctx_.layout.meta_file(ref.level, ref.seq));
+    });
+    text = bcast_string(ctx_.app, text, 0);
+    CheckpointMeta meta;
+    run_collectively(ctx_.app, [&] { meta = parse_meta(text, ctx_.layout.meta_file(ref.level, ref.seq).string()); });
+    return meta;
 }
 
 const DatasetInfo* ScrSession::find_dataset(const std::string& name) const {
@@ -325,9 +336,7 @@ void ScrSession::commit_output(const Output& out, std::vector<FileRecord> record
     }
     commit_metadata(ctx_, ctx_.app, ref, records, IoMode::posix, &out.label);
     ctx_.catalog.add(ref);
-    CheckpointMeta meta;
-    run_collectively(ctx_.app, [&] { meta = read_meta(ctx_, ref); });
-    datasets_.insert(datasets_.begin(), DatasetInfo{ref, meta});
+    datasets_.insert(datasets_.begin(), DatasetInfo{ref, read_meta_once(ref)});
 }
 
 void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<FileRecord>& records,
@@ -345,9 +354,7 @@ void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<
     });
     commit_metadata(ctx_, ctx_.app, target, records, IoMode::posix, &label);
     ctx_.catalog.add(target);
-    CheckpointMeta meta;
-    run_collectively(ctx_.app, [&] { meta = read_meta(ctx_, target); });
-    datasets_.insert(datasets_.begin(), DatasetInfo{target, meta});
+    datasets_.insert(datasets_.begin(), DatasetInfo{target, read_meta_once(target)});
     ctx_.log.info("dataset '" + label.name + "' flushed to the prefix");
 }
 
@@ -422,14 +429,16 @@ void ScrSession::retire_refs(const std::vector<DatasetInfo>& victims, bool remov
         }
     }
     barrier(ctx_.app);
+    // A cached copy is one checkpoint directory per node (every rank's files
+    // and redundancy): its node's first rank removes it in the background.
     for (const DatasetInfo& d : victims) {
-        if (d.ref.level != 4) {
-            ctx_.background->remove_tree(ctx_.layout.routed_dir(d.ref, ctx_.rank(), ctx_.topo.node_id));
-            const fs::path kept = ctx_.redundancy_path(d.ref, ctx_.topo.node_id);
-            if (!kept.empty()) ctx_.background->remove_file_and_empty_dir(kept);
-        } else if (remove_prefix_files) {
+        if (d.ref.level != 4 && ctx_.topo.node_index == 0) {
+            ctx_.background->remove_tree(ctx_.layout.ckpt_dir(d.ref.level, d.ref.seq, ctx_.topo.node_id));
+        } else if (d.ref.level == 4) {
+            if (ctx_.rank() == 0)
+                ctx_.background->remove_tree(ctx_.layout.ckpt_dir(4, d.ref.seq, 0));  // its metadata's copy
             for (const FileRecord& f : d.meta.files) {
-                if (f.rank == ctx_.rank()) remove_file(fs::path(f.origpath) / f.origname);
+                if (remove_prefix_files && f.rank == ctx_.rank()) remove_file(fs::path(f.origpath) / f.origname);
             }
         }
         ctx_.catalog.remove(d.ref);
@@ -437,16 +446,6 @@ void ScrSession::retire_refs(const std::vector<DatasetInfo>& victims, bool remov
             std::remove_if(datasets_.begin(), datasets_.end(),
                            [&](const DatasetInfo& x) { return x.ref.seq == d.ref.seq && x.ref.level == d.ref.level; }),
             datasets_.end());
-    }
-    // Each node's checkpoint directories go once all its ranks removed theirs.
-    ctx_.background->wait();
-    barrier(ctx_.app);
-    for (const DatasetInfo& d : victims) {
-        if (d.ref.level != 4 && ctx_.topo.node_index == 0) {
-            remove_tree(ctx_.layout.ckpt_dir(d.ref.level, d.ref.seq, ctx_.topo.node_id));
-        } else if (d.ref.level == 4 && ctx_.rank() == 0) {
-            remove_tree(ctx_.layout.ckpt_dir(4, d.ref.seq, 0));  // the copy of its metadata
-        }
     }
 }
 

@@ -78,6 +78,9 @@ class ScrSession {
     // Collective: the committed datasets, newest first, as their metadata says.
     void load_datasets();
     const DatasetInfo* find_dataset(const std::string& name) const;
+    // Collective: the committed metadata of `ref`, read by rank 0 alone (not
+    // by every rank from the shared prefix) and parsed by every rank.
+    CheckpointMeta read_meta_once(const CheckpointRef& ref) const;
     void require_phase(Phase phase, const char* call) const;
     std::vector<FileRecord> seal_files(const Output& out, std::optional<std::string>& problem) const;
     // Collective: the dataset's redundancy and its commit; on failure
