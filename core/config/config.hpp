@@ -86,9 +86,12 @@ struct Config {
     static constexpr int kMaxParityGroup = 32;
 
     bool is_inline(int level) const { return level < 2 || inline_post[level - 2]; }
-    // The node's head finishes checkpoints of this level (copy, parity or
-    // L4 flush) from the file the application rank wrote.
-    bool handed_to_head(int level) const { return head && level >= 2 && level <= 4 && !is_inline(level); }
+    // Checkpoints of this level are committed with the rank's file alone,
+    // and the level's work (copy, parity or L4 flush) is done from the file
+    // after the commit: by the node's head (head = 1) or by a thread of the
+    // rank itself (runtime/background_promotion.hpp).
+    bool promoted_after_commit(int level) const { return level >= 2 && level <= 4 && !is_inline(level); }
+    bool handed_to_head(int level) const { return head && promoted_after_commit(level); }
 };
 
 Config load_config(const std::string& path);

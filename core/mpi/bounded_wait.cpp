@@ -29,14 +29,19 @@ constexpr int kAbortCode = 1;
 
 int g_bound = kDefaultWaitBoundSeconds;
 MPI_Comm g_roll = MPI_COMM_NULL;
-std::string g_activity = "mlckpt";
+// Per thread: a rank's worker thread (runtime/background_promotion) waits
+// on MPI beside the application's thread.
+thread_local std::string g_activity = "mlckpt";
+// Roll calls are the application thread's: a worker that probed for them
+// could take a question from under it.
+thread_local bool g_worker_thread = false;
 
 // The wait in progress, for the answers to roll calls.
 struct CurrentWait {
     const char* step = nullptr;
     Peer peer;
 };
-CurrentWait g_wait;
+thread_local CurrentWait g_wait;
 
 // Answers in flight: MPI needs their buffers until they are sent.
 struct Answer {
@@ -136,7 +141,7 @@ std::string rank_list(std::vector<int> ranks) {
 [[noreturn]] void give_up(const char* step, const Peer& peer, double waited) {
     const std::string waiting_in = g_activity;
     const std::string waited_for = describe(peer) + " (" + step + ")";
-    std::vector<int> asked = roll_ranks(peer);
+    std::vector<int> asked = g_worker_thread ? std::vector<int>{} : roll_ranks(peer);
     std::vector<std::string> answers(asked.size());
     if (g_roll != MPI_COMM_NULL && !asked.empty()) {
         int token = 0;
@@ -228,8 +233,12 @@ Activity::~Activity() {
     g_activity = std::move(previous_);
 }
 
+WorkerThread::WorkerThread(std::string what) : activity_(std::move(what)) {
+    g_worker_thread = true;
+}
+
 void answer_roll_calls() {
-    if (g_roll == MPI_COMM_NULL) return;
+    if (g_roll == MPI_COMM_NULL || g_worker_thread) return;
     g_answers.remove_if([](Answer& a) {
         int done = 0;
         MPI_Test(&a.request, &done, MPI_STATUS_IGNORE);

@@ -55,6 +55,18 @@ class Activity {
     std::string previous_;
 };
 
+// Marks the calling thread, for its lifetime, as a worker of the rank that
+// waits on MPI beside the application's thread (MPI_THREAD_MULTIPLE): its
+// waits are bounded and reported like any other, but it never answers or
+// asks roll calls, which are the application thread's.
+class WorkerThread {
+  public:
+    explicit WorkerThread(std::string what);
+
+  private:
+    Activity activity_;
+};
+
 // Whom a wait waits for: one rank of `comm`, or every other rank of it.
 struct Peer {
     static constexpr int kEveryRank = -1;

@@ -119,15 +119,7 @@ void Session::init_application_rank(MPI_Comm user) {
     if (ctx_.rank() == 0) {
         for (const std::string& warning : c.warnings) ctx_.log.warning(warning);
     }
-    if (!c.head) {
-        for (int level = 2; level <= 4; ++level) {
-            if (!c.is_inline(level) && ctx_.rank() == 0) {
-                ctx_.log.warning("inline_l" + std::to_string(level) +
-                                 " = 0 needs head = 1 (a rank per node that does the work); level " +
-                                 std::to_string(level) + " runs inline");
-            }
-        }
-    }
+    start_background_promotion();
     run_collectively(ctx_.app, [&] {
         std::string where = c.path + ": [basic] ";
         ensure_writable_dir(c.ckpt_dir, ctx_.layout.node_exec_dir(ctx_.topo.node_id), where + "ckpt_dir", ctx_.rank());
@@ -268,7 +260,26 @@ int Session::agreed_level(int level) const {
 }
 
 bool Session::deferred(int level) const {
-    return ctx_.config.handed_to_head(level);
+    return ctx_.config.promoted_after_commit(level);
+}
+
+void Session::start_background_promotion() {
+    const Config& c = ctx_.config;
+    std::string levels;
+    for (int level = 2; level <= 4; ++level) {
+        if (c.promoted_after_commit(level)) levels += (levels.empty() ? "L" : ", L") + std::to_string(level);
+    }
+    if (c.head || levels.empty()) return;
+    promotion_ = std::make_unique<BackgroundPromotion>(ctx_);
+    if (ctx_.rank() != 0) return;
+    if (promotion_->worker_communicates()) {
+        ctx_.log.debug(levels + " completed after the commit by a thread of each rank (MPI_THREAD_MULTIPLE)");
+    } else {
+        ctx_.log.info(levels + " completed after the commit by a thread of each rank; MPI provides less than "
+                               "MPI_THREAD_MULTIPLE, so partner copies, parity, shared L4 files and the commit of "
+                               "the level are done in the next checkpoint call (initialise MPI with "
+                               "MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...) to have them done in the background)");
+    }
 }
 
 void Session::checkpoint(int ckpt_id, int level) {
@@ -277,7 +288,24 @@ void Session::checkpoint(int ckpt_id, int level) {
              "an incremental checkpoint (FTI_InitICP) is in progress; finish it "
              "with FTI_FinalizeICP first");
     }
-    wait_for_head();
+    settle_handed_over();
+    with_background_report([&] { take_checkpoint(ckpt_id, level); });
+}
+
+void Session::with_background_report(const std::function<void()>& own_work) {
+    try {
+        own_work();
+    } catch (...) {
+        background_failure_.reset();  // logged; the call's own failure is the one it returns
+        throw;
+    }
+    if (!background_failure_) return;
+    Error failure = *background_failure_;
+    background_failure_.reset();
+    throw failure;
+}
+
+void Session::take_checkpoint(int ckpt_id, int level) {
     settle_restart_redundancy();
     level = agreed_level(level);
     double start = MPI_Wtime();
@@ -303,34 +331,67 @@ CheckpointRef Session::commit(CheckpointWriter& writer, int level, const std::op
     CheckpointRef ref = writer.commit({missing, handing_over});
     writer.update_state(format_);
     log_dcp_bytes(writer);
+    writer.leave_to_background();
     if (handing_over) {
-        std::ostringstream post;
-        post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id << '\n'
-             << serialize_file_record(writer.record());
-        send_text(world_.get(), post.str(), ctx_.topo.head_world_rank, ctx_.config.general_tag);
+        if (promotion_) {
+            promotion_->start(ref, level, writer.record());
+        } else {
+            std::ostringstream post;
+            post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id << '\n'
+                 << serialize_file_record(writer.record());
+            send_text(world_.get(), post.str(), ctx_.topo.head_world_rank, ctx_.config.general_tag);
+        }
         handed_over_ = HandedOver{ref, level};
     }
-    writer.leave_to_background();
     return ref;
 }
 
-void Session::wait_for_head() {
-    if (!handed_over_) return;
-    HandedOver h = *handed_over_;
-    handed_over_.reset();
+std::optional<std::string> Session::head_verdict() {
     int level = kHeadFailed;
     recv(&level, 1, MPI_INT, ctx_.topo.head_world_rank, ctx_.config.general_tag, global_,
          "the head's verdict on the checkpoint it post-processes");
     // Every head sends the same verdict, so the application ranks act alike.
-    if (level == kHeadFailed) {
-        std::string reason = receive_text(world_.get(), ctx_.topo.head_world_rank, ctx_.config.stage_tag);
+    if (level != kHeadFailed) return std::nullopt;
+    return receive_text(world_.get(), ctx_.topo.head_world_rank, ctx_.config.stage_tag);
+}
+
+void Session::settle_handed_over() {
+    if (!handed_over_) return;
+    HandedOver h = *handed_over_;
+    handed_over_.reset();
+    if (promotion_) {
+        std::exception_ptr failure = promotion_->finish()->failure;
+        if (!failure) return complete_handed_over(h);
+        ErrorKind kind = ErrorKind::io;
+        std::string reason;
+        try {
+            std::rethrow_exception(failure);
+        } catch (const Error& e) {
+            kind = e.kind();
+            reason = e.what();
+        } catch (const std::exception& e) {
+            reason = e.what();
+        }
+        // Reported by the call that settled it (report_background_failure).
+        background_failure_ = Error(kind, "the background promotion of checkpoint " +
+                                              std::to_string(h.committed.ckpt_id) + " to " + level_name(h.level) +
+                                              " failed: " + reason + "; it stays recoverable at " +
+                                              level_name(h.committed.level) + ", and older checkpoints are kept");
+        if (ctx_.rank() == 0) ctx_.log.warning(background_failure_->what());
+        return;
+    }
+    if (std::optional<std::string> reason = head_verdict()) {
         if (ctx_.rank() == 0) {
             ctx_.log.warning("the head could not complete checkpoint " + std::to_string(h.committed.ckpt_id) + " to " +
-                             level_name(h.level) + " (" + reason +
+                             level_name(h.level) + " (" + *reason +
                              "); it stays recoverable as committed, older checkpoints are kept");
         }
         return;
     }
+    complete_handed_over(h);
+}
+
+void Session::complete_handed_over(const HandedOver& h) {
     CheckpointRef done{h.committed.seq, h.level, h.committed.ckpt_id};
     if (h.level != h.committed.level) {  // flushed to L4: the local copy goes
         ctx_.catalog.add(done);
@@ -339,7 +400,7 @@ void Session::wait_for_head() {
     retire(ctx_, ctx_.catalog.superseded_by(done.level, done.seq));
     forget_superseded_source();
     ctx_.log.debug("checkpoint " + std::to_string(done.ckpt_id) + " completed to " + level_name(done.level) +
-                   " by the head");
+                   (promotion_ ? " in the background" : " by the head"));
 }
 
 void Session::forget_superseded_source() {
@@ -671,7 +732,7 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (icp_ || icp_single_) fail(ErrorKind::usage, "an incremental checkpoint is already in progress");
     icp_inactive_ = !activate;
     if (!activate) return;
-    wait_for_head();
+    settle_handed_over();
     settle_restart_redundancy();
     level = agreed_level(level);
     if (level == kSingleFileLevel) {
@@ -704,6 +765,12 @@ void Session::icp_add(int id) {
 }
 
 bool Session::icp_finalize() {
+    bool taken = false;
+    with_background_report([&] { taken = finish_icp(); });
+    return taken;
+}
+
+bool Session::finish_icp() {
     if (icp_inactive_) {
         icp_inactive_ = false;
         return false;
@@ -771,9 +838,11 @@ void Session::finalize() {
     redundancy_check_.reset();  // no checkpoint follows to rebuild it for
     std::exception_ptr failure;
     try {
-        wait_for_head();
-        finish_staging();
-        finish_finalize();
+        settle_handed_over();
+        with_background_report([&] {
+            finish_staging();
+            finish_finalize();
+        });
     } catch (...) {
         failure = std::current_exception();
     }

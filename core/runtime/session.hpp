@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "mpi/collective.hpp"
 #include "recovery/selector.hpp"
 #include "registry/registry.hpp"
+#include "runtime/background_promotion.hpp"
 #include "runtime/bit_flip.hpp"
 #include "runtime/checkpoint_writer.hpp"
 #include "runtime/global_file.hpp"
@@ -95,6 +97,11 @@ class Session {
     const std::optional<RecoverySource>& recovery_source() const { return source_; }
 
   private:
+    struct HandedOver {
+        CheckpointRef committed;  // as the application ranks committed it
+        int level;                // the level the head or the rank's worker completes it to
+    };
+
     void init_application_rank(MPI_Comm user);
     void resolve_container_block_size();  // collective over all ranks
     void adopt(RecoverySource source);    // the checkpoint to restart from
@@ -123,7 +130,17 @@ class Session {
     bool deferred(int level) const;
     int written_level(int level) const { return deferred(level) && level == 4 ? 1 : level; }
     CheckpointRef commit(CheckpointWriter& writer, int level, const std::optional<std::string>& missing);
-    void wait_for_head();  // collective: the verdict on the checkpoint handed over
+    // Collective: the outcome of the level's work on the checkpoint handed
+    // over (to the head, or to the rank's worker), acted upon.
+    void settle_handed_over();
+    void take_checkpoint(int ckpt_id, int level);  // collective: FTI_Checkpoint's own work
+    std::optional<std::string> head_verdict();  // why the head failed, if it did
+    void complete_handed_over(const HandedOver& h);
+    // Runs the call's own work, then reports the failure of the background
+    // work that settle_handed_over() found, once: its own failure first.
+    void with_background_report(const std::function<void()>& own_work);
+    bool finish_icp();  // collective: FTI_FinalizeICP's own work
+    void start_background_promotion();  // collective
     void forget_superseded_source();
     void after_commit(const CheckpointRef& ref, int level, double seconds);
     void log_dcp_bytes(const CheckpointWriter& writer);  // collective
@@ -158,11 +175,9 @@ class Session {
     int status_ = 0;
     std::uint64_t first_seq_of_run_ = 1;  // checkpoints below it predate this run
 
-    struct HandedOver {
-        CheckpointRef committed;  // as the application ranks committed it
-        int level;                // the level the head completes it to
-    };
     std::optional<HandedOver> handed_over_;
+    std::unique_ptr<BackgroundPromotion> promotion_;  // head = 0 and a level with inline_l<L> = 0
+    std::optional<Error> background_failure_;
 
     GlobalFile global_file_;  // FTI_L4_H5_SINGLE, and the variate restart (failure = 3)
     std::unique_ptr<CheckpointWriter> icp_;

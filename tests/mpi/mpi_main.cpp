@@ -28,7 +28,13 @@ class FailurePrinter : public testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
+    const int wanted = mlckpt::test::mpi_thread_level();
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, wanted, &provided);
+    if (provided < wanted) {
+        std::fprintf(stderr, "MPI provides thread level %d where the test needs %d\n", provided, wanted);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     testing::InitGoogleTest(&argc, argv);
     int phase = 1;
     std::string workdir = ".";

@@ -21,17 +21,6 @@ ConfigOptions groups_of_four() {
     return o;
 }
 
-void delete_nodes(std::initializer_list<int> nodes) {
-    if (world_rank() == 0) {
-        for (int n : nodes) {
-            fs::path dir = local_dir() / ("node" + std::to_string(n));
-            ASSERT_TRUE(fs::is_directory(dir)) << dir;
-            fs::remove_all(dir);
-        }
-    }
-    world_barrier();
-}
-
 // Phase 1: checkpoint at `level`; phase 2: lose `nodes`, then recover.
 void survives(int level, std::initializer_list<int> nodes) {
     std::string cfg = config(groups_of_four());
@@ -279,11 +268,11 @@ void killed_during_redundancy(int level) {
         mark("first-checkpoint-done");
         d.fill(2);
         FTI_Checkpoint(2, level);
-        if (heads_mode()) FTI_Finalize();  // waits for the head, which dies
+        if (promoted_after_commit()) FTI_Finalize();  // waits for the head or the worker, which dies
         ADD_FAILURE() << "a process should have been killed";
         return;
     }
-    const int version = heads_mode() ? 2 : 1;
+    const int version = promoted_after_commit() ? 2 : 1;
     if (phase() == 2) {
         // Recovers, rebuilding (in head mode: making for the first time) the
         // redundancy of that checkpoint, then crashes again.

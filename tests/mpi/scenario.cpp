@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -93,8 +94,8 @@ std::string config(const ConfigOptions& o) {
         if (heads_mode()) {
             basic["head"] = "1";
             basic["keep_heads_alive"] = "1";
-            basic["inline_l2"] = basic["inline_l3"] = basic["inline_l4"] = "0";
         }
+        if (promoted_after_commit()) basic["inline_l2"] = basic["inline_l3"] = basic["inline_l4"] = "0";
         for (const auto& [k, v] : o.basic) basic[k] = v;
         std::ofstream out(path);
         out << "# written by the mlckpt test harness\n[basic]\n";
@@ -135,6 +136,37 @@ std::vector<fs::path> find_files(const std::string& name) {
 std::vector<fs::path> files_matching(const std::string& pattern) {
     const std::regex re(pattern);
     return files_below(workdir(), [&](const fs::path& file) { return std::regex_match(file.filename().string(), re); });
+}
+
+void delete_nodes(std::initializer_list<int> nodes) {
+    if (world_rank() == 0) {
+        for (int n : nodes) {
+            fs::path dir = local_dir() / ("node" + std::to_string(n));
+            EXPECT_TRUE(fs::is_directory(dir)) << dir;
+            fs::remove_all(dir);
+        }
+    }
+    world_barrier();
+}
+
+SmallFileSystem::SmallFileSystem(fs::path dir, const std::string& size) : dir_(std::move(dir)) {
+    int mounted = 0;
+    if (world_rank() == 0) {
+        fs::create_directories(dir_);
+        const std::string options = "size=" + size;
+        mounted = ::mount("tmpfs", dir_.c_str(), "tmpfs", 0, options.c_str()) == 0 ? 1 : 0;
+    }
+    MPI_Bcast(&mounted, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    mounted_ = mounted != 0;
+    owner_ = mounted_ && world_rank() == 0;
+}
+
+SmallFileSystem::~SmallFileSystem() {
+    if (owner_) ::umount2(dir_.c_str(), MNT_DETACH);
+}
+
+void unmount_small_file_system(const fs::path& dir) {
+    if (world_rank() == 0) ::umount2(dir.c_str(), MNT_DETACH);
 }
 
 void LargeDataset::protect() {
@@ -346,9 +378,29 @@ std::string io_mode() {
     return v != nullptr && *v != '\0' ? v : "1";
 }
 
-bool heads_mode() {
-    const char* v = std::getenv("MLCKPT_TEST_HEADS");
+namespace {
+
+bool env_flag(const char* name) {
+    const char* v = std::getenv(name);
     return v != nullptr && std::string(v) == "1";
+}
+
+}  // namespace
+
+bool heads_mode() {
+    return env_flag("MLCKPT_TEST_HEADS");
+}
+
+bool background_mode() {
+    return env_flag("MLCKPT_TEST_BACKGROUND");
+}
+
+bool promoted_after_commit() {
+    return heads_mode() || background_mode();
+}
+
+int mpi_thread_level() {
+    return env_flag("MLCKPT_TEST_THREAD_MULTIPLE") ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
 }
 
 int app_ranks_expected() {
@@ -370,9 +422,10 @@ bool start(const std::string& cfg, int expected) {
 }
 
 void crash() {
-    if (!heads_mode()) return;
+    if (!promoted_after_commit()) return;
     // The next checkpoint call first waits for the head's verdict on the
-    // previous one; the invalid level then stops it before writing anything.
+    // previous one (or for the rank's worker); the invalid level then stops
+    // it before writing anything.
     EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(0, 10));
     mark("heads-done");
     world_barrier_app();

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -73,6 +74,32 @@ void overwrite_in_place(const fs::path& path, std::uintmax_t offset, std::uintma
 void copy_tree(const fs::path& from, const fs::path& to);
 bool same_files(const fs::path& a, const fs::path& b);
 
+// Removes the node-local directories of simulated nodes `nodes` (rank 0),
+// then a barrier.
+void delete_nodes(std::initializer_list<int> nodes);
+
+// A small tmpfs mounted on `dir` by rank 0, where mounting is allowed: a
+// real full disk (ENOSPC). Collective. Unmounted when the object goes,
+// unless kept() for a later launch (a launch that ends in a kill keeps it
+// anyway).
+class SmallFileSystem {
+  public:
+    SmallFileSystem(fs::path dir, const std::string& size);
+    ~SmallFileSystem();
+    SmallFileSystem(const SmallFileSystem&) = delete;
+    SmallFileSystem& operator=(const SmallFileSystem&) = delete;
+    bool mounted() const { return mounted_; }
+    const fs::path& dir() const { return dir_; }
+    void keep() { owner_ = false; }
+
+  private:
+    fs::path dir_;
+    bool mounted_ = false;
+    bool owner_ = false;  // unmounts (no MPI call then: it may be after MPI_Finalize)
+};
+// Unmounts what a SmallFileSystem of an earlier launch left on `dir` (rank 0).
+void unmount_small_file_system(const fs::path& dir);
+
 // Marker files let a later phase check how far an earlier one got.
 void mark(const std::string& name);
 bool marked(const std::string& name);
@@ -129,6 +156,16 @@ std::string io_mode();
 // the scenarios): head = 1 with keep_heads_alive, inline_l2..l4 = 0, so the
 // heads do the L2/L3/L4 work asynchronously.
 bool heads_mode();
+// Background mode (MLCKPT_TEST_BACKGROUND=1, the "background" variants):
+// head = 0 and inline_l2..l4 = 0, so each rank's worker thread does the
+// L2/L3/L4 work after the commit.
+bool background_mode();
+// Heads or background: checkpoints of L2-L4 are committed with the files
+// alone and completed afterwards.
+bool promoted_after_commit();
+// MPI_THREAD_MULTIPLE with MLCKPT_TEST_THREAD_MULTIPLE=1 (the "multiple"
+// variants), else MPI_THREAD_SINGLE: what main() initialises MPI with.
+int mpi_thread_level();
 int app_ranks_expected();  // application ranks of this launch
 // FTI_Init; returns false on a head rank (which has then finalized) and
 // checks the application ranks' result against `expected`.

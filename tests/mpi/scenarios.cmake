@@ -301,3 +301,34 @@ endforeach()
 foreach(t Partner Xor)
   mlckpt_add_mpi_scenario(ScrIndex.${t} RANKS 4 PHASES ok 1:ok ok)
 endforeach()
+
+# Levels completed after the commit by each rank's worker thread (head = 0,
+# inline_l<L> = 0), with MPI_THREAD_SINGLE (the communication waits for the
+# next call) and MPI_THREAD_MULTIPLE (the worker does it all). A phase that
+# ends in a crash is a real kill once the last checkpoint is settled.
+foreach(multiple "" MULTIPLE)
+  foreach(level L2 L3 L4)
+    mlckpt_add_mpi_scenario(Background.RoundTrip${level} RANKS 4 8 PHASES killed ok BACKGROUND ${multiple})
+  endforeach()
+  foreach(io 2 3 4 5)
+    mlckpt_add_mpi_scenario(Background.RoundTripL4 RANKS 4 PHASES killed ok BACKGROUND ${multiple} IO ${io})
+  endforeach()
+  mlckpt_add_mpi_scenario(Background.RoundTripL2 RANKS 4 PHASES killed ok BACKGROUND ${multiple} FTIFF)
+  mlckpt_add_mpi_scenario(Background.RoundTripL3 RANKS 4 PHASES killed ok BACKGROUND ${multiple} IO 5)
+  foreach(point promotion_started promotion_written)
+    mlckpt_add_mpi_scenario(Background.KilledDuringPromotionL4 RANKS 4 PHASES killed ok BACKGROUND ${multiple}
+                            PREFIX mpi.${point} ENV MLCKPT_FAULT_INJECT=${point}:1:2)
+    mlckpt_add_mpi_scenario(Background.KilledDuringPromotionL2 RANKS 4 PHASES killed ok BACKGROUND ${multiple}
+                            PREFIX mpi.${point} ENV MLCKPT_FAULT_INJECT=${point}:3:2)
+  endforeach()
+  mlckpt_add_mpi_scenario(Background.KilledDuringPromotionL2 RANKS 8 PHASES killed ok BACKGROUND ${multiple}
+                          PREFIX mpi.during_redundancy ENV MLCKPT_FAULT_INJECT=during_redundancy:5:2)
+  mlckpt_add_mpi_scenario(Background.KilledDuringPromotionThenNodesLostL4 RANKS 4 PHASES killed ok BACKGROUND
+                          ${multiple} ENV MLCKPT_FAULT_INJECT=promotion_written:2:2)
+  mlckpt_add_mpi_scenario(Background.FullGlobalDirIsReported RANKS 4 PHASES killed killed ok BACKGROUND ${multiple})
+  mlckpt_add_mpi_scenario(Background.ManyCheckpointsKeepMemoryFlat RANKS 4 PHASES ok BACKGROUND ${multiple})
+  foreach(test L2.KilledWhileCopying L3.KilledWhileEncoding)
+    mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed killed ok BACKGROUND ${multiple})
+  endforeach()
+  mlckpt_add_mpi_scenario(L4.SurvivesTheLossOfEveryNode RANKS 8 PHASES killed ok BACKGROUND ${multiple})
+endforeach()

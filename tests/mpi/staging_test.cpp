@@ -3,7 +3,6 @@
 // destination is reported as FTI_SI_FAIL and leaves nothing behind, and the
 // calls answer as FTI's do.
 #include <gtest/gtest.h>
-#include <sys/mount.h>
 
 #include <chrono>
 #include <fstream>
@@ -128,35 +127,11 @@ TEST(Staging, EveryFileArrivesComplete) {
 // A destination that cannot take the file: a 1 MiB tmpfs where mounting is
 // allowed (a real ENOSPC), else a file-size limit on the process that moves
 // the files (EFBIG): the rank itself without heads, the head with heads.
-class FullDestination {
-  public:
-    explicit FullDestination(fs::path dir) : dir_(std::move(dir)) {
-        int mounted = 0;
-        if (world_rank() == 0) {
-            fs::create_directories(dir_);
-            mounted = ::mount("tmpfs", dir_.c_str(), "tmpfs", 0, "size=1m") == 0 ? 1 : 0;
-        }
-        MPI_Bcast(&mounted, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        mounted_ = mounted != 0;
-        owner_ = world_rank() == 0;
-    }
-    ~FullDestination() {
-        if (mounted_ && owner_) ::umount2(dir_.c_str(), MNT_DETACH);
-    }
-    bool mounted() const { return mounted_; }
-    const fs::path& dir() const { return dir_; }
-
-  private:
-    fs::path dir_;
-    bool mounted_ = false;
-    bool owner_ = false;  // unmounts, after MPI_Finalize (no MPI call then)
-};
-
 TEST(Staging, FullDestinationFails) {
     std::string cfg = config(staging_options());
     const fs::path pfs = workdir() / "pfs";
     make_shared_dir(pfs);
-    static FullDestination full(workdir() / "full");  // unmounted when the process ends
+    static SmallFileSystem full(workdir() / "full", "1m");  // unmounted when the process ends
     const bool head = heads_mode() && world_rank() % 2 == 0;
     constexpr std::uint64_t kLimit = 1u << 20;
     if (head) {
