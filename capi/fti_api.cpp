@@ -510,6 +510,13 @@ FTIT_hsize_t* FTI_GetDatasetSpan(int did, int rank) {
 
 // ---- end of HDF5 datasets ----------------------------------------------------
 
+int FTI_WaitBackground(void) {
+    return guarded("FTI_WaitBackground", [] {
+        session().wait_background();
+        return FTI_SCES;
+    });
+}
+
 const char* FTI_LastError(void) {
     return g_last_error.c_str();
 }

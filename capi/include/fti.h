@@ -559,6 +559,14 @@ MLCKPT_EXPORT FTIT_hsize_t* FTI_GetDatasetSpan(int did, int rank);
  * stays valid until the next call into the library on this thread. */
 MLCKPT_EXPORT const char* FTI_LastError(void);
 
+/* Collective over the application ranks: returns once the work left to the
+ * background by the last checkpoint is done and acted upon (the level's
+ * work of head = 0 and inline_l<L> = 0, or of the heads; the writing of an
+ * in-memory snapshot). FTI_SCES; FTI_NSCS when that work failed, the reason
+ * in FTI_LastError (the checkpoint then stays recoverable as committed).
+ * Returns at once when nothing is pending. */
+MLCKPT_EXPORT int FTI_WaitBackground(void);
+
 /* Version of the library actually loaded: "MAJOR.MINOR.PATCH" and MMmmpp. */
 MLCKPT_EXPORT const char* FTI_VersionString(void);
 MLCKPT_EXPORT int FTI_VersionNumber(void);

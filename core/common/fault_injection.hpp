@@ -18,7 +18,10 @@
 // during_global_write (FTI_L4_H5_SINGLE, with the checkpoint id as <seq>:
 // the subsets are written into the .partial file, its table and HDF5's
 // records are not), during_flush (scr.h: a dataset's files were copied to
-// the prefix, that copy is not committed). Datasets of scr.h pass
+// the prefix, that copy is not committed), promotion_started and
+// promotion_written (background promotion without heads: the rank's
+// worker begins on a committed checkpoint; its part of the promoted level
+// is durable, the promotion not committed). Datasets of scr.h pass
 // after_data_write (their files sealed), during_redundancy and
 // before_meta_commit as checkpoints do.
 #pragma once

@@ -292,6 +292,15 @@ void Session::checkpoint(int ckpt_id, int level) {
     with_background_report([&] { take_checkpoint(ckpt_id, level); });
 }
 
+void Session::wait_background() {
+    if (icp_ || icp_single_) {
+        fail(ErrorKind::usage, "an incremental checkpoint (FTI_InitICP) is in progress; finish it with FTI_FinalizeICP "
+                               "first");
+    }
+    settle_handed_over();
+    with_background_report([] {});
+}
+
 void Session::with_background_report(const std::function<void()>& own_work) {
     try {
         own_work();

@@ -80,6 +80,9 @@ class Session {
     bool icp_finalize();  // collective; true when a checkpoint was committed
 
     void finalize();  // collective
+    // Collective: the background work of the last checkpoint done and
+    // settled; throws its failure.
+    void wait_background();
 
     // FTI_GetStageDir, FTI_SendFile, FTI_GetStageStatus: a usage Error when
     // [basic] enable_staging is off.

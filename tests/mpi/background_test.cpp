@@ -42,7 +42,8 @@ void round_trip(int level) {
         d.fill(2);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, level));
         d.fill(3);  // at once: the checkpoint holds what the call saw
-        settle();
+        ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
+        EXPECT_FTI(FTI_SCES, FTI_WaitBackground());  // nothing left to wait for: at once
         const std::string older = level == 4 ? l4_file(1, app_rank()) : data_file(1, app_rank());
         EXPECT_TRUE(removed_in_background(older)) << "checkpoint 1 retired once checkpoint 2 was promoted";
         if (level == 4) {
@@ -165,7 +166,12 @@ TEST(Background, FullGlobalDirIsReported) {
                         return f.filename().string().find("Ckpt2-") != std::string::npos;
                     }).empty())
             << "nothing of the failed promotion left in glbl_dir";
-        return crash();  // checkpoint 3's promotion fails too
+        // FTI_WaitBackground reports the failure of checkpoint 3's promotion.
+        EXPECT_FTI(FTI_NSCS, FTI_WaitBackground());
+        EXPECT_NE(std::string(FTI_LastError()).find("promotion of checkpoint 3 to L4 failed"), std::string::npos)
+            << FTI_LastError();
+        EXPECT_FTI(FTI_SCES, FTI_WaitBackground());  // reported once
+        return crash();
     }
     std::string cfg = config(o);
     if (phase() == 2) {

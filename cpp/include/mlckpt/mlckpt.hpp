@@ -721,6 +721,15 @@ class Session {
         if (rc != FTI_DONE && !(level == Level::L4_H5_SINGLE && rc == FTI_SCES)) throw Error("FTI_Checkpoint", rc);
         return true;
     }
+    // Collective: returns once the work that the last checkpoint left to the
+    // background is done (inline_l<L> = 0: the level's copy, parity or L4
+    // flush; [basic] async_snapshot: the writing of the snapshot), so that
+    // the checkpoint survives what its level survives. Throws when that
+    // work failed (the checkpoint then stays recoverable as committed).
+    void wait() {
+        require_application("mlckpt::Session::wait");
+        detail::check(FTI_WaitBackground(), "FTI_WaitBackground");
+    }
     // On a restart, recovers; otherwise checkpoints when an interval of the
     // configuration has elapsed (then returns true).
     bool snapshot() {
