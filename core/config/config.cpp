@@ -232,6 +232,8 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back({"basic", "ckpt_io", false, apply_ckpt_io});
         s.push_back(flag_key("basic", "enable_dcp", &Config::enable_dcp));
         s.push_back(flag_key("basic", "enable_staging", &Config::enable_staging));
+        s.push_back(flag_key("basic", "async_snapshot", &Config::async_snapshot));
+        s.push_back(int_key("basic", "async_snapshot_mb", &Config::async_snapshot_mb, 1, 1 << 24));
         s.push_back(flag_key("basic", "h5_single_file_enable", &Config::h5_single_file_enable));
         s.push_back(
             {"basic", "h5_single_file_dir", false, [](Config& c, const Where& w) { c.h5_single_file_dir = w.value; }});

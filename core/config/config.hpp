@@ -39,6 +39,11 @@ struct Config {
     IoMode ckpt_io = IoMode::posix;
     bool enable_dcp = false;
     bool enable_staging = false;  // FTI_SendFile and friends
+    // FTI_Checkpoint copies the protected data into library memory of at
+    // most async_snapshot_mb MiB per rank and returns; the checkpoint is
+    // written from the copy in the background (runtime/snapshot_copy.hpp).
+    bool async_snapshot = false;
+    int async_snapshot_mb = 4096;
     DcpMode dcp_mode = DcpMode::md5;
     int dcp_mode_value = 1;      // as written: 1 MD5, 2 CRC-32
     int dcp_block_size = 16384;  // bytes
@@ -90,7 +95,11 @@ struct Config {
     // and the level's work (copy, parity or L4 flush) is done from the file
     // after the commit: by the node's head (head = 1) or by a thread of the
     // rank itself (runtime/background_promotion.hpp).
-    bool promoted_after_commit(int level) const { return level >= 2 && level <= 4 && !is_inline(level); }
+    // An in-memory snapshot is written at L1 (L2, L3 at their level) and
+    // promoted the same way.
+    bool promoted_after_commit(int level) const {
+        return level >= 2 && level <= 4 && (!is_inline(level) || async_snapshot);
+    }
     bool handed_to_head(int level) const { return head && promoted_after_commit(level); }
 };
 

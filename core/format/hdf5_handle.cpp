@@ -59,6 +59,11 @@ void silence_errors() {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
 }
 
+bool hdf5_thread_safe() {
+    hbool_t safe = false;
+    return H5is_library_threadsafe(&safe) >= 0 && safe;
+}
+
 void write_attribute(const Site& site, hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,
                      const void* value) {
     Handle space = dims.empty() ? site.own(H5Screate(H5S_SCALAR), H5Sclose, "attribute space")

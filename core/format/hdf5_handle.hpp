@@ -51,6 +51,9 @@ struct Site {
 
 // Turns off HDF5's automatic error printing for the calling thread.
 void silence_errors();
+// Whether this HDF5 may be called from two threads at once (built with
+// --enable-threadsafe; parallel builds usually are not).
+bool hdf5_thread_safe();
 
 // Writes attribute `name` of `object`, of `type`: a scalar when `dims` is
 // empty, else an array of `dims`; `value` holds it in `type`.

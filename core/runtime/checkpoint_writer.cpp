@@ -56,6 +56,21 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
     return ref_;
 }
 
+void CheckpointWriter::finish_file() {
+    if (!failure_) failure_ = finish_checkpoint_file(ctx_, ref_, *file_, record_);
+    if (failure_) std::rethrow_exception(failure_);
+}
+
+void CheckpointWriter::commit_metadata_over(MPI_Comm comm) {
+    commit_metadata(ctx_, comm, ref_, {record_}, file_format(ctx_.config.ckpt_io, ref_.level));
+}
+
+void CheckpointWriter::adopt_commit() {
+    committed_ = true;
+    ctx_.catalog.add(ref_);
+    ctx_.restart_recorded = true;
+}
+
 void CheckpointWriter::leave_to_background() {
     if (committed_) file_->leave_to_background(*ctx_.background);
 }

@@ -52,6 +52,15 @@ class CheckpointWriter {
     // checkpoint supersedes.
     CheckpointRef commit(const CommitOptions& options);
 
+    // A checkpoint written off the application's thread (an in-memory
+    // snapshot; its level's work is always done after the commit): the file
+    // finished on this rank (local; throws its failure), then the metadata
+    // committed over `comm` once every rank's file is (collective), then,
+    // on the application's thread, the commit recorded in the catalog.
+    void finish_file();
+    void commit_metadata_over(MPI_Comm comm);
+    void adopt_commit();
+
     const CheckpointRef& ref() const { return ref_; }
     const FileRecord& record() const { return record_; }  // this rank's file, once committed
     // Once committed: where the next checkpoint of this rank starts.

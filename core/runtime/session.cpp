@@ -10,6 +10,8 @@
 #include "config/restart_state.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
+#include "format/hdf5_handle.hpp"
+#include "runtime/background_promotion.hpp"
 #include "runtime/fti_messages.hpp"
 #include "runtime/hdf5_schema.hpp"
 #include "runtime/head_service.hpp"
@@ -119,7 +121,7 @@ void Session::init_application_rank(MPI_Comm user) {
     if (ctx_.rank() == 0) {
         for (const std::string& warning : c.warnings) ctx_.log.warning(warning);
     }
-    start_background_promotion();
+    start_background_jobs();
     run_collectively(ctx_.app, [&] {
         std::string where = c.path + ": [basic] ";
         ensure_writable_dir(c.ckpt_dir, ctx_.layout.node_exec_dir(ctx_.topo.node_id), where + "ckpt_dir", ctx_.rank());
@@ -263,22 +265,27 @@ bool Session::deferred(int level) const {
     return ctx_.config.promoted_after_commit(level);
 }
 
-void Session::start_background_promotion() {
+void Session::start_background_jobs() {
     const Config& c = ctx_.config;
     std::string levels;
     for (int level = 2; level <= 4; ++level) {
         if (c.promoted_after_commit(level)) levels += (levels.empty() ? "L" : ", L") + std::to_string(level);
     }
-    if (c.head || levels.empty()) return;
-    promotion_ = std::make_unique<BackgroundPromotion>(ctx_);
+    if ((c.head || levels.empty()) && !c.async_snapshot) return;
+    jobs_ = std::make_unique<BackgroundJobs>(ctx_);
+    if (c.async_snapshot) snapshot_copy_ = std::make_unique<SnapshotCopy>(std::uint64_t(c.async_snapshot_mb) << 20);
     if (ctx_.rank() != 0) return;
-    if (promotion_->worker_communicates()) {
-        ctx_.log.debug(levels + " completed after the commit by a thread of each rank (MPI_THREAD_MULTIPLE)");
+    const std::string what = std::string(c.async_snapshot ? "checkpoints written from an in-memory snapshot" : "") +
+                             (c.async_snapshot && !levels.empty() ? " and " : "") +
+                             (levels.empty() ? "" : levels + " completed after the commit") +
+                             (c.head ? "" : " by a thread of each rank");
+    if (jobs_->worker_communicates()) {
+        ctx_.log.debug(what + " (MPI_THREAD_MULTIPLE)");
     } else {
-        ctx_.log.info(levels + " completed after the commit by a thread of each rank; MPI provides less than "
-                               "MPI_THREAD_MULTIPLE, so partner copies, parity, shared L4 files and the commit of "
-                               "the level are done in the next checkpoint call (initialise MPI with "
-                               "MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...) to have them done in the background)");
+        ctx_.log.info(what + "; MPI provides less than MPI_THREAD_MULTIPLE, so their communication (the commit, "
+                             "partner copies, parity, shared L4 files) is done in the next checkpoint call "
+                             "(initialise MPI with MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...) to have it done in "
+                             "the background)");
     }
 }
 
@@ -297,8 +304,15 @@ void Session::wait_background() {
         fail(ErrorKind::usage, "an incremental checkpoint (FTI_InitICP) is in progress; finish it with FTI_FinalizeICP "
                                "first");
     }
-    settle_handed_over();
+    drain_background();
     with_background_report([] {});
+}
+
+void Session::drain_background() {
+    // A settled snapshot may hand its level's work over: settle that too.
+    do {
+        settle_handed_over();
+    } while (handed_over_ || (jobs_ && jobs_->pending()));
 }
 
 void Session::with_background_report(const std::function<void()>& own_work) {
@@ -325,6 +339,7 @@ void Session::take_checkpoint(int ckpt_id, int level) {
         return;
     }
     format_.hdf5 = hdf5_schema(registry_);
+    if (takes_snapshot(ckpt_id, level)) return take_snapshot(ckpt_id, level, start);
     CheckpointWriter writer(ctx_, ckpt_id, written_level(level), registry_.variables(), format_, false,
                             deferred(written_level(level)));
     try {
@@ -335,24 +350,140 @@ void Session::take_checkpoint(int ckpt_id, int level) {
     after_commit(commit(writer, level, std::nullopt), level, MPI_Wtime() - start);
 }
 
+bool Session::takes_snapshot(int ckpt_id, int level) {
+    if (!snapshot_copy_ || level < 1 || level > 4) return false;  // not FTI_L4_DCP: its journal is the copy
+    if (file_format(ctx_.config.ckpt_io, written_level(level)) == IoMode::hdf5 && !h5::hdf5_thread_safe()) {
+        // The worker would call HDF5 while the application may too.
+        if (ctx_.rank() == 0 && !snapshot_refusal_logged_) {
+            ctx_.log.info("HDF5 checkpoints (ckpt_io = 5) are written before FTI_Checkpoint returns, not from an "
+                          "in-memory snapshot: this HDF5 library is not thread-safe");
+        }
+        snapshot_refusal_logged_ = true;
+        return false;
+    }
+    std::uint64_t mine = SnapshotCopy::footprint(registry_.variables());
+    std::uint64_t most = 0;
+    allreduce(&mine, &most, 1, MPI_UINT64_T, MPI_MAX, ctx_.app, "the size of the in-memory snapshots");
+    if (most <= snapshot_copy_->budget()) return true;
+    if (ctx_.rank() == 0) {
+        ctx_.log.info("checkpoint " + std::to_string(ckpt_id) + ": the protected data (up to " +
+                      std::to_string(most >> 20) + " MiB on a rank) exceeds the in-memory snapshot's budget ([basic] "
+                      "async_snapshot_mb = " +
+                      std::to_string(ctx_.config.async_snapshot_mb) + " in " + ctx_.config.path +
+                      "); it is written before FTI_Checkpoint returns");
+    }
+    return false;
+}
+
+// The variables are copied, the file opened (collectively: its directory,
+// and the FTI-FF layout), and the rest of the checkpoint (the file written
+// from the copy, the commit, the level's work) left to the rank's worker.
+void Session::take_snapshot(int ckpt_id, int level, double start) {
+    std::vector<Variable> copies;
+    run_collectively(ctx_.app, [&] { copies = snapshot_copy_->take(registry_.variables()); });
+    std::vector<std::string> names;
+    for (const Variable& var : copies) names.push_back(registry_.name_of(var.id));
+    const int written = written_level(level);
+    auto writer = std::make_shared<CheckpointWriter>(ctx_, ckpt_id, written, copies, format_, false, deferred(written));
+    BackgroundJobs::Job job;
+    job.what = "writing checkpoint " + std::to_string(ckpt_id) + " from its in-memory snapshot";
+    job.local = [writer, copies = std::move(copies), names = std::move(names)] {
+        for (std::size_t i = 0; i < copies.size(); ++i) writer->add(copies[i], names[i]);
+        writer->finish_file();
+    };
+    // A worker that communicates goes on to the level's work at once; else
+    // it is handed over once the checkpoint is settled.
+    std::shared_ptr<ChainedPromotion> chained;
+    if (jobs_->worker_communicates() && !ctx_.config.head && deferred(level)) chained = std::make_shared<ChainedPromotion>();
+    job.collective = [this, writer, level, chained](MPI_Comm app, MPI_Comm group) {
+        writer->commit_metadata_over(app);
+        if (!chained) return;
+        chained->promotion.emplace(ctx_, writer->ref(), level, writer->record());
+        try {
+            run_collectively(app, [&] { chained->promotion->run_local(); });
+            chained->promotion->communicate(app, group);
+        } catch (...) {
+            chained->failure = std::current_exception();
+        }
+    };
+    job.settle = [this, writer, level, chained](std::exception_ptr failure) {
+        settle_snapshot(writer, level, failure, chained.get());
+    };
+    jobs_->post(std::move(job));
+    scheduler_.on_checkpoint(level);
+    ctx_.log.info(fti_messages::checkpoint_taken(
+        ckpt_id, level, static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0), MPI_Wtime() - start));
+    ctx_.log.info("Checkpoint " + std::to_string(ckpt_id) + " is copied in memory; it is written and committed at " +
+                  level_name(written) + " in the background.");
+}
+
+void Session::settle_snapshot(const std::shared_ptr<CheckpointWriter>& writer, int level, std::exception_ptr failure,
+                              ChainedPromotion* chained) {
+    if (failure) {  // the writer, released with the job, removes what it wrote
+        return note_background_failure("checkpoint " + std::to_string(writer->ref().ckpt_id) +
+                                           " could not be written from its in-memory snapshot: ",
+                                       failure, "; older checkpoints are kept");
+    }
+    writer->adopt_commit();
+    writer->update_state(format_);
+    writer->leave_to_background();
+    forget_superseded_source();
+    if (status_ == 0) source_.reset();
+    const CheckpointRef& ref = writer->ref();
+    ctx_.log.debug("checkpoint " + std::to_string(ref.ckpt_id) + " committed at " + level_name(ref.level) +
+                   " from its in-memory snapshot");
+    if (!deferred(level)) return retire(ctx_, ctx_.catalog.superseded_by(ref.level, ref.seq));
+    if (!chained) return hand_over(ref, level, writer->record());
+    if (chained->failure) chained->promotion->discard();
+    settle_promotion(ref, level, chained->failure);
+}
+
 CheckpointRef Session::commit(CheckpointWriter& writer, int level, const std::optional<std::string>& missing) {
     bool handing_over = deferred(level);
     CheckpointRef ref = writer.commit({missing, handing_over});
     writer.update_state(format_);
     log_dcp_bytes(writer);
     writer.leave_to_background();
-    if (handing_over) {
-        if (promotion_) {
-            promotion_->start(ref, level, writer.record());
-        } else {
-            std::ostringstream post;
-            post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id << '\n'
-                 << serialize_file_record(writer.record());
-            send_text(world_.get(), post.str(), ctx_.topo.head_world_rank, ctx_.config.general_tag);
-        }
-        handed_over_ = HandedOver{ref, level};
-    }
+    if (handing_over) hand_over(ref, level, writer.record());
     return ref;
+}
+
+void Session::hand_over(const CheckpointRef& ref, int level, const FileRecord& record) {
+    if (ctx_.config.head) {
+        std::ostringstream post;
+        post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id << '\n' << serialize_file_record(record);
+        send_text(world_.get(), post.str(), ctx_.topo.head_world_rank, ctx_.config.general_tag);
+        handed_over_ = HandedOver{ref, level};
+        return;
+    }
+    jobs_->post(promotion_job(ctx_, ref, level, record,
+                              [this, ref, level](std::exception_ptr failure) { settle_promotion(ref, level, failure); }));
+}
+
+void Session::settle_promotion(const CheckpointRef& committed, int level, std::exception_ptr failure) {
+    if (!failure) return complete_handed_over({committed, level});
+    note_background_failure("the background promotion of checkpoint " + std::to_string(committed.ckpt_id) + " to " +
+                                level_name(level) + " failed: ",
+                            failure,
+                            std::string("; it stays recoverable at ") + level_name(committed.level) +
+                                ", and older checkpoints are kept");
+}
+
+void Session::note_background_failure(const std::string& what, std::exception_ptr failure,
+                                      const std::string& consequence) {
+    ErrorKind kind = ErrorKind::io;
+    std::string reason;
+    try {
+        std::rethrow_exception(failure);
+    } catch (const Error& e) {
+        kind = e.kind();
+        reason = e.what();
+    } catch (const std::exception& e) {
+        reason = e.what();
+    }
+    // Reported by the call that settled it (with_background_report).
+    background_failure_ = Error(kind, what + reason + consequence);
+    if (ctx_.rank() == 0) ctx_.log.warning(background_failure_->what());
 }
 
 std::optional<std::string> Session::head_verdict() {
@@ -365,30 +496,16 @@ std::optional<std::string> Session::head_verdict() {
 }
 
 void Session::settle_handed_over() {
+    // The heads' verdict first: what the jobs settle now may hand a
+    // checkpoint to them, for the next call.
+    settle_head_verdict();
+    if (jobs_) jobs_->settle();
+}
+
+void Session::settle_head_verdict() {
     if (!handed_over_) return;
     HandedOver h = *handed_over_;
     handed_over_.reset();
-    if (promotion_) {
-        std::exception_ptr failure = promotion_->finish()->failure;
-        if (!failure) return complete_handed_over(h);
-        ErrorKind kind = ErrorKind::io;
-        std::string reason;
-        try {
-            std::rethrow_exception(failure);
-        } catch (const Error& e) {
-            kind = e.kind();
-            reason = e.what();
-        } catch (const std::exception& e) {
-            reason = e.what();
-        }
-        // Reported by the call that settled it (report_background_failure).
-        background_failure_ = Error(kind, "the background promotion of checkpoint " +
-                                              std::to_string(h.committed.ckpt_id) + " to " + level_name(h.level) +
-                                              " failed: " + reason + "; it stays recoverable at " +
-                                              level_name(h.committed.level) + ", and older checkpoints are kept");
-        if (ctx_.rank() == 0) ctx_.log.warning(background_failure_->what());
-        return;
-    }
     if (std::optional<std::string> reason = head_verdict()) {
         if (ctx_.rank() == 0) {
             ctx_.log.warning("the head could not complete checkpoint " + std::to_string(h.committed.ckpt_id) + " to " +
@@ -409,7 +526,7 @@ void Session::complete_handed_over(const HandedOver& h) {
     retire(ctx_, ctx_.catalog.superseded_by(done.level, done.seq));
     forget_superseded_source();
     ctx_.log.debug("checkpoint " + std::to_string(done.ckpt_id) + " completed to " + level_name(done.level) +
-                   (promotion_ ? " in the background" : " by the head"));
+                   (ctx_.config.head ? " by the head" : " in the background"));
 }
 
 void Session::forget_superseded_source() {
@@ -532,6 +649,7 @@ void Session::use_newest_checkpoint_if_fresh() {
     // As FTI: in a run that has checkpointed, recovering rolls back to the
     // newest committed checkpoint. Every rank reads its part of it alone.
     if (source_ || status_ != 0) return;
+    settle_handed_over();  // the newest checkpoint may still be written or completed
     const CheckpointRef* newest = ctx_.catalog.newest();
     if (newest == nullptr || newest->seq < first_seq_of_run_) return;
     adopt(own_recovery_source(ctx_, read_meta(ctx_, *newest), *newest));
@@ -847,7 +965,7 @@ void Session::finalize() {
     redundancy_check_.reset();  // no checkpoint follows to rebuild it for
     std::exception_ptr failure;
     try {
-        settle_handed_over();
+        drain_background();
         with_background_report([&] {
             finish_staging();
             finish_finalize();

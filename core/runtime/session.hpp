@@ -19,10 +19,12 @@
 #include "mpi/collective.hpp"
 #include "recovery/selector.hpp"
 #include "registry/registry.hpp"
+#include "runtime/background_jobs.hpp"
 #include "runtime/background_promotion.hpp"
 #include "runtime/bit_flip.hpp"
 #include "runtime/checkpoint_writer.hpp"
 #include "runtime/global_file.hpp"
+#include "runtime/snapshot_copy.hpp"
 #include "runtime/snapshot_scheduler.hpp"
 #include "runtime/staging.hpp"
 #include "store/context.hpp"
@@ -136,6 +138,25 @@ class Session {
     // Collective: the outcome of the level's work on the checkpoint handed
     // over (to the head, or to the rank's worker), acted upon.
     void settle_handed_over();
+    void settle_head_verdict();
+    // Hands checkpoint `ref`, committed with this rank's file `record`
+    // alone, to the head or to the rank's worker, to complete it to `level`.
+    void hand_over(const CheckpointRef& ref, int level, const FileRecord& record);
+    void settle_promotion(const CheckpointRef& committed, int level, std::exception_ptr failure);
+    // Logs a failure of background work and keeps it for the call to report.
+    void note_background_failure(const std::string& what, std::exception_ptr failure, const std::string& consequence);
+    bool takes_snapshot(int ckpt_id, int level);  // collective
+    void take_snapshot(int ckpt_id, int level, double start);
+    // The level's work done by the snapshot's job right after its commit
+    // (a worker that communicates).
+    struct ChainedPromotion {
+        std::optional<Promotion> promotion;
+        std::exception_ptr failure;
+    };
+    void settle_snapshot(const std::shared_ptr<CheckpointWriter>& writer, int level, std::exception_ptr failure,
+                         ChainedPromotion* chained);
+    // Collective: settles until nothing is left in the background.
+    void drain_background();
     void take_checkpoint(int ckpt_id, int level);  // collective: FTI_Checkpoint's own work
     std::optional<std::string> head_verdict();  // why the head failed, if it did
     void complete_handed_over(const HandedOver& h);
@@ -143,7 +164,7 @@ class Session {
     // work that settle_handed_over() found, once: its own failure first.
     void with_background_report(const std::function<void()>& own_work);
     bool finish_icp();  // collective: FTI_FinalizeICP's own work
-    void start_background_promotion();  // collective
+    void start_background_jobs();  // collective
     void forget_superseded_source();
     void after_commit(const CheckpointRef& ref, int level, double seconds);
     void log_dcp_bytes(const CheckpointWriter& writer);  // collective
@@ -179,7 +200,11 @@ class Session {
     std::uint64_t first_seq_of_run_ = 1;  // checkpoints below it predate this run
 
     std::optional<HandedOver> handed_over_;
-    std::unique_ptr<BackgroundPromotion> promotion_;  // head = 0 and a level with inline_l<L> = 0
+    // Head = 0 with a level whose inline_l<L> is 0, or async_snapshot: the
+    // rank's worker thread.
+    std::unique_ptr<BackgroundJobs> jobs_;
+    std::unique_ptr<SnapshotCopy> snapshot_copy_;  // async_snapshot
+    bool snapshot_refusal_logged_ = false;
     std::optional<Error> background_failure_;
 
     GlobalFile global_file_;  // FTI_L4_H5_SINGLE, and the variate restart (failure = 3)

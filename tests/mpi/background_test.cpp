@@ -1,7 +1,9 @@
 // Checkpoints completed after the commit by each rank's own worker thread:
-// head = 0 and inline_l2..l4 = 0 (registered as BACKGROUND scenarios, with
-// MPI_THREAD_SINGLE, where the communication waits for the next call, and
-// with MPI_THREAD_MULTIPLE, where the worker does it all).
+// head = 0 and inline_l2..l4 = 0 (registered as BACKGROUND scenarios), and
+// checkpoints written from an in-memory snapshot (async_snapshot = 1,
+// SNAPSHOT scenarios); each with MPI_THREAD_SINGLE, where the communication
+// waits for the next call, and with MPI_THREAD_MULTIPLE, where the worker
+// does it all.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -21,17 +23,11 @@ ConfigOptions one_rank_per_node() {
     return o;
 }
 
-// The library's next collective call settles the background work; an
-// invalid level then stops it before it writes anything.
-void settle() {
-    EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(0, 10));
-}
-
 // Phase 1: two checkpoints at `level`, the data changed as soon as each
 // call returns; once the second is promoted, the first is gone. Phase 2:
 // a node lost (all of them at L4), the second recovered bit for bit.
 void round_trip(int level) {
-    ASSERT_TRUE(background_mode()) << "registered as a BACKGROUND scenario";
+    ASSERT_TRUE(background_mode() || snapshot_mode()) << "registered as a BACKGROUND or SNAPSHOT scenario";
     std::string cfg = config(one_rank_per_node());
     if (phase() == 1) {
         ASSERT_TRUE(start(cfg));
@@ -77,7 +73,7 @@ TEST(Background, RoundTripL4) {
 // are gone. With the node-local files lost as well, the relaunch falls
 // back to checkpoint 1, which the failed promotion left in place.
 void killed_during_promotion(int level, bool nodes_lost) {
-    ASSERT_TRUE(background_mode()) << "registered as a BACKGROUND scenario";
+    ASSERT_TRUE(background_mode() || snapshot_mode()) << "registered as a BACKGROUND or SNAPSHOT scenario";
     std::string cfg = config(one_rank_per_node());
     if (phase() == 1) {
         ASSERT_NE(std::getenv("MLCKPT_FAULT_INJECT"), nullptr) << "registered with a fault point";
@@ -88,14 +84,14 @@ void killed_during_promotion(int level, bool nodes_lost) {
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
         d.fill(2);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, level));
-        mark("second-checkpoint-committed");
+        mark("second-checkpoint-returned");
         d.fill(3);
         FTI_Finalize();  // waits for the worker, whose rank is killed
         ADD_FAILURE() << "a process should have been killed";
         return;
     }
     ::unsetenv("MLCKPT_FAULT_INJECT");
-    ASSERT_TRUE(marked("second-checkpoint-committed"));
+    ASSERT_TRUE(marked("second-checkpoint-returned"));
     if (nodes_lost) {  // L4: checkpoint 1 was never retired
         if (world_rank() == 0) fs::remove_all(local_dir());
         world_barrier();
@@ -116,7 +112,59 @@ void killed_during_promotion(int level, bool nodes_lost) {
     // The relaunched run promotes its own checkpoints again.
     d.fill(4);
     ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, level));
-    settle();
+    ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
+    EXPECT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// With a snapshot: a rank killed while its worker writes checkpoint 2 from
+// the copy (after_data_write): nothing of it was committed, and the
+// relaunch recovers checkpoint 1.
+TEST(Background, KilledWhileWritingTheSnapshot) {
+    ASSERT_TRUE(snapshot_mode()) << "registered as a SNAPSHOT scenario";
+    std::string cfg = config(one_rank_per_node());
+    if (phase() == 1) {
+        ASSERT_NE(std::getenv("MLCKPT_FAULT_INJECT"), nullptr) << "registered with a fault point";
+        ASSERT_TRUE(start(cfg));
+        Dataset d(app_rank());
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
+        ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
+        mark("first-checkpoint-done");
+        d.fill(2);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
+        d.fill(3);
+        FTI_Finalize();
+        ADD_FAILURE() << "a process should have been killed";
+        return;
+    }
+    ::unsetenv("MLCKPT_FAULT_INJECT");
+    ASSERT_TRUE(marked("first-checkpoint-done"));
+    recover_then_finalize(cfg, 1);
+}
+
+// Data beyond the budget (async_snapshot_mb = 1, 3 MiB per rank): the
+// checkpoint is written before FTI_Checkpoint returns, as without a
+// snapshot; what fits goes through the snapshot again.
+TEST(Background, SnapshotOverTheBudgetIsWrittenAtOnce) {
+    ASSERT_TRUE(snapshot_mode()) << "registered as a SNAPSHOT scenario";
+    ConfigOptions o = one_rank_per_node();
+    o.basic["async_snapshot_mb"] = "1";
+    std::string cfg = config(o);
+    ASSERT_TRUE(start(cfg));
+    LargeDataset data;
+    data.protect();
+    data.fill(1);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
+    EXPECT_EQ(find_files(data_file(1, app_rank())).size(), 1u) << "written before the call returned";
+    data.fill(2);
+    ASSERT_FTI(FTI_SCES, FTI_Protect(10, data.large.data(), 1000, FTI_ULNG));  // now within the budget
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
+    data.fill(3);
+    ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(data.d.matches(2)) << "the snapshot holds what the call saw";
+    for (std::size_t i = 0; i < 1000; ++i) ASSERT_EQ(data.large[i], pattern(app_rank(), 10, 2, i)) << i;
     EXPECT_FTI(FTI_SCES, FTI_Finalize());
 }
 
@@ -132,12 +180,14 @@ TEST(Background, KilledDuringPromotionThenNodesLostL4) {
 
 // glbl_dir is a 4 MiB file system. Checkpoint 1 (small) reaches L4;
 // checkpoint 2 (3 MiB more per rank) does not fit. The failure is reported
-// by the next checkpoint call, whose own checkpoint is taken; checkpoint 1
-// is kept at L4 and checkpoint 2 stays recoverable at L1.
+// by the next checkpoint call, whose own checkpoint is taken (with a
+// snapshot, the promotion starts once the snapshot is written: the failure
+// is reported by FTI_WaitBackground); checkpoint 1 is kept at L4 and
+// checkpoint 2 stays recoverable at L1.
 // Phase 2 recovers checkpoint 3 (the newest, at L1); phase 3, with every
 // node-local file lost, falls back to checkpoint 1.
 TEST(Background, FullGlobalDirIsReported) {
-    ASSERT_TRUE(background_mode()) << "registered as a BACKGROUND scenario";
+    ASSERT_TRUE(background_mode() || snapshot_mode()) << "registered as a BACKGROUND or SNAPSHOT scenario";
     const fs::path small = workdir() / "small-glbl";
     ConfigOptions o = one_rank_per_node();
     o.basic["glbl_dir"] = small.string();
@@ -152,13 +202,14 @@ TEST(Background, FullGlobalDirIsReported) {
         data.d.protect();
         data.d.fill(1);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
-        settle();
+        ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
         data.protect();  // now 3 MiB more per rank
         data.fill(2);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
         data.fill(3);
-        EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(3, FTI_L4));
+        EXPECT_FTI(FTI_NSCS, snapshot_mode() ? FTI_WaitBackground() : FTI_Checkpoint(3, FTI_L4));
         const std::string error = FTI_LastError();
+        if (snapshot_mode()) EXPECT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4));
         EXPECT_NE(error.find("the background promotion of checkpoint 2 to L4 failed"), std::string::npos) << error;
         EXPECT_NE(error.find("it stays recoverable at L1"), std::string::npos) << error;
         EXPECT_EQ(find_files(l4_file(1, app_rank())).size(), 1u) << "checkpoint 1 kept at L4";
@@ -214,7 +265,7 @@ std::size_t status_field(const std::string& name) {
 }
 
 TEST(Background, ManyCheckpointsKeepMemoryFlat) {
-    ASSERT_TRUE(background_mode()) << "registered as a BACKGROUND scenario";
+    ASSERT_TRUE(background_mode() || snapshot_mode()) << "registered as a BACKGROUND or SNAPSHOT scenario";
     std::string cfg = config(one_rank_per_node());
     ASSERT_TRUE(start(cfg));
     Dataset d(app_rank());
@@ -229,7 +280,7 @@ TEST(Background, ManyCheckpointsKeepMemoryFlat) {
             threads_at_20 = status_field("Threads");
         }
     }
-    settle();
+    ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
     EXPECT_LT(status_field("VmRSS"), rss_at_20 + 8 * 1024) << "kB";
     EXPECT_LE(status_field("Threads"), threads_at_20) << "worker threads are joined";
     EXPECT_TRUE(removed_in_background(data_file(199, app_rank())));

@@ -160,8 +160,12 @@ bool heads_mode();
 // head = 0 and inline_l2..l4 = 0, so each rank's worker thread does the
 // L2/L3/L4 work after the commit.
 bool background_mode();
-// Heads or background: checkpoints of L2-L4 are committed with the files
-// alone and completed afterwards.
+// Snapshot mode (MLCKPT_TEST_SNAPSHOT=1, the "snapshot" variants):
+// async_snapshot = 1, FTI_Checkpoint copies the data and the rank's worker
+// writes the checkpoint.
+bool snapshot_mode();
+// Heads, background or snapshot: checkpoints of L2-L4 are committed with
+// the files alone and completed afterwards.
 bool promoted_after_commit();
 // MPI_THREAD_MULTIPLE with MLCKPT_TEST_THREAD_MULTIPLE=1 (the "multiple"
 // variants), else MPI_THREAD_SINGLE: what main() initialises MPI with.

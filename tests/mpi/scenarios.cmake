@@ -332,3 +332,25 @@ foreach(multiple "" MULTIPLE)
   endforeach()
   mlckpt_add_mpi_scenario(L4.SurvivesTheLossOfEveryNode RANKS 8 PHASES killed ok BACKGROUND ${multiple})
 endforeach()
+
+# Checkpoints written from an in-memory snapshot (async_snapshot = 1), with
+# both thread levels: the same round trips, kills and full glbl_dir, and a
+# kill while the worker writes the snapshot.
+foreach(multiple "" MULTIPLE)
+  foreach(level L2 L3 L4)
+    mlckpt_add_mpi_scenario(Background.RoundTrip${level} RANKS 4 8 PHASES killed ok SNAPSHOT ${multiple})
+  endforeach()
+  mlckpt_add_mpi_scenario(Background.RoundTripL4 RANKS 4 PHASES killed ok SNAPSHOT ${multiple} FTIFF)
+  mlckpt_add_mpi_scenario(Background.RoundTripL4 RANKS 4 PHASES killed ok SNAPSHOT ${multiple} IO 2)
+  mlckpt_add_mpi_scenario(Background.RoundTripL3 RANKS 4 PHASES killed ok SNAPSHOT ${multiple} FTIFF)
+  mlckpt_add_mpi_scenario(Background.RoundTripL4 RANKS 4 PHASES killed ok SNAPSHOT ${multiple} IO 5)
+  foreach(point promotion_started promotion_written)
+    mlckpt_add_mpi_scenario(Background.KilledDuringPromotionL4 RANKS 4 PHASES killed ok SNAPSHOT ${multiple}
+                            PREFIX mpi.${point} ENV MLCKPT_FAULT_INJECT=${point}:1:2)
+  endforeach()
+  mlckpt_add_mpi_scenario(Background.KilledWhileWritingTheSnapshot RANKS 4 PHASES killed ok SNAPSHOT ${multiple}
+                          ENV MLCKPT_FAULT_INJECT=after_data_write:2:2)
+  mlckpt_add_mpi_scenario(Background.FullGlobalDirIsReported RANKS 4 PHASES killed killed ok SNAPSHOT ${multiple})
+  mlckpt_add_mpi_scenario(Background.ManyCheckpointsKeepMemoryFlat RANKS 4 PHASES ok SNAPSHOT ${multiple})
+  mlckpt_add_mpi_scenario(Background.SnapshotOverTheBudgetIsWrittenAtOnce RANKS 4 PHASES ok SNAPSHOT ${multiple})
+endforeach()
