@@ -62,6 +62,9 @@ TEST(Config, MinimalFileGetsDefaults) {
     EXPECT_EQ(c.transfer_size_mb, 16);
     EXPECT_FALSE(c.local_test);
     EXPECT_FALSE(c.enable_staging);
+    EXPECT_FALSE(c.async_snapshot);
+    EXPECT_EQ(c.async_snapshot_mb, 4096);
+    EXPECT_FALSE(c.promoted_after_commit(4));
     for (int level = 1; level <= 4; ++level) EXPECT_EQ(c.interval_minutes(level), 0.0);
     EXPECT_TRUE(c.is_inline(2));
 }
@@ -77,6 +80,7 @@ TEST(Config, EveryKeyIsRead) {
                                      "keep_last_ckpt = 1\nkeep_l4_ckpt = 1\nkeep_heads_alive = 1\n"
                                      "group_size = 8\nverbosity = 3\nckpt_io = 3\nenable_dcp = 1\ndcp_mode = 2\n"
                                      "dcp_block_size = 4096\nmax_var_id = 99\nenable_staging = 1\n"
+                                     "async_snapshot = 1\nasync_snapshot_mb = 512\n"
                                      "[restart]\nfailure = 1\nexec_id = 2026-01-02_03-04-05\n"
                                      "[advanced]\nblock_size = 64\ntransfer_size = 8\nlocal_test = 1\n"
                                      "general_tag = 1\nckpt_tag = 2\nstage_tag = 3\nfinal_tag = 4\n"
@@ -96,6 +100,10 @@ TEST(Config, EveryKeyIsRead) {
     EXPECT_EQ(c.ckpt_io, IoMode::ftiff);
     EXPECT_TRUE(c.enable_dcp);
     EXPECT_TRUE(c.enable_staging);
+    EXPECT_TRUE(c.async_snapshot);
+    EXPECT_EQ(c.async_snapshot_mb, 512);
+    EXPECT_TRUE(c.promoted_after_commit(3)) << "a snapshot is promoted after its commit even when inline_l3 = 1";
+    EXPECT_FALSE(c.promoted_after_commit(1));
     EXPECT_EQ(c.dcp_mode, DcpMode::crc32);
     EXPECT_EQ(c.dcp_block_size, 4096);
     EXPECT_EQ(c.max_var_id, 99);
@@ -158,6 +166,8 @@ TEST(Config, WrongTypeAndRange) {
          "[advanced] fast_forward = '11': out of range; allowed: an integer from 1 to 10"},
         {"[advanced]\nfast_forward = 0", "[advanced] fast_forward = '0': out of range"},
         {"ckpt_dir = \"\"", "[basic] ckpt_dir = '': empty; allowed: a directory path"},
+        {"async_snapshot = sometimes", "[basic] async_snapshot = 'sometimes': not a flag; allowed: 0 or 1"},
+        {"async_snapshot_mb = 0", "[basic] async_snapshot_mb = '0': out of range; allowed: an integer from 1 to"},
     };
     for (const Case& c : cases) {
         std::string msg = error_of(minimal_with(c.line));
