@@ -366,6 +366,37 @@ TEST(CppWrapper, FailedRestartIsAFreshRun) {
     EXPECT_TRUE(config_says("failure = 0"));
 }
 
+// An in-memory snapshot promoted to L4 in the background: the data may
+// change as soon as checkpoint() returns, and wait() returns once the
+// checkpoint is in glbl_dir; the next launch restarts from it.
+TEST(CppWrapper, WaitForTheBackground) {
+    ConfigOptions options;
+    options.basic = {{"inline_l4", "0"}, {"async_snapshot", "1"}};
+    std::string cfg = config(options);
+    if (phase() == 1) {
+        // A crash after wait(): the session is never destroyed (see RestartPath).
+        alignas(Session) static unsigned char storage[sizeof(Session)];
+        Session& crashing = *new (storage) Session{cfg, MPI_COMM_WORLD};
+        static std::vector<double> field(100000);
+        crashing.protect(1, field);
+        std::fill(field.begin(), field.end(), 1.0 + app_rank());
+        EXPECT_TRUE(crashing.checkpoint(1, Level::L4));
+        std::fill(field.begin(), field.end(), -1.0);  // at once: not in the checkpoint
+        crashing.wait();
+        crashing.wait();  // nothing left: at once
+        const std::string name = l4_file(1, app_rank());
+        EXPECT_EQ(files_below(global_dir(), [&](const fs::path& f) { return f.filename() == name; }).size(), 1u);
+        return;
+    }
+    Session s{cfg, MPI_COMM_WORLD};
+    std::vector<double> field(100000);
+    s.protect(1, field);
+    EXPECT_EQ(s.status(), 1);
+    s.recover();
+    EXPECT_EQ(std::count(field.begin(), field.end(), 1.0 + app_rank()), 100000);
+    s.finalize();
+}
+
 // Head ranks (head = 1, keep_heads_alive = 1) get a session that only
 // finalizes: the other calls throw instead of reaching the application
 // ranks' collectives.

@@ -105,6 +105,9 @@ program api_calls
     call expect(ierr, FTI_SCES, 'FTI_AddVarICP')
     call FTI_FinalizeICP(ierr)
     call expect(ierr, FTI_DONE, 'FTI_FinalizeICP')
+    ! Nothing left to the background at L1: returns at once.
+    call FTI_WaitBackground(ierr)
+    call expect(ierr, FTI_SCES, 'FTI_WaitBackground')
     ! A level that does not exist: refused, with a message.
     call FTI_Checkpoint(2, 10, ierr)
     call expect(ierr, FTI_NSCS, 'FTI_Checkpoint at level 10')

@@ -67,6 +67,26 @@ TEST(Background, RoundTripL4) {
     round_trip(FTI_L4);
 }
 
+// Phase 1 of the kill scenarios (the fault point comes with the scenario,
+// for checkpoint 2): checkpoint 1 completed, then checkpoint 2, the data
+// changed as soon as the call returns, and FTI_Finalize, which waits for the
+// background work where a rank is killed.
+void killed_after_two_checkpoints(const std::string& cfg, int level) {
+    ASSERT_NE(std::getenv("MLCKPT_FAULT_INJECT"), nullptr) << "registered with a fault point";
+    ASSERT_TRUE(start(cfg));
+    Dataset d(app_rank());
+    d.protect();
+    d.fill(1);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
+    ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
+    mark("first-checkpoint-done");
+    d.fill(2);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, level));
+    d.fill(3);
+    FTI_Finalize();
+    ADD_FAILURE() << "a process should have been killed";
+}
+
 // A rank killed at a step of the promotion of checkpoint 2 (the fault point
 // comes with the scenario): checkpoint 2 was committed before its level's
 // work began, so the relaunch recovers it, and the promotion's leftovers
@@ -75,23 +95,9 @@ TEST(Background, RoundTripL4) {
 void killed_during_promotion(int level, bool nodes_lost) {
     ASSERT_TRUE(background_mode() || snapshot_mode()) << "registered as a BACKGROUND or SNAPSHOT scenario";
     std::string cfg = config(one_rank_per_node());
-    if (phase() == 1) {
-        ASSERT_NE(std::getenv("MLCKPT_FAULT_INJECT"), nullptr) << "registered with a fault point";
-        ASSERT_TRUE(start(cfg));
-        Dataset d(app_rank());
-        d.protect();
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
-        d.fill(2);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, level));
-        mark("second-checkpoint-returned");
-        d.fill(3);
-        FTI_Finalize();  // waits for the worker, whose rank is killed
-        ADD_FAILURE() << "a process should have been killed";
-        return;
-    }
+    if (phase() == 1) return killed_after_two_checkpoints(cfg, level);
     ::unsetenv("MLCKPT_FAULT_INJECT");
-    ASSERT_TRUE(marked("second-checkpoint-returned"));
+    ASSERT_TRUE(marked("first-checkpoint-done"));
     if (nodes_lost) {  // L4: checkpoint 1 was never retired
         if (world_rank() == 0) fs::remove_all(local_dir());
         world_barrier();
@@ -122,22 +128,7 @@ void killed_during_promotion(int level, bool nodes_lost) {
 TEST(Background, KilledWhileWritingTheSnapshot) {
     ASSERT_TRUE(snapshot_mode()) << "registered as a SNAPSHOT scenario";
     std::string cfg = config(one_rank_per_node());
-    if (phase() == 1) {
-        ASSERT_NE(std::getenv("MLCKPT_FAULT_INJECT"), nullptr) << "registered with a fault point";
-        ASSERT_TRUE(start(cfg));
-        Dataset d(app_rank());
-        d.protect();
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
-        ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
-        mark("first-checkpoint-done");
-        d.fill(2);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
-        d.fill(3);
-        FTI_Finalize();
-        ADD_FAILURE() << "a process should have been killed";
-        return;
-    }
+    if (phase() == 1) return killed_after_two_checkpoints(cfg, FTI_L4);
     ::unsetenv("MLCKPT_FAULT_INJECT");
     ASSERT_TRUE(marked("first-checkpoint-done"));
     recover_then_finalize(cfg, 1);
