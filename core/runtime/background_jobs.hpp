@@ -68,8 +68,8 @@ class BackgroundJobs {
     void wait_until_done(const Entry& entry);
 
     const Context& ctx_;
-    Communicator worker_app_;    // MPI_THREAD_MULTIPLE: the worker's duplicate of ctx.app
-    Communicator worker_group_;  // ... and of ctx.group
+    Communicator worker_app_;                  // MPI_THREAD_MULTIPLE: the worker's duplicate of ctx.app
+    Communicator worker_group_;                // ... and of ctx.group
     std::deque<std::shared_ptr<Entry>> jobs_;  // posted, not settled; the application's thread only
     std::mutex mutex_;
     std::condition_variable posted_;

@@ -8,9 +8,9 @@
 
 #include "common/plural.hpp"
 #include "config/restart_state.hpp"
+#include "format/hdf5_handle.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
-#include "format/hdf5_handle.hpp"
 #include "runtime/background_promotion.hpp"
 #include "runtime/fti_messages.hpp"
 #include "runtime/hdf5_schema.hpp"
@@ -282,10 +282,11 @@ void Session::start_background_jobs() {
     if (jobs_->worker_communicates()) {
         ctx_.log.debug(what + " (MPI_THREAD_MULTIPLE)");
     } else {
-        ctx_.log.info(what + "; MPI provides less than MPI_THREAD_MULTIPLE, so their communication (the commit, "
-                             "partner copies, parity, shared L4 files) is done in the next checkpoint call "
-                             "(initialise MPI with MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...) to have it done in "
-                             "the background)");
+        ctx_.log.info(what +
+                      "; MPI provides less than MPI_THREAD_MULTIPLE, so their communication (the commit, "
+                      "partner copies, parity, shared L4 files) is done in the next checkpoint call "
+                      "(initialise MPI with MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...) to have it done in "
+                      "the background)");
     }
 }
 
@@ -301,8 +302,9 @@ void Session::checkpoint(int ckpt_id, int level) {
 
 void Session::wait_background() {
     if (icp_ || icp_single_) {
-        fail(ErrorKind::usage, "an incremental checkpoint (FTI_InitICP) is in progress; finish it with FTI_FinalizeICP "
-                               "first");
+        fail(ErrorKind::usage,
+             "an incremental checkpoint (FTI_InitICP) is in progress; finish it with FTI_FinalizeICP "
+             "first");
     }
     drain_background();
     with_background_report([] {});
@@ -355,8 +357,9 @@ bool Session::takes_snapshot(int ckpt_id, int level) {
     if (file_format(ctx_.config.ckpt_io, written_level(level)) == IoMode::hdf5 && !h5::hdf5_thread_safe()) {
         // The worker would call HDF5 while the application may too.
         if (ctx_.rank() == 0 && !snapshot_refusal_logged_) {
-            ctx_.log.info("HDF5 checkpoints (ckpt_io = 5) are written before FTI_Checkpoint returns, not from an "
-                          "in-memory snapshot: this HDF5 library is not thread-safe");
+            ctx_.log.info(
+                "HDF5 checkpoints (ckpt_io = 5) are written before FTI_Checkpoint returns, not from an "
+                "in-memory snapshot: this HDF5 library is not thread-safe");
         }
         snapshot_refusal_logged_ = true;
         return false;
@@ -367,7 +370,8 @@ bool Session::takes_snapshot(int ckpt_id, int level) {
     if (most <= snapshot_copy_->budget()) return true;
     if (ctx_.rank() == 0) {
         ctx_.log.info("checkpoint " + std::to_string(ckpt_id) + ": the protected data (up to " +
-                      std::to_string(most >> 20) + " MiB on a rank) exceeds the in-memory snapshot's budget ([basic] "
+                      std::to_string(most >> 20) +
+                      " MiB on a rank) exceeds the in-memory snapshot's budget ([basic] "
                       "async_snapshot_mb = " +
                       std::to_string(ctx_.config.async_snapshot_mb) + " in " + ctx_.config.path +
                       "); it is written before FTI_Checkpoint returns");
@@ -394,7 +398,8 @@ void Session::take_snapshot(int ckpt_id, int level, double start) {
     // A worker that communicates goes on to the level's work at once; else
     // it is handed over once the checkpoint is settled.
     std::shared_ptr<ChainedPromotion> chained;
-    if (jobs_->worker_communicates() && !ctx_.config.head && deferred(level)) chained = std::make_shared<ChainedPromotion>();
+    if (jobs_->worker_communicates() && !ctx_.config.head && deferred(level))
+        chained = std::make_shared<ChainedPromotion>();
     job.collective = [this, writer, level, chained](MPI_Comm app, MPI_Comm group) {
         writer->commit_metadata_over(app);
         if (!chained) return;
@@ -456,17 +461,18 @@ void Session::hand_over(const CheckpointRef& ref, int level, const FileRecord& r
         handed_over_ = HandedOver{ref, level};
         return;
     }
-    jobs_->post(promotion_job(ctx_, ref, level, record,
-                              [this, ref, level](std::exception_ptr failure) { settle_promotion(ref, level, failure); }));
+    jobs_->post(promotion_job(ctx_, ref, level, record, [this, ref, level](std::exception_ptr failure) {
+        settle_promotion(ref, level, failure);
+    }));
 }
 
 void Session::settle_promotion(const CheckpointRef& committed, int level, std::exception_ptr failure) {
     if (!failure) return complete_handed_over({committed, level});
-    note_background_failure("the background promotion of checkpoint " + std::to_string(committed.ckpt_id) + " to " +
-                                level_name(level) + " failed: ",
-                            failure,
-                            std::string("; it stays recoverable at ") + level_name(committed.level) +
-                                ", and older checkpoints are kept");
+    note_background_failure(
+        "the background promotion of checkpoint " + std::to_string(committed.ckpt_id) + " to " + level_name(level) +
+            " failed: ",
+        failure,
+        std::string("; it stays recoverable at ") + level_name(committed.level) + ", and older checkpoints are kept");
 }
 
 void Session::note_background_failure(const std::string& what, std::exception_ptr failure,

@@ -158,12 +158,12 @@ class Session {
     // Collective: settles until nothing is left in the background.
     void drain_background();
     void take_checkpoint(int ckpt_id, int level);  // collective: FTI_Checkpoint's own work
-    std::optional<std::string> head_verdict();  // why the head failed, if it did
+    std::optional<std::string> head_verdict();     // why the head failed, if it did
     void complete_handed_over(const HandedOver& h);
     // Runs the call's own work, then reports the failure of the background
     // work that settle_handed_over() found, once: its own failure first.
     void with_background_report(const std::function<void()>& own_work);
-    bool finish_icp();  // collective: FTI_FinalizeICP's own work
+    bool finish_icp();             // collective: FTI_FinalizeICP's own work
     void start_background_jobs();  // collective
     void forget_superseded_source();
     void after_commit(const CheckpointRef& ref, int level, double seconds);

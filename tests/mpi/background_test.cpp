@@ -204,9 +204,10 @@ TEST(Background, FullGlobalDirIsReported) {
         EXPECT_NE(error.find("the background promotion of checkpoint 2 to L4 failed"), std::string::npos) << error;
         EXPECT_NE(error.find("it stays recoverable at L1"), std::string::npos) << error;
         EXPECT_EQ(find_files(l4_file(1, app_rank())).size(), 1u) << "checkpoint 1 kept at L4";
-        EXPECT_TRUE(files_below(small, [](const fs::path& f) {
-                        return f.filename().string().find("Ckpt2-") != std::string::npos;
-                    }).empty())
+        EXPECT_TRUE(
+            files_below(small,
+                        [](const fs::path& f) { return f.filename().string().find("Ckpt2-") != std::string::npos; })
+                .empty())
             << "nothing of the failed promotion left in glbl_dir";
         // FTI_WaitBackground reports the failure of checkpoint 3's promotion.
         EXPECT_FTI(FTI_NSCS, FTI_WaitBackground());
