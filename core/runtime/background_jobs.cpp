@@ -1,6 +1,7 @@
 #include "runtime/background_jobs.hpp"
 
 #include <chrono>
+#include <utility>
 
 #include "mpi/bounded_wait.hpp"
 
@@ -17,6 +18,9 @@ bool mpi_thread_multiple() {
 }  // namespace
 
 BackgroundJobs::BackgroundJobs(const Context& ctx) : ctx_(ctx) {
+    check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finish_at_mpi_finalize, &keyval_, nullptr),
+              "MPI_Comm_create_keyval");
+    check_mpi(MPI_Comm_set_attr(MPI_COMM_SELF, keyval_, this), "MPI_Comm_set_attr");
     // Every rank of ctx.app was initialised with the same thread level.
     if (!mpi_thread_multiple()) return;
     worker_app_ = Communicator(dup_comm(ctx.app, "the library's communicator of the ranks' worker threads"));
@@ -25,7 +29,37 @@ BackgroundJobs::BackgroundJobs(const Context& ctx) : ctx_(ctx) {
     }
 }
 
+int BackgroundJobs::finish_at_mpi_finalize(MPI_Comm, int, void* attribute, void*) {
+    auto* jobs = static_cast<BackgroundJobs*>(attribute);
+    jobs->finish_without_settling();
+    jobs->keyval_ = MPI_KEYVAL_INVALID;  // freed with MPI_COMM_SELF's attributes
+    return MPI_SUCCESS;
+}
+
+void BackgroundJobs::finish_without_settling() noexcept {
+    for (const std::shared_ptr<Entry>& entry : jobs_) {
+        wait_until_done(*entry);
+        if (worker_communicates()) continue;
+        try {
+            agree(ctx_.app, entry->failure);
+            if (entry->job.collective) entry->job.collective(ctx_.app, ctx_.group);
+        } catch (...) {
+            // Not committed: the next launch restarts from an older checkpoint.
+        }
+    }
+    jobs_.clear();
+}
+
 BackgroundJobs::~BackgroundJobs() {
+    int mpi_finalized = 0;
+    MPI_Finalized(&mpi_finalized);
+    if (mpi_finalized == 0 && keyval_ != MPI_KEYVAL_INVALID) {
+        // Ended by FTI_Finalize (nothing pending) or a second FTI_Init.
+        jobs_.clear();
+        int keyval = std::exchange(keyval_, MPI_KEYVAL_INVALID);
+        MPI_Comm_delete_attr(MPI_COMM_SELF, keyval);
+        MPI_Comm_free_keyval(&keyval);
+    }
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;

@@ -16,6 +16,13 @@
 //               leaves running.
 // A failure of `local` is agreed on before `collective` runs; a failed job
 // skips its `collective`.
+//
+// An application that calls MPI_Finalize without FTI_Finalize (as FTI's
+// own test programs do, to leave their checkpoints for the next launch)
+// still gets its pending jobs done up to their commits: MPI_Finalize
+// deletes the attributes of MPI_COMM_SELF first, and the deletion of this
+// object's attribute runs the jobs' local and collective parts while MPI
+// still works (every rank is in MPI_Finalize, so the collectives match).
 #pragma once
 
 #include <condition_variable>
@@ -58,6 +65,10 @@ class BackgroundJobs {
     void settle();
 
   private:
+    static int finish_at_mpi_finalize(MPI_Comm, int, void* attribute, void*);
+    // Each pending job's local and collective parts, without its settle.
+    void finish_without_settling() noexcept;
+
     struct Entry {
         Job job;
         std::exception_ptr failure;
@@ -75,7 +86,8 @@ class BackgroundJobs {
     std::condition_variable posted_;
     std::deque<std::shared_ptr<Entry>> queue_;  // for the worker
     bool stopping_ = false;
-    std::thread worker_;  // started by the first job
+    std::thread worker_;               // started by the first job
+    int keyval_ = MPI_KEYVAL_INVALID;  // the attribute on MPI_COMM_SELF
 };
 
 }  // namespace mlckpt::core

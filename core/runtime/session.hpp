@@ -200,9 +200,6 @@ class Session {
     std::uint64_t first_seq_of_run_ = 1;  // checkpoints below it predate this run
 
     std::optional<HandedOver> handed_over_;
-    // Head = 0 with a level whose inline_l<L> is 0, or async_snapshot: the
-    // rank's worker thread.
-    std::unique_ptr<BackgroundJobs> jobs_;
     std::unique_ptr<SnapshotCopy> snapshot_copy_;  // async_snapshot
     bool snapshot_refusal_logged_ = false;
     std::optional<Error> background_failure_;
@@ -231,6 +228,10 @@ class Session {
     std::unique_ptr<Staging> staging_;  // application ranks, enable_staging = 1
     FormatState format_;                // FTI-FF containers and the dCP baseline, continued by every checkpoint
     bool finalized_ = false;
+    // Head = 0 with a level whose inline_l<L> is 0, or async_snapshot: the
+    // rank's worker thread. Last, so that it stops before anything its jobs
+    // use (the context, the snapshot's copies) goes.
+    std::unique_ptr<BackgroundJobs> jobs_;
 };
 
 }  // namespace mlckpt::core
