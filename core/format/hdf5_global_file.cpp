@@ -183,8 +183,14 @@ void sync_file(MPI_Comm comm, const Site& site) {
     });
 }
 
-// The subset table: created with the global datasets, so that the
-// reservation covers it; its rows (this rank's as `block`) written last,
+// The columns of the subset table.
+std::uint64_t table_width(const GlobalSchema& schema) {
+    std::size_t max_rank = 1;
+    for (const GlobalDatasetSpec& d : schema.datasets) max_rank = std::max(max_rank, d.dims.size());
+    return kFixedColumns + 2 * max_rank;
+}
+
+// The subset table; its rows (this rank's as `block`) are written last,
 // once their checksums are known.
 struct SubsetTable {
     std::string what;  // names it in messages
@@ -201,9 +207,8 @@ SubsetTable create_subset_table(const Site& site, MPI_Comm comm, hid_t file, con
     int size = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    std::size_t max_rank = 1;
-    for (const GlobalDatasetSpec& d : schema.datasets) max_rank = std::max(max_rank, d.dims.size());
-    const std::uint64_t width = kFixedColumns + 2 * max_rank;
+    const std::uint64_t width = table_width(schema);
+    const std::size_t max_rank = (width - kFixedColumns) / 2;
 
     std::vector<std::uint64_t> counts(static_cast<std::size_t>(size));
     std::uint64_t mine = pieces.size();
@@ -241,25 +246,40 @@ SubsetTable create_subset_table(const Site& site, MPI_Comm comm, hid_t file, con
     return t;
 }
 
-// Rank 0 allocates the storage of the whole file as HDF5 has laid it out
-// (parallel HDF5 allocates a dataset's storage when it creates it), so that
-// a full disk fails here, cleanly, and not in a write that MPI-IO may
-// report as a success. Returns the reserved length on rank 0, 0 where the
-// file system cannot reserve and on the other ranks.
-std::uint64_t reserve_file(MPI_Comm comm, const Site& site, hid_t file, int rank, int ckpt_id) {
-    // The flush sets the file's size to HDF5's end of allocation, which no
-    // interface of HDF5 reports once the MPI-IO driver has written.
-    const herr_t flushed = H5Fflush(file, H5F_SCOPE_LOCAL);
-    together(comm, [&] { site.check(flushed, "flush (HDF5's records)"); });
+// Room for HDF5's records (superblock, groups, object headers,
+// attributes) beside the data; a file that needs more is read back.
+constexpr std::uint64_t kRecordsRoom = std::uint64_t{64} << 10;
+constexpr std::uint64_t kRecordsPerObject = std::uint64_t{4} << 10;
+
+// Rank 0 allocates the storage the file will take, before anything but
+// HDF5's first records is written, so that a full disk fails here,
+// cleanly, and not in a write that MPI-IO may report as a success.
+// Returns the reserved length on rank 0, 0 where the file system cannot
+// reserve and on the other ranks.
+std::uint64_t reserve_file(MPI_Comm comm, const Site& site, const GlobalSchema& schema,
+                           const std::vector<Piece>& pieces, int rank, int ckpt_id) {
+    std::uint64_t mine = pieces.size();
+    std::uint64_t subsets = 0;
+    allreduce(&mine, &subsets, 1, MPI_UINT64_T, MPI_SUM, comm, "the number of subsets of the global file");
+    std::uint64_t size = kRecordsRoom + kRecordsPerObject * (schema.groups.size() + schema.datasets.size() + 1) +
+                         subsets * table_width(schema) * sizeof(std::uint64_t);
+    for (const GlobalDatasetSpec& d : schema.datasets) {
+        std::uint64_t bytes = d.type->size;
+        for (std::uint64_t n : d.dims) bytes *= n;
+        size += bytes;
+    }
     std::uint64_t reserved = 0;
     together(comm, [&] {
         if (rank != 0) return;
-        File f = File::open_update(site.file);
-        const std::uint64_t size = f.size();
         const auto seq = static_cast<std::uint64_t>(ckpt_id);
-        const int err = fault_requested("reservation_full", rank, seq)       ? ENOSPC
-                        : fault_requested("no_space_reservation", rank, seq) ? EOPNOTSUPP
-                                                                             : f.reserve(size);
+        int err = 0;
+        if (fault_requested("reservation_full", rank, seq)) {
+            err = ENOSPC;
+        } else if (fault_requested("no_space_reservation", rank, seq)) {
+            err = EOPNOTSUPP;
+        } else {
+            err = File::open_update(site.file).reserve(size);
+        }
         if (err == 0) reserved = size;
         if (err == 0 || err == EOPNOTSUPP || err == ENOSYS || err == EINVAL) return;
         const fs::path disk = site.file.parent_path();
@@ -329,6 +349,7 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     site.check(H5Pset_coll_metadata_write(access.get(), true), "collective metadata writes");
     Handle f =
         site.own(H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()), H5Fclose, "create (parallel)");
+    const std::uint64_t reserved = reserve_file(comm, site, schema, pieces, rank, ckpt_id);
     write_attribute(site, f.get(), kCkptAttribute, H5T_NATIVE_INT, {}, &ckpt_id);
     write_attribute(site, f.get(), kRanksAttribute, H5T_NATIVE_INT, {}, &size);
     for (const GroupPath& g : schema.groups) {
@@ -360,7 +381,6 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
         created.push_back(std::move(c));
     }
     SubsetTable table = create_subset_table(site, comm, f.get(), schema, pieces);
-    const std::uint64_t reserved = reserve_file(comm, site, f.get(), rank, ckpt_id);
 
     for (std::size_t i = 0; i < schema.datasets.size(); ++i) {
         const Created& c = created[i];
@@ -394,8 +414,9 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     const herr_t closed = f.close();
     together(comm, [&] { site.check(closed, "close (HDF5's records)"); });
     sync_file(comm, site);
-    // Once closed, the file's size is HDF5's end of allocation: anything
-    // HDF5 allocated beyond the reservation is checked as without one.
+    // Once closed, the file's size is HDF5's end of allocation (the close
+    // cuts off what the reservation had beyond it): a file that outgrew the
+    // reservation is checked as without one.
     int unreserved = 1;
     together(comm, [&] {
         if (rank == 0) unreserved = reserved == 0 || File::open_read(file).size() > reserved;
