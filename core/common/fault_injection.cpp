@@ -9,7 +9,10 @@ namespace mlckpt::core {
 
 bool fault_requested(const char* point, int app_rank, std::uint64_t seq) {
     const char* spec = std::getenv("MLCKPT_FAULT_INJECT");
-    return spec != nullptr && std::string(point) + ":" + std::to_string(app_rank) + ":" + std::to_string(seq) == spec;
+    if (spec == nullptr) return false;
+    const std::string list = std::string(",") + spec + ",";
+    return list.find("," + std::string(point) + ":" + std::to_string(app_rank) + ":" + std::to_string(seq) + ",") !=
+           std::string::npos;
 }
 
 void fault_point(const char* point, int app_rank, std::uint64_t seq) {

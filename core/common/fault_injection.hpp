@@ -16,9 +16,9 @@
 // differential, after the commit: the first record of the sealed journal
 // was just applied to the file, on the rank's background thread),
 // during_global_write (FTI_L4_H5_SINGLE, with the checkpoint id as <seq>:
-// the subsets are written into the .partial file, its table and HDF5's
-// records are not), during_flush (scr.h: a dataset's files were copied to
-// the prefix, that copy is not committed), promotion_started and
+// the subsets are written into the .partial file, its table's rows and
+// HDF5's last records are not), during_flush (scr.h: a dataset's files were
+// copied to the prefix, that copy is not committed), promotion_started and
 // promotion_written (background promotion without heads: the rank's
 // worker begins on a committed checkpoint; its part of the promoted level
 // is durable, the promotion not committed). Datasets of scr.h pass
@@ -31,10 +31,15 @@
 namespace mlckpt::core {
 
 void fault_point(const char* point, int app_rank, std::uint64_t seq);
-// Whether MLCKPT_FAULT_INJECT names this point, for faults that are not a
-// kill. lost_global_write (ckpt_id as <seq>): after the global HDF5 file of
-// FTI_L4_H5_SINGLE is written and synced, a byte of the rank's first subset
-// changes in it, as a write that MPI-IO lost without an error would leave it.
+// Whether MLCKPT_FAULT_INJECT names this point (it may name several,
+// separated by commas), for faults that are not a kill. For the global
+// HDF5 file of FTI_L4_H5_SINGLE, with its ckpt_id as <seq>:
+// lost_global_write: once the file is written and synced, a byte of the
+// rank's first subset changes in it, as a write that MPI-IO lost without
+// an error would leave it; only a file without a reservation can lose one,
+// so it goes with no_space_reservation (rank 0: the file system cannot
+// reserve the file's storage). reservation_full (rank 0): the reservation
+// meets a full disk.
 bool fault_requested(const char* point, int app_rank, std::uint64_t seq);
 
 }  // namespace mlckpt::core

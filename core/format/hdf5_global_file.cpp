@@ -1,6 +1,9 @@
 #include "format/hdf5_global_file.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <future>
 #include <sstream>
 
 #include "common/fault_injection.hpp"
@@ -21,6 +24,7 @@ constexpr const char* kColumnsAttribute = "columns";
 constexpr std::uint64_t kVerifyPiece = std::uint64_t{8} << 20;
 // The subset table's fixed columns; offset[rank] and count[rank] follow.
 constexpr int kFixedColumns = 5;  // dataset id, writer, variable, CRC-32, rank
+constexpr int kCrcColumn = 3;
 constexpr const char* kColumnsText =
     "dataset_id, writer_rank, variable_id, crc32, rank, offset[0..rank-1] then count[0..rank-1] "
     "at columns 5.. and 5+max_rank..";
@@ -113,6 +117,17 @@ void for_each_row_major_piece(const std::vector<std::uint64_t>& offset, const st
     }
 }
 
+// Whether the block of `count` elements of a dataset of `dims` is one run
+// of the dataset's bytes: past its leading single elements, whole rows.
+bool one_run(const std::vector<std::uint64_t>& dims, const std::vector<std::uint64_t>& count) {
+    std::size_t k = 0;
+    while (k < count.size() && count[k] == 1) ++k;
+    for (std::size_t j = k + 1; j < count.size(); ++j) {
+        if (count[j] != dims[j]) return false;
+    }
+    return true;
+}
+
 int read_int_attribute(const Site& site, hid_t object, const char* name, const std::string& where) {
     int value = 0;
     Handle attr =
@@ -168,15 +183,32 @@ void sync_file(MPI_Comm comm, const Site& site) {
     });
 }
 
-void write_subset_table(const Site& site, MPI_Comm comm, hid_t file, hid_t transfer, const GlobalSchema& schema,
-                        const std::vector<Piece>& pieces) {
+// The columns of the subset table.
+std::uint64_t table_width(const GlobalSchema& schema) {
+    std::size_t max_rank = 1;
+    for (const GlobalDatasetSpec& d : schema.datasets) max_rank = std::max(max_rank, d.dims.size());
+    return kFixedColumns + 2 * max_rank;
+}
+
+// The subset table; its rows (this rank's as `block`) are written last,
+// once their checksums are known.
+struct SubsetTable {
+    std::string what;  // names it in messages
+    Handle space;
+    Handle table;
+    std::uint64_t width = 0;
+    std::vector<std::uint64_t> rows;
+    Piece block;
+};
+
+SubsetTable create_subset_table(const Site& site, MPI_Comm comm, hid_t file, const GlobalSchema& schema,
+                                const std::vector<Piece>& pieces) {
     int rank = 0;
     int size = 0;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    std::size_t max_rank = 1;
-    for (const GlobalDatasetSpec& d : schema.datasets) max_rank = std::max(max_rank, d.dims.size());
-    const std::uint64_t width = kFixedColumns + 2 * max_rank;
+    const std::uint64_t width = table_width(schema);
+    const std::size_t max_rank = (width - kFixedColumns) / 2;
 
     std::vector<std::uint64_t> counts(static_cast<std::size_t>(size));
     std::uint64_t mine = pieces.size();
@@ -188,31 +220,77 @@ void write_subset_table(const Site& site, MPI_Comm comm, hid_t file, hid_t trans
         total += counts[static_cast<std::size_t>(r)];
     }
 
-    std::vector<std::uint64_t> rows(pieces.size() * width, 0);
+    SubsetTable t;
+    t.width = width;
+    t.rows.assign(pieces.size() * width, 0);
     for (std::size_t i = 0; i < pieces.size(); ++i) {
         const Piece& p = pieces[i];
-        std::uint64_t* row = rows.data() + i * width;
+        std::uint64_t* row = t.rows.data() + i * width;
         row[0] = static_cast<std::uint64_t>(static_cast<std::int64_t>(schema.datasets[p.dataset].id));
         row[1] = static_cast<std::uint64_t>(rank);
         row[2] = static_cast<std::uint64_t>(static_cast<std::int64_t>(p.var));
-        row[3] = p.crc32;
         row[4] = p.count.size();
         std::copy(p.offset.begin(), p.offset.end(), row + kFixedColumns);
         std::copy(p.count.begin(), p.count.end(), row + kFixedColumns + max_rank);
     }
 
-    const std::string what = std::string("the subset table '") + kSubsetTable + "'";
-    Handle space = simple_space(site, {total, width}, what);
-    Handle table =
-        site.own(H5Dcreate2(file, kSubsetTable, H5T_NATIVE_UINT64, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                 H5Dclose, what);
-    write_string_attribute(site, table.get(), kColumnsAttribute, kColumnsText);
-    Piece block;  // this rank's rows as one hyperslab of the table
-    block.offset = {first, 0};
-    block.count = {pieces.size(), width};
-    block.data = std::as_bytes(std::span<const std::uint64_t>(rows));
-    write_round(comm, site, table.get(), H5T_NATIVE_UINT64, space.get(), transfer, pieces.empty() ? nullptr : &block,
-                what);
+    t.what = std::string("the subset table '") + kSubsetTable + "'";
+    t.space = simple_space(site, {total, width}, t.what);
+    t.table = site.own(
+        H5Dcreate2(file, kSubsetTable, H5T_NATIVE_UINT64, t.space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        H5Dclose, t.what);
+    write_string_attribute(site, t.table.get(), kColumnsAttribute, kColumnsText);
+    t.block.offset = {first, 0};
+    t.block.count = {pieces.size(), width};
+    t.block.data = std::as_bytes(std::span<const std::uint64_t>(t.rows));
+    return t;
+}
+
+// Room for HDF5's records (superblock, groups, object headers,
+// attributes) beside the data; a file that needs more is read back.
+constexpr std::uint64_t kRecordsRoom = std::uint64_t{64} << 10;
+constexpr std::uint64_t kRecordsPerObject = std::uint64_t{4} << 10;
+
+// Rank 0 allocates the storage the file will take, before anything but
+// HDF5's first records is written, so that a full disk fails here,
+// cleanly, and not in a write that MPI-IO may report as a success.
+// Returns the reserved length on rank 0, 0 where the file system cannot
+// reserve and on the other ranks.
+std::uint64_t reserve_file(MPI_Comm comm, const Site& site, const GlobalSchema& schema,
+                           const std::vector<Piece>& pieces, int rank, int ckpt_id) {
+    std::uint64_t mine = pieces.size();
+    std::uint64_t subsets = 0;
+    allreduce(&mine, &subsets, 1, MPI_UINT64_T, MPI_SUM, comm, "the number of subsets of the global file");
+    std::uint64_t size = kRecordsRoom + kRecordsPerObject * (schema.groups.size() + schema.datasets.size() + 1) +
+                         subsets * table_width(schema) * sizeof(std::uint64_t);
+    for (const GlobalDatasetSpec& d : schema.datasets) {
+        std::uint64_t bytes = d.type->size;
+        for (std::uint64_t n : d.dims) bytes *= n;
+        size += bytes;
+    }
+    std::uint64_t reserved = 0;
+    together(comm, [&] {
+        if (rank != 0) return;
+        const auto seq = static_cast<std::uint64_t>(ckpt_id);
+        int err = 0;
+        if (fault_requested("reservation_full", rank, seq)) {
+            err = ENOSPC;
+        } else if (fault_requested("no_space_reservation", rank, seq)) {
+            err = EOPNOTSUPP;
+        } else {
+            err = File::open_update(site.file).reserve(size);
+        }
+        if (err == 0) reserved = size;
+        if (err == 0 || err == EOPNOTSUPP || err == ENOSYS || err == EINVAL) return;
+        const fs::path disk = site.file.parent_path();
+        std::error_code ec;
+        const fs::space_info room = fs::space(disk, ec);
+        fail(ErrorKind::io, "HDF5 file '" + site.file.string() + "': cannot reserve its " + std::to_string(size) +
+                                " bytes on the file system of '" + disk.string() + "'" +
+                                (ec ? std::string() : " (" + std::to_string(room.available) + " bytes available)") +
+                                ": " + std::strerror(err));
+    });
+    return reserved;
 }
 
 }  // namespace
@@ -260,12 +338,18 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     int rank = 0;
     MPI_Comm_size(comm, &size);
     MPI_Comm_rank(comm, &rank);
-    for (Piece& p : pieces) p.crc32 = crc32_of(p.data);
+    // The checksums are computed beside the writes, which only read the data.
+    std::future<std::vector<std::uint32_t>> checksums = std::async(std::launch::async, [&pieces] {
+        std::vector<std::uint32_t> v;
+        for (const Piece& p : pieces) v.push_back(crc32_of(p.data));
+        return v;
+    });
     Handle access = site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
     site.check(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "MPI-IO driver");
     site.check(H5Pset_coll_metadata_write(access.get(), true), "collective metadata writes");
     Handle f =
         site.own(H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()), H5Fclose, "create (parallel)");
+    const std::uint64_t reserved = reserve_file(comm, site, schema, pieces, rank, ckpt_id);
     write_attribute(site, f.get(), kCkptAttribute, H5T_NATIVE_INT, {}, &ckpt_id);
     write_attribute(site, f.get(), kRanksAttribute, H5T_NATIVE_INT, {}, &size);
     for (const GroupPath& g : schema.groups) {
@@ -275,40 +359,75 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     }
     Handle transfer = site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");
     site.check(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "collective transfers");
+    // Collective for HDF5, one MPI-IO write per rank: where every rank's
+    // subset is one run of the file, MPI-IO's two-phase aggregation would
+    // only copy the bytes through the aggregators.
+    Handle individual = site.own(H5Pcopy(transfer.get()), H5Pclose, "transfer properties");
+    site.check(H5Pset_dxpl_mpio_collective_opt(individual.get(), H5FD_MPIO_INDIVIDUAL_IO), "individual transfers");
+
+    struct Created {
+        Handle type;
+        Handle space;
+        Handle dataset;
+    };
+    std::vector<Created> created;
+    for (const GlobalDatasetSpec& d : schema.datasets) {
+        const std::string path = d.path();
+        Created c{make_datatype(*d.type, site), simple_space(site, d.dims, "'" + path + "'"), {}};
+        c.dataset = site.own(
+            H5Dcreate2(f.get(), path.c_str(), c.type.get(), c.space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+            H5Dclose, "dataset '" + path + "'");
+        write_attribute(site, c.dataset.get(), kIdAttribute, H5T_NATIVE_INT, {}, &d.id);
+        created.push_back(std::move(c));
+    }
+    SubsetTable table = create_subset_table(site, comm, f.get(), schema, pieces);
 
     for (std::size_t i = 0; i < schema.datasets.size(); ++i) {
-        const GlobalDatasetSpec& d = schema.datasets[i];
-        const std::string path = d.path();
-        Handle type = make_datatype(*d.type, site);
-        Handle space = simple_space(site, d.dims, "'" + path + "'");
-        Handle ds =
-            site.own(H5Dcreate2(f.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                     H5Dclose, "dataset '" + path + "'");
-        write_attribute(site, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &d.id);
+        const Created& c = created[i];
         std::vector<const Piece*> mine;
         for (const Piece& p : pieces) {
             if (p.dataset == i) mine.push_back(&p);
         }
-        std::uint64_t own = mine.size();
-        std::uint64_t rounds = 0;
-        allreduce(&own, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm, "the most subsets a rank has in a global dataset");
-        for (std::uint64_t r = 0; r < rounds; ++r) {
-            write_round(comm, site, ds.get(), type.get(), space.get(), transfer.get(), r < own ? mine[r] : nullptr,
-                        path);
+        const auto scattered = [&](const Piece* p) { return !one_run(schema.datasets[i].dims, p->count); };
+        // The most subsets a rank has, and whether any is scattered in the file.
+        const std::uint64_t own[2] = {mine.size(), std::any_of(mine.begin(), mine.end(), scattered) ? 1u : 0u};
+        std::uint64_t most[2] = {0, 0};
+        allreduce(own, most, 2, MPI_UINT64_T, MPI_MAX, comm, "the subsets the ranks have in a global dataset");
+        for (std::uint64_t r = 0; r < most[0]; ++r) {
+            write_round(comm, site, c.dataset.get(), c.type.get(), c.space.get(),
+                        most[1] != 0 ? transfer.get() : individual.get(), r < own[0] ? mine[r] : nullptr,
+                        schema.datasets[i].path());
         }
     }
     fault_point("during_global_write", rank, static_cast<std::uint64_t>(ckpt_id));
-    write_subset_table(site, comm, f.get(), transfer.get(), schema, pieces);
+    const std::vector<std::uint32_t> sums = checksums.get();
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        pieces[i].crc32 = sums[i];
+        table.rows[i * table.width + kCrcColumn] = sums[i];
+    }
+    write_round(comm, site, table.table.get(), H5T_NATIVE_UINT64, table.space.get(), transfer.get(),
+                pieces.empty() ? nullptr : &table.block, table.what);
+    created.clear();  // parallel HDF5 closes no file whose objects are open
+    table = {};
     // H5Fclose writes HDF5's records, and goes on through its collective
     // steps after a failed write, so that every rank returns from it.
     const herr_t closed = f.close();
     together(comm, [&] { site.check(closed, "close (HDF5's records)"); });
     sync_file(comm, site);
+    // Once closed, the file's size is HDF5's end of allocation (the close
+    // cuts off what the reservation had beyond it): a file that outgrew the
+    // reservation is checked as without one.
+    int unreserved = 1;
+    together(comm, [&] {
+        if (rank == 0) unreserved = reserved == 0 || File::open_read(file).size() > reserved;
+    });
+    bcast(&unreserved, 1, MPI_INT, 0, comm, "whether the reservation covers the global file");
     together(comm, [&] {
         if (fault_requested("lost_global_write", rank, static_cast<std::uint64_t>(ckpt_id))) {
             lose_a_write(file, schema, pieces);
         }
-        read_back(file, schema, pieces, rank);
+        // Where the storage was reserved, no write can have met a full disk.
+        if (unreserved) read_back(file, schema, pieces, rank);
     });
 }
 
@@ -441,10 +560,10 @@ GlobalIndex GlobalFileReader::index() const {
         s.dataset_id = static_cast<int>(static_cast<std::int64_t>(row[0]));
         s.writer = static_cast<int>(row[1]);
         s.var = static_cast<int>(static_cast<std::int64_t>(row[2]));
-        s.crc32 = static_cast<std::uint32_t>(row[3]);
+        s.crc32 = static_cast<std::uint32_t>(row[kCrcColumn]);
         const std::uint64_t rank = row[4];
         const StoredDataset* d = index.find(s.dataset_id);
-        if (d == nullptr || rank != d->dims.size() || rank > max_rank || row[3] > 0xffffffffu) {
+        if (d == nullptr || rank != d->dims.size() || rank > max_rank || row[kCrcColumn] > 0xffffffffu) {
             site_.raise(what + ": row " + std::to_string(i) + " does not describe a subset of a global dataset");
         }
         s.offset.assign(row + kFixedColumns, row + kFixedColumns + rank);

@@ -273,6 +273,13 @@ void File::resize(std::uint64_t size) {
     if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) fail_errno("cannot resize", path_, errno);
 }
 
+int File::reserve(std::uint64_t length) noexcept {
+    while (::fallocate(fd_, 0, 0, static_cast<off_t>(length)) != 0) {
+        if (errno != EINTR) return errno;
+    }
+    return 0;
+}
+
 void File::read_exact_at(std::span<std::byte> data, std::uint64_t offset) const {
     std::byte* p = data.data();
     std::size_t left = data.size();

@@ -110,6 +110,10 @@ class File {
     void write_all(std::span<const std::byte> data);
     void write_all_at(std::span<const std::byte> data, std::uint64_t offset);
     void resize(std::uint64_t size);  // ftruncate: grows with zeros
+    // Allocates the storage of [0, length) (fallocate, growing the file to
+    // it), so that no later write within it can meet a full disk. 0, or the
+    // errno: EOPNOTSUPP where the file system cannot, ENOSPC when full.
+    int reserve(std::uint64_t length) noexcept;
     // Reads exactly data.size() bytes at offset; a short file is an error.
     void read_exact_at(std::span<std::byte> data, std::uint64_t offset) const;
     std::uint64_t size() const;

@@ -149,7 +149,9 @@ mlckpt_add_mpi_scenario(GlobalFile.RestartsOnAnotherRankCount RANKS 1 PHASES ok 
 mlckpt_add_mpi_scenario(GlobalFile.DamagedFileFallsBackToAnOlderOne RANKS 4 PHASES ok 2:ok 3:ok IO 5)
 mlckpt_add_mpi_scenario(GlobalFile.BadDeclarationsWriteNothing RANKS 1 4 PHASES ok IO 5)
 mlckpt_add_mpi_scenario(GlobalFile.FailedWriteKeepsThePreviousFile RANKS 4 PHASES ok 3:ok IO 5 PREFIX mpi.lost
-                        ENV MLCKPT_FAULT_INJECT=lost_global_write:1:2)
+                        ENV MLCKPT_FAULT_INJECT=no_space_reservation:0:2,lost_global_write:1:2)
+mlckpt_add_mpi_scenario(GlobalFile.FailedWriteKeepsThePreviousFile RANKS 4 PHASES ok 3:ok IO 5 PREFIX mpi.full
+                        ENV MLCKPT_FAULT_INJECT=reservation_full:0:2)
 mlckpt_add_mpi_scenario(GlobalFile.FailedWriteKeepsThePreviousFile RANKS 4 PHASES killed 3:ok IO 5 PREFIX mpi.killed
                         ENV MLCKPT_FAULT_INJECT=during_global_write:1:2)
 foreach(test Roundtrip.MixedLevels Resize.ReprotectBetweenCheckpoints RecoverVar.RandomOrder
