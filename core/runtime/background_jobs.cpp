@@ -51,32 +51,24 @@ void BackgroundJobs::finish_without_settling() noexcept {
 }
 
 BackgroundJobs::~BackgroundJobs() {
-    int mpi_finalized = 0;
-    MPI_Finalized(&mpi_finalized);
-    if (mpi_finalized == 0 && keyval_ != MPI_KEYVAL_INVALID) {
-        // Ended by FTI_Finalize (nothing pending) or a second FTI_Init.
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized == 0 && keyval_ != MPI_KEYVAL_INVALID) {
+        // After FTI_Finalize nothing is pending; after a second FTI_Init the
+        // worker finishes what it has, as every rank's does.
         jobs_.clear();
         int keyval = std::exchange(keyval_, MPI_KEYVAL_INVALID);
         MPI_Comm_delete_attr(MPI_COMM_SELF, keyval);
         MPI_Comm_free_keyval(&keyval);
     }
+    // Once MPI is finalized, its MPI_COMM_SELF attribute has waited for
+    // every job: the worker is idle.
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
-        int finalized = 0;
-        MPI_Finalized(&finalized);
-        // A worker that communicates cannot finish once MPI is finalized.
-        if (finalized != 0 && worker_communicates()) queue_.clear();
     }
     posted_.notify_all();
-    if (!worker_.joinable()) return;
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized != 0 && worker_communicates()) {
-        worker_.detach();  // the process ends without it
-    } else {
-        worker_.join();
-    }
+    if (worker_.joinable()) worker_.join();
 }
 
 void BackgroundJobs::post(Job job) {

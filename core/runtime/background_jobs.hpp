@@ -50,8 +50,7 @@ class BackgroundJobs {
 
     // Collective over ctx.app.
     explicit BackgroundJobs(const Context& ctx);
-    // Waits for the worker, unless MPI is finalized and the worker would
-    // need it (the process ends without FTI_Finalize, as after a crash).
+    // Waits for the worker.
     ~BackgroundJobs();
     BackgroundJobs(const BackgroundJobs&) = delete;
     BackgroundJobs& operator=(const BackgroundJobs&) = delete;
