@@ -51,10 +51,14 @@ void round_trip(int level) {
     if (level == 4) {
         if (world_rank() == 0) fs::remove_all(local_dir());
         world_barrier();
-    } else {
+    } else if (level != 1) {
         delete_nodes({1});
     }
     recover_then_finalize(cfg, 2);
+}
+
+TEST(Background, RoundTripL1) {
+    round_trip(FTI_L1);
 }
 
 TEST(Background, RoundTripL2) {
@@ -132,6 +136,31 @@ TEST(Background, KilledWhileWritingTheSnapshot) {
     ::unsetenv("MLCKPT_FAULT_INJECT");
     ASSERT_TRUE(marked("first-checkpoint-done"));
     recover_then_finalize(cfg, 1);
+}
+
+// FTI_Finalize waits for the promotion: with keep_last_ckpt, the checkpoint
+// it keeps is the promoted L4 one, which the relaunch finds with every
+// node-local file lost.
+TEST(Background, FinalizeWaitsForThePromotion) {
+    ASSERT_TRUE(background_mode() || snapshot_mode()) << "registered as a BACKGROUND or SNAPSHOT scenario";
+    ConfigOptions o = one_rank_per_node();
+    o.basic["keep_last_ckpt"] = "1";
+    std::string cfg = config(o);
+    if (phase() == 1) {
+        ASSERT_TRUE(start(cfg));
+        Dataset d(app_rank());
+        d.protect();
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
+        d.fill(2);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
+        d.fill(3);
+        EXPECT_FTI(FTI_SCES, FTI_Finalize());
+        return;
+    }
+    if (world_rank() == 0) fs::remove_all(local_dir());
+    world_barrier();
+    recover_then_finalize(cfg, 2, 2);
 }
 
 // A run that ends with MPI_Finalize alone, as FTI's own test programs do
