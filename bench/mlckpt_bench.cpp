@@ -2,6 +2,7 @@
 //
 //   mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8|9 --io 1..5
 //                --mib N --runs N --dir DIR --out FILE [--cold] [--changed PERCENT]
+//                [--background | --snapshot] [--thread-multiple]
 //
 // checkpoint: a fresh execution protects N MiB per rank and takes `runs`
 //   checkpoints at the level, after two that warm up (level 8: `runs` full
@@ -11,9 +12,16 @@
 //   so that each pair sees the same machine: a raw write() + fsync() of the
 //   same bytes by the same ranks to the same directory; FTI-FF: MD5 of the
 //   same bytes; L2 and L3: an L1 checkpoint of the same data; L3: ISA-L
-//   encode, raw and through mlckpt's encoder; level 8: a CRC-32 of every
-//   block, and the changed blocks written in place into the raw file +
-//   fsync(); level 9 (FTI_L4_H5_SINGLE, one HDF5 file of a global dataset
+//   encode, raw and through mlckpt's encoder; --background (head = 0,
+//   inline_l2..4 = 0: the level completed by each rank's worker thread): an
+//   L1 checkpoint of the same data; --snapshot (async_snapshot = 1, its
+//   budget the data's size): a memcpy of the same bytes by the same ranks.
+//   In these two modes each checkpoint is followed, outside its time, by
+//   FTI_WaitBackground, whose work its counters (written bytes, CPU, peak
+//   memory) include; --thread-multiple: MPI_Init_thread with
+//   MPI_THREAD_MULTIPLE, so that the worker communicates too. Level 8: a
+//   CRC-32 of every block, and the changed blocks written in place into the
+//   raw file + fsync(); level 9 (FTI_L4_H5_SINGLE, one HDF5 file of a global dataset
 //   of doubles, each rank's data one row of it): the same bytes written into
 //   one new shared file with collective MPI-IO + MPI_File_sync (the raw
 //   write per rank is kept for information); the per-rank HDF5 files (io 5):
@@ -63,6 +71,9 @@ struct Options {
     std::string out;
     bool cold = false;
     double changed_percent = 1.0;
+    bool background = false;
+    bool snapshot = false;
+    bool thread_multiple = false;
 };
 
 constexpr std::size_t kDcpBlock = 16384;
@@ -78,6 +89,12 @@ bool parse(int argc, char** argv, Options& o) {
         std::string a = argv[i];
         if (a == "--cold") {
             o.cold = true;
+        } else if (a == "--background") {
+            o.background = true;
+        } else if (a == "--snapshot") {
+            o.snapshot = true;
+        } else if (a == "--thread-multiple") {
+            o.thread_multiple = true;
         } else if (a.rfind("--", 0) == 0 && i + 1 < argc) {
             kv[a.substr(2)] = argv[++i];
         } else {
@@ -96,7 +113,8 @@ bool parse(int argc, char** argv, Options& o) {
     } catch (const std::exception&) {
         return false;
     }
-    return (o.phase == "checkpoint" || o.phase == "recover") && o.runs > 0 && o.mib > 0;
+    return (o.phase == "checkpoint" || o.phase == "recover") && o.runs > 0 && o.mib > 0 &&
+           !(o.background && o.snapshot);
 }
 
 int group_size() {
@@ -134,6 +152,9 @@ std::string write_config(const Options& o) {
             << "\nglbl_dir = " << (o.dir / "global").string() << "\nmeta_dir = " << (o.dir / "meta").string() << "\n";
         if (o.level == 8) out << "enable_dcp = 1\ndcp_mode = 2\ndcp_block_size = " << kDcpBlock << "\n";
         if (single_file(o)) out << "h5_single_file_enable = 1\n";  // into glbl_dir, FTI's default
+        if (o.background) out << "head = 0\ninline_l2 = 0\ninline_l3 = 0\ninline_l4 = 0\n";
+        // The budget is the data's size: the memory target is then a bound on the library's own use.
+        if (o.snapshot) out << "async_snapshot = 1\nasync_snapshot_mb = " << o.mib << "\n";
         out << "[restart]\nfailure = " << (single_file(o) && o.phase == "recover" ? 3 : 0)
             << "\nexec_id =\n[advanced]\nlocal_test = 1\n";
     }
@@ -267,6 +288,10 @@ Json common(const Options& o) {
         .field("io", o.level == 8 ? 3 : o.io)
         .field("ranks", g_ranks)
         .field("mib", static_cast<double>(o.mib));
+    if (o.background || o.snapshot) {
+        j.field("mode", o.background ? "background" : "snapshot")
+            .field("thread", o.thread_multiple ? "multiple" : "single");
+    }
     return j;
 }
 
@@ -274,6 +299,9 @@ Json checkpoint_phase(const Options& o) {
     std::string cfg = write_config(o);
     std::vector<std::uint64_t> data(o.mib * (1u << 20) / sizeof(std::uint64_t));
     fill(data, 0);
+    // The memcpy yardstick's destination, touched before the baseline of the
+    // resident set so that it is not counted as the library's.
+    std::vector<std::byte> scratch(o.snapshot ? data.size() * sizeof(std::uint64_t) : 0);
     const std::uint64_t rss_before = resident_bytes();
     check(FTI_Init(cfg.c_str(), MPI_COMM_WORLD), FTI_SCES, "FTI_Init");
     protect(o, data);
@@ -281,7 +309,7 @@ Json checkpoint_phase(const Options& o) {
 
     const int cpus = cpus_per_rank();
     std::vector<double> ckpt, raw_write, raw_shared_write, raw_per_rank_write, raw_new_file_write, written, cpu, stolen,
-        faults, full_l4, dcp_crc_pass, dcp_in_place, md5, l1, isal_raw, isal_library;
+        faults, full_l4, dcp_crc_pass, dcp_in_place, md5, l1, isal_raw, isal_library, memcpy_runs;
     const bool shared_file = o.level == 4 && (o.io == 2 || o.io == 4);
     const bool ftiff = o.io == 3 && o.level != 8;
     const bool new_file_info = o.io == 5 && o.level != FTI_L4_H5_SINGLE;
@@ -301,6 +329,9 @@ Json checkpoint_phase(const Options& o) {
         // FTI_L4_H5_SINGLE returns FTI_SCES, as in FTI; the levels FTI_DONE.
         check(FTI_Checkpoint(id, level), level == FTI_L4_H5_SINGLE ? FTI_SCES : FTI_DONE, "FTI_Checkpoint");
         double seconds = max_over_ranks(MPI_Wtime() - start);
+        // The work left to the background is done before the next
+        // measurement starts; the counters below include it.
+        if (o.background || o.snapshot) check(FTI_WaitBackground(), FTI_SCES, "FTI_WaitBackground");
         stolen.push_back(stolen_cpu_seconds() - stolen_start);  // the machine's: rank 0's figure is reported
         cpu.push_back(sum_over_ranks(cpu_seconds() - cpu_start));
         faults.push_back(sum_over_ranks(static_cast<double>(minor_page_faults() - faults_start)));
@@ -368,21 +399,26 @@ Json checkpoint_phase(const Options& o) {
             isal_raw.push_back(raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, false));
             isal_library.push_back(raw_isal_encode(MPI_COMM_WORLD, k, bytes.size(), kStripe, true));
         }
-        if (o.level == 2 || o.level == 3) {
-            // L2 and L3 are bounded by a multiple of L1's time: an L1
-            // checkpoint of the same data, taken just before, is that time on
-            // the same machine at the same moment. The level's own checkpoint
-            // comes last, so that recovery launches restart from it.
+        if (o.level == 2 || o.level == 3 || o.background) {
+            // L2, L3 and a level completed in the background are bounded by
+            // a multiple of L1's time: an L1 checkpoint of the same data,
+            // taken just before, is that time on the same machine at the same
+            // moment. The level's own checkpoint comes last, so that recovery
+            // launches restart from it.
             quiet_disk();
             l1.push_back(timed_checkpoint(++id, 1));
             drop_counters(written, cpu, stolen, faults);
             compute_between_checkpoints();
             quiet_disk();
         }
+        // A snapshot is bounded by a multiple of a memcpy of the same bytes.
+        if (o.snapshot) memcpy_runs.push_back(raw_memcpy(MPI_COMM_WORLD, bytes, scratch));
         double seconds = timed_checkpoint(++id, o.level);  // level 9: FTI_L4_H5_SINGLE
+        // Warm-ups (the first snapshot allocates its region).
         if (run < 1) {
             drop_counters(written, cpu, stolen, faults);
             if (ftiff) md5.pop_back();
+            if (o.snapshot) memcpy_runs.pop_back();
             if (o.level == 3) {
                 isal_raw.pop_back();
                 isal_library.pop_back();
@@ -410,7 +446,7 @@ Json checkpoint_phase(const Options& o) {
     }
 
     // The machine's limits for the rest of the work, on the same bytes.
-    std::vector<std::byte> scratch(bytes.size());
+    scratch.resize(bytes.size());
     Json j = common(o);
     j.field("checkpoint_s", ckpt)
         .field("raw_write_s", raw_write)
@@ -429,6 +465,7 @@ Json checkpoint_phase(const Options& o) {
     if (new_file_info) j.field("raw_new_file_write_s", raw_new_file_write);
     if (ftiff) j.field("md5_runs_s", md5);
     if (!l1.empty()) j.field("l1_checkpoint_s", l1);
+    if (o.snapshot) j.field("memcpy_runs_s", memcpy_runs);
     if (o.level == 3) j.field("isal_raw_s", isal_raw).field("isal_library_s", isal_library).field("group_size", k);
     if (o.level == 8) {
         j.field("full_l4_s", full_l4)
@@ -500,14 +537,17 @@ Json recover_phase(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
+    const bool multiple = std::find(argv + 1, argv + argc, std::string("--thread-multiple")) != argv + argc;
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
     Options o;
-    if (!parse(argc, argv, o)) {
+    if (!parse(argc, argv, o) || (multiple && provided != MPI_THREAD_MULTIPLE)) {
         if (g_rank == 0) {
             std::cerr << "usage: mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8|9 --io 1..5 --mib N "
-                         "--runs N --dir DIR --out FILE [--cold] [--changed PERCENT]\n"
+                         "--runs N --dir DIR --out FILE [--cold] [--changed PERCENT] [--background | --snapshot] "
+                         "[--thread-multiple] (MPI_THREAD_MULTIPLE must be provided)\n"
                          "(normally run by bench/run_bench.py)\n";
         }
         MPI_Finalize();

@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def case_name(r):
-    return run_bench.case_name(r["level"], r["io"], r.get("mpi_io"))
+    return run_bench.result_name(r)
 
 
 def gbs(nbytes, seconds):
@@ -114,8 +114,9 @@ def plots(results, docs):
     out_dir = os.path.join(docs, "performance")
     os.makedirs(out_dir, exist_ok=True)
     lines = []
-    for level in sorted({r["level"] for r in results}):
-        cases = [r for r in results if r["level"] == level]
+    # One plot per level, and one per level and mode of the background work.
+    for level, mode in sorted({(r["level"], r.get("mode", "")) for r in results}):
+        cases = [r for r in results if r["level"] == level and r.get("mode", "") == mode]
         labels = [f"{run_bench.IO_NAMES[r['io']]}\n{r['ranks']}x{r['mib']} MiB" for r in cases]
         x = range(len(cases))
         fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(cases)), 4))
@@ -133,10 +134,11 @@ def plots(results, docs):
         ax.set_xticklabels(labels, fontsize=8)
         ax.set_ylabel("GB/s of protected data")
         title = {8: "L4 differential", run_bench.SINGLE_FILE: "L4 HDF5 single file"}.get(level, f"L{level}")
+        title += f" {mode}" if mode else ""
         ax.set_title(f"{title}: mlckpt beside the machine's limits")
         ax.legend(fontsize=8)
         fig.tight_layout()
-        name = f"level{level}.png"
+        name = f"level{level}{'-' + mode if mode else ''}.png"
         fig.savefig(os.path.join(out_dir, name), dpi=90)
         plt.close(fig)
         lines.append(f"![{title}](performance/{name})")
@@ -147,11 +149,26 @@ def case_key(r):
     return f"{case_name(r)}, {r['ranks']} ranks x {r['mib']} MiB"
 
 
+def time_to_solution(tts):
+    rows = ["| checkpoints at L4 POSIX | MPI thread level | ranks | MiB/rank | iterations | checkpoints | "
+            "blocking per checkpoint [s] | time [s] | without checkpoints [s] | ratio |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for t in tts:
+        rows.append(f"| {t['mode']} | MPI_THREAD_{t['thread'].upper()} | {t['ranks']} | {t['mib']} | "
+                    f"{t['iterations']} | {t['checkpoints']} | {t['median_blocking_s']:.3f} | {t['seconds']:.2f} | "
+                    f"{t['none_s']:.2f} | {t['vs_none']:.3f} |")
+    return "\n".join(rows) if tts else "(not measured)"
+
+
 def merge(reports):
     """One report from several: cases ordered by size, then ranks, in the
     order the bench ran them; later files replace a case's figures."""
     by_case, order = {}, []
+    by_tts = {}
     for report in reports:
+        for t in report.get("time_to_solution", []):
+            key = run_bench.tts_name(t)
+            by_tts[key] = (t, [x for x in report["targets"] if x["case"] == key])
         for r in report["results"]:
             r = dict(r, machine=report["machine"])
             key = case_key(r)
@@ -161,7 +178,8 @@ def merge(reports):
     order.sort(key=lambda key: (by_case[key][0]["mib"], by_case[key][0]["ranks"]))
     return {"machine": reports[0]["machine"], "runs": min(report["runs"] for report in reports),
             "results": [by_case[key][0] for key in order],
-            "targets": [t for key in order for t in by_case[key][1]]}
+            "time_to_solution": [t for t, _ in by_tts.values()],
+            "targets": [t for key in order for t in by_case[key][1]] + [x for _, xs in by_tts.values() for x in xs]}
 
 
 def main():
@@ -180,7 +198,8 @@ def main():
     with open(os.path.join(HERE, "performance.md.in")) as f:
         text = f.read()
     for key, value in (("MACHINE", machine), ("TABLE", table(results, m.get("cores"), m)), ("LIMITS", limits(results, m)),
-                       ("TARGETS", targets(report)), ("PLOTS", plots(results, args.docs))):
+                       ("TARGETS", targets(report)), ("PLOTS", plots(results, args.docs)),
+                       ("TIME_TO_SOLUTION", time_to_solution(report["time_to_solution"]))):
         text = text.replace("{{" + key + "}}", value)
     with open(os.path.join(args.docs, "performance.md"), "w") as f:
         f.write(text)

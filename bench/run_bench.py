@@ -10,7 +10,15 @@ that bench/render_performance.py turns into docs/performance.md.
 
     python3 bench/run_bench.py [--build build] [--ranks 1,4,8] [--mib 64,256]
         [--cases L1:1,L1:3,L2:1,L3:1,L4:1,L4:2,L4:3,L4:4,L4:5,DCP:3,H5S:5] [--runs 5]
+        [--recoveries N] [--thread multiple|single] [--time-to-solution SECONDS]
         [--dir DIR] [--out bench-results.json]
+
+Cases BG<L>:<io> complete level L in the background (head = 0,
+inline_l<L> = 0), SNAP<L>:<io> take in-memory snapshots (async_snapshot =
+1); both with MPI_THREAD_MULTIPLE unless --thread single. --time-to-solution
+also times a heat-distribution solver on 2 ranks without checkpoints and
+with L4 checkpoints inline, in the background and as snapshots (--cases ""
+for that alone).
 """
 import argparse
 import json
@@ -38,17 +46,39 @@ MPI_ENV = {
 }
 
 
+# Case prefixes of the modes that leave work to each rank's worker thread.
+MODES = {"BG": "background", "SNAP": "snapshot"}
+
+
 def parse_case(text):
+    """Level, ckpt_io and mode (None: inline) of a case such as "L4:1",
+    "DCP:3", "BG4:1" or "SNAP4:3"."""
     level, io = text.split(":")
+    mode = next((m for prefix, m in MODES.items() if level.startswith(prefix)), None)
+    if mode:
+        return int(level.lstrip("BGSNAP")), int(io), mode
     level = {"DCP": 8, "H5S": SINGLE_FILE}.get(level) or int(level.lstrip("L"))
-    return level, int(io)
+    return level, int(io), None
 
 
-def case_name(level, io, mpi_io=None):
+def case_name(level, io, mpi_io=None, mode=None, thread=None):
     if level == SINGLE_FILE:
         return f"L4 {IO_NAMES[io]} single file"
     name = ("L4 dCP" if level == 8 else f"L{level}") + f" {IO_NAMES[io]}"
+    if mode:
+        return name + f" {mode}" + (" (MPI_THREAD_SINGLE)" if thread == "single" else "")
     return name + " (ROMIO)" if io == 2 and mpi_io == "ROMIO" else name
+
+
+def result_name(r):
+    return case_name(r["level"], r["io"], r.get("mpi_io"), r.get("mode"), r.get("thread"))
+
+
+def mode_options(mode, thread):
+    """mlckpt_bench's options for a mode (None: inline) and thread level."""
+    if not mode:
+        return []
+    return [f"--{mode}"] + (["--thread-multiple"] if thread == "multiple" else [])
 
 
 def mpi_io_component():
@@ -57,14 +87,12 @@ def mpi_io_component():
     return "ROMIO" if "romio" in os.environ.get("OMPI_MCA_io", "") else "OMPIO"
 
 
-def launch(args, ranks, phase, level, io, mib, workdir, out, extra=()):
+def mpiexec(args, ranks, program, *options):
     # Unbound: Open MPI binds each of one or two ranks to a single core by
     # default, where the library's worker threads (hashing beside the writes)
     # would share it while the other core idles.
     cmd = ["mpiexec", "--oversubscribe", "--bind-to", "none", "-n", str(ranks),
-           os.path.join(args.build, "bench", "mlckpt_bench"),
-           "--phase", phase, "--level", str(level), "--io", str(io), "--mib", str(mib), "--runs", str(args.runs),
-           "--dir", workdir, "--out", out, *extra]
+           os.path.join(args.build, "bench", program), *options]
     env = dict(os.environ, **MPI_ENV)
     result = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode != 0:
@@ -72,22 +100,28 @@ def launch(args, ranks, phase, level, io, mib, workdir, out, extra=()):
         raise SystemExit(f"run_bench: {' '.join(cmd)} failed ({result.returncode})")
 
 
+def launch(args, ranks, phase, level, io, mib, workdir, out, extra=()):
+    mpiexec(args, ranks, "mlckpt_bench", "--phase", phase, "--level", str(level), "--io", str(io), "--mib", str(mib),
+            "--runs", str(args.runs), "--dir", workdir, "--out", out, *extra)
+
+
 def paired(numerators, denominators):
     """The median of numerator / denominator over pairs measured together."""
     return statistics.median(n / d for n, d in zip(numerators, denominators))
 
 
-def run_case(args, ranks, mib, level, io):
+def run_case(args, ranks, mib, level, io, mode=None):
     workdir = os.path.join(args.dir, f"case-{ranks}-{mib}-{level}-{io}")
     shutil.rmtree(workdir, ignore_errors=True)
     out = os.path.join(args.dir, "launches.jsonl")
     if os.path.exists(out):
         os.remove(out)
-    launch(args, ranks, "checkpoint", level, io, mib, workdir, out)
-    for _ in range(args.runs):
-        launch(args, ranks, "recover", level, io, mib, workdir, out, ["--cold"])
-    for _ in range(args.runs):
-        launch(args, ranks, "recover", level, io, mib, workdir, out)
+    extra = mode_options(mode, args.thread)
+    launch(args, ranks, "checkpoint", level, io, mib, workdir, out, extra)
+    for _ in range(args.recoveries):
+        launch(args, ranks, "recover", level, io, mib, workdir, out, ["--cold", *extra])
+    for _ in range(args.recoveries):
+        launch(args, ranks, "recover", level, io, mib, workdir, out, extra)
     shutil.rmtree(workdir, ignore_errors=True)
     with open(out) as f:
         launches = [json.loads(line) for line in f]
@@ -130,6 +164,11 @@ def run_case(args, ranks, mib, level, io):
     if "l1_checkpoint_s" in ckpt:
         result["l1_checkpoint_s"] = med(ckpt["l1_checkpoint_s"])
         result["vs_l1"] = paired(ckpt["checkpoint_s"], ckpt["l1_checkpoint_s"])
+    if "memcpy_runs_s" in ckpt:
+        result["memcpy_runs_s"] = med(ckpt["memcpy_runs_s"])
+        result["vs_memcpy"] = paired(ckpt["checkpoint_s"], ckpt["memcpy_runs_s"])
+    if mode:
+        result["mode"], result["thread"] = mode, ckpt["thread"]
     if isinstance(ckpt.get("isal_raw_s"), list):
         result["encode_vs_raw"] = paired(ckpt["isal_raw_s"], ckpt["isal_library_s"])
     if io == 2:
@@ -143,6 +182,69 @@ def run_case(args, ranks, mib, level, io):
         if all(f"recover_{key}" in l for l in cold):
             result[f"recover_cold_{key}"] = med(l[f"recover_{key}"] for l in cold)
     return result
+
+
+# The time to solution: a heat-distribution solver on 2 ranks with this much
+# grid per rank, an L4 checkpoint about every TTS_INTERVAL_S seconds.
+TTS_MODES = ("none", "inline", "background", "snapshot")
+TTS_RANKS, TTS_MIB, TTS_INTERVAL_S = 2, 32, 2.5
+
+
+def tts_name(t):
+    thread = " (MPI_THREAD_SINGLE)" if t["thread"] == "single" else ""
+    return f"time to solution, L4 POSIX {t['mode']}{thread}, {t['ranks']} ranks x {t['mib']} MiB"
+
+
+def time_to_solution(args):
+    """The solver's time without checkpoints and with each mode, launched in
+    turn in each of --tts-runs rounds; each mode's ratio is the median over
+    the rounds of its time / the time without checkpoints of its round."""
+    out = os.path.join(args.dir, "tts.jsonl")
+    thread = ["--thread-multiple"] if args.thread == "multiple" else []
+
+    def solve(mode, iterations, every):
+        if os.path.exists(out):
+            os.remove(out)
+        workdir = os.path.join(args.dir, f"tts-{mode}")
+        mpiexec(args, TTS_RANKS, "time_to_solution", "--mode", mode, "--mib", str(TTS_MIB), "--iterations",
+                str(iterations), "--every", str(every), "--dir", workdir, "--out", out, *thread)
+        shutil.rmtree(workdir, ignore_errors=True)
+        with open(out) as f:
+            return json.loads(f.readline())
+
+    # The iterations that take the wanted time and interval on this machine.
+    probe = 20
+    per_iteration = solve("none", probe, probe)["seconds"] / probe
+    iterations = max(2, round(args.time_to_solution / per_iteration))
+    every = max(1, round(TTS_INTERVAL_S / per_iteration))
+    runs = {mode: [] for mode in TTS_MODES}
+    for _ in range(args.tts_runs):
+        for mode in TTS_MODES:
+            print(f"run_bench: time to solution, {mode}", file=sys.stderr, flush=True)
+            runs[mode].append(solve(mode, iterations, every))
+    if len({r["checksum"] for rounds in runs.values() for r in rounds}) != 1:
+        raise SystemExit("run_bench: the solver's result differs between modes")
+    none = [r["seconds"] for r in runs["none"]]
+    med = statistics.median
+    return [{"mode": mode, "thread": args.thread, "ranks": TTS_RANKS, "mib": TTS_MIB, "iterations": iterations,
+             "every": every, "checkpoints": runs[mode][0]["checkpoints"],
+             "seconds": med(r["seconds"] for r in runs[mode]), "none_s": med(none),
+             "vs_none": paired([r["seconds"] for r in runs[mode]], none),
+             "median_blocking_s": med(r["median_blocking_s"] for r in runs[mode]),
+             "all_seconds": [r["seconds"] for r in runs[mode]], "all_none_s": none,
+             "load_average": os.getloadavg()[0]} for mode in TTS_MODES[1:]]
+
+
+def tts_targets(tts):
+    out = []
+    for t in tts:
+        if t["mode"] == "inline":
+            out.append((tts_name(t), "(for comparison, not a target) time with L4 inline, as a multiple of the time "
+                        "without checkpoints", t["vs_none"], None))
+        else:
+            out.append((tts_name(t), "time to solution <= 1.05 x without checkpoints", t["vs_none"],
+                        1.05 / t["vs_none"]))
+    return out
 
 
 VIRTIO_BALLOON_F_REPORTING = 5  # feature bit: the guest reports free pages to the host
@@ -186,6 +288,8 @@ def cores_share(r, what, seconds_key, cores):
     "checkpoint" or "recover_cold") used, and the share the host took
     (steal); None in results from before the bench measured them."""
     cpu, stolen = f"{what}_cpu_s", f"{what}_stolen_s"
+    if what == "checkpoint" and r.get("mode"):
+        return None  # its CPU time includes the work left to the background, after the call returned
     if cpu not in r or stolen not in r or not cores:
         return None
     wall = r[seconds_key] * cores
@@ -207,10 +311,10 @@ def targets(results, cores):
     """Every target of the performance issue with its ratio (>= 1.0 meets it),
     and beside some, for information, the measurement that explains them."""
     out = []
-    by = {(r["level"], r["io"], r["ranks"], r["mib"]): r for r in results}
+    by = {(r["level"], r["io"], r["ranks"], r["mib"]): r for r in results if not r.get("mode")}
     for r in results:
-        where = f"{case_name(r['level'], r['io'], r.get('mpi_io'))}, {r['ranks']} ranks x {r['mib']} MiB"
-        gb = r["protected_bytes"]
+        where = f"{result_name(r)}, {r['ranks']} ranks x {r['mib']} MiB"
+        mode = r.get("mode")
         if r["level"] == SINGLE_FILE:
             # raw_write_s / raw_read_s are the shared file's, written and read with collective MPI-IO
             ratio = checkpoint_ratio(r)
@@ -222,7 +326,15 @@ def targets(results, cores):
                             None))
                 out.append((where, "(for comparison, not the target) checkpoint vs the raw write to a file per rank",
                             r["raw_per_rank_write_s"] / r["checkpoint_s"], None))
-        if r["level"] in (1, 4) and r["io"] != 3:
+        if mode == "background":
+            # The checkpoint is written and committed at L1 before the call
+            # returns; the rest of the level is the worker's.
+            ratio = r["vs_l1"]
+            out.append((where, "blocking time <= 1.1 x an L1 checkpoint of the same data", ratio, 1.1 / ratio))
+        if mode == "snapshot":
+            ratio = r["vs_memcpy"]
+            out.append((where, "blocking time <= 2 x raw memcpy of the same bytes", ratio, 2 / ratio))
+        if r["level"] in (1, 4) and r["io"] != 3 and not mode:
             ratio = checkpoint_ratio(r)
             out.append((where, "checkpoint >= 0.8 x raw durable write", ratio, ratio / 0.8))
             if "raw_new_file_write_s" in r:
@@ -237,7 +349,7 @@ def targets(results, cores):
                             "as a multiple of the raw write to a file per rank", shared / r["raw_write_s"], None))
                 out.append((where, "(for comparison, not the target) checkpoint vs that shared-file write",
                             shared / r["checkpoint_s"], None))
-        if r["level"] in (1, 4) and r["io"] == 3:
+        if r["level"] in (1, 4) and r["io"] == 3 and not mode:
             # the slower of writing and hashing the same bytes
             ratio = r.get("checkpoint_vs_limit", max(r["raw_write_s"], r["md5_s"]) / r["checkpoint_s"])
             out.append((where, "checkpoint >= 0.8 x min(raw durable write, MD5)", ratio, ratio / 0.8))
@@ -245,7 +357,7 @@ def targets(results, cores):
             if busy:
                 out.append((where, f"(for information) share of the {cores} cores' time the checkpoint used or "
                             "the host took (steal)", sum(busy), None))
-        if r["level"] in (2, 3):
+        if r["level"] in (2, 3) and not mode:
             # An L1 checkpoint of the same data in the same launch; results
             # from before the bench took one compare with the L1 case's launch.
             l1 = by.get((1, r["io"], r["ranks"], r["mib"]))
@@ -281,18 +393,21 @@ def targets(results, cores):
                             "blocks + fsync, as a multiple of full L4", floor / r["full_l4_s"], None))
                 out.append((where, "(for comparison) dCP vs that raw work", floor / r["checkpoint_s"], None))
         budget = 64 * 2**20 + 4 * 2**20  # 64 MiB + a few block_size (1 MiB) buffers
+        target = "peak RSS beyond the data <= 64 MiB + 4 x block_size"
+        if mode == "snapshot":  # the bench sets async_snapshot_mb to the data's size
+            budget = r["mib"] * 2**20 + 64 * 2**20
+            target = "peak RSS beyond the data <= the snapshot's budget (async_snapshot_mb, the data's size) + 64 MiB"
         extra = r["rss_extra_bytes"]
-        out.append((where, "peak RSS beyond the data <= 64 MiB + 4 x block_size",
-                    extra / 2**20, budget / max(extra, 1)))
+        out.append((where, target, extra / 2**20, budget / max(extra, 1)))
     return out
 
 
 def print_table(results):
-    print(f"{'case':<20}{'ranks':>6}{'MiB':>6}{'files':>7}{'ckpt s':>9}{'GB/s':>7}{'raw wr s':>10}{'ratio':>7}"
+    print(f"{'case':<32}{'ranks':>6}{'MiB':>6}{'files':>7}{'ckpt s':>9}{'GB/s':>7}{'raw wr s':>10}{'ratio':>7}"
           f"{'rec cold s':>12}{'raw rd s':>10}{'ratio':>7}{'rec warm s':>12}{'RSS+ MiB':>10}")
     for r in results:
         gb = r["protected_bytes"] / 1e9
-        print(f"{case_name(r['level'], r['io'], r.get('mpi_io')):<20}{r['ranks']:>6}{r['mib']:>6}{int(r['files']):>7}"
+        print(f"{result_name(r):<32}{r['ranks']:>6}{r['mib']:>6}{int(r['files']):>7}"
               f"{r['checkpoint_s']:>9.3f}{gb / r['checkpoint_s']:>7.2f}{r['raw_write_s']:>10.3f}"
               f"{checkpoint_ratio(r):>7.2f}{r['recover_cold_s']:>12.3f}{r['raw_read_cold_s']:>10.3f}"
               f"{recover_ratio(r):>7.2f}{r['recover_warm_s']:>12.3f}"
@@ -306,26 +421,38 @@ def main():
     p.add_argument("--mib", default="64,256")
     p.add_argument("--cases", default=DEFAULT_CASES)
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--recoveries", type=int, default=None,
+                   help="recovery launches per case, cold and warm each (default: --runs)")
+    p.add_argument("--thread", choices=("multiple", "single"), default="multiple",
+                   help="the MPI thread level of the BG and SNAP cases and of the time to solution")
+    p.add_argument("--time-to-solution", type=float, default=0, metavar="SECONDS",
+                   help="also time the solver, for about SECONDS per launch")
+    p.add_argument("--tts-runs", type=int, default=2, help="rounds of the time-to-solution launches")
     p.add_argument("--dir", default=None, help="where checkpoints go (default: a new temporary folder)")
     p.add_argument("--out", default="bench-results.json")
     args = p.parse_args()
     args.dir = args.dir or tempfile.mkdtemp(prefix="mlckpt-bench-")
+    args.recoveries = args.runs if args.recoveries is None else args.recoveries
     os.makedirs(args.dir, exist_ok=True)
     results = []
     for ranks in [int(x) for x in args.ranks.split(",")]:
         for mib in [int(x) for x in args.mib.split(",")]:
-            for level, io in map(parse_case, args.cases.split(",")):
+            for level, io, mode in (parse_case(c) for c in args.cases.split(",") if c):
                 if level in (2, 3) and ranks < 2:
                     continue  # partner copies and parity need at least two nodes
-                name = case_name(level, io, mpi_io_component())
+                name = case_name(level, io, mpi_io_component(), mode, args.thread)
                 print(f"run_bench: {name}, {ranks} ranks x {mib} MiB", file=sys.stderr, flush=True)
-                results.append(run_case(args, ranks, mib, level, io))
-    report = {"machine": machine(args), "runs": args.runs, "results": results,
+                results.append(run_case(args, ranks, mib, level, io, mode))
+    tts = time_to_solution(args) if args.time_to_solution > 0 else []
+    report = {"machine": machine(args), "runs": args.runs, "results": results, "time_to_solution": tts,
               "targets": [{"case": c, "target": t, "value": v, "met": None if m is None else m >= 1.0}
-                          for c, t, v, m in targets(results, os.cpu_count())]}
+                          for c, t, v, m in targets(results, os.cpu_count()) + tts_targets(tts)]}
     with open(args.out, "w") as f:
         json.dump(report, f, indent=1)
     print_table(results)
+    for t in tts:
+        print(f"{tts_name(t)}: {t['seconds']:.2f} s, without checkpoints {t['none_s']:.2f} s, "
+              f"{t['checkpoints']} checkpoints blocking {t['median_blocking_s']:.3f} s each")
     print()
     for t in report["targets"]:
         c, v, m = t["case"], t["value"], t["met"]
