@@ -295,7 +295,9 @@ TEST(Background, FullGlobalDirIsReported) {
 
 // What the process holds does not grow with the number of checkpoints:
 // after 200 L4 checkpoints with background promotion, the resident memory
-// is within 8 MiB of what it was after 20, and no worker thread is left.
+// is within 8 MiB of what it was after 20 (not checked under
+// AddressSanitizer, whose quarantine holds freed memory; its leak check
+// covers that build), and no worker thread is left.
 std::size_t status_field(const std::string& name) {
     std::ifstream in("/proc/self/status");
     std::string key;
@@ -327,7 +329,11 @@ TEST(Background, ManyCheckpointsKeepMemoryFlat) {
         }
     }
     ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
+#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer keeps freed memory in quarantine (up to 256 MiB)
     EXPECT_LT(status_field("VmRSS"), rss_at_20 + 8 * 1024) << "kB";
+#else
+    (void)rss_at_20;
+#endif
     EXPECT_LE(status_field("Threads"), threads_at_20) << "worker threads are joined";
     EXPECT_TRUE(removed_in_background(data_file(199, app_rank())));
     const std::string newest = l4_file(200, app_rank());
