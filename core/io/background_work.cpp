@@ -24,15 +24,49 @@ void BackgroundWork::remove_tree(fs::path dir) {
 void BackgroundWork::run(std::function<void()> job) {
     {
         std::lock_guard lock(mutex_);
+        if (holding_) {
+            held_.push_back(std::move(job));
+            return;
+        }
         queue_.push_back(std::move(job));
         if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
     }
     changed_.notify_all();
 }
 
+void BackgroundWork::release_held() {
+    if (held_.empty()) return;
+    for (auto& job : held_) queue_.push_back(std::move(job));
+    held_.clear();
+    if (!worker_.joinable()) worker_ = std::thread([this] { work(); });
+    changed_.notify_all();
+}
+
+void BackgroundWork::wait_locked(std::unique_lock<std::mutex>& lock) {
+    changed_.wait(lock, [this] { return queue_.empty() && !busy_; });
+}
+
 void BackgroundWork::wait() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return queue_.empty() && !busy_; });
+    release_held();
+    wait_locked(lock);
+}
+
+void BackgroundWork::wait_before_writing(bool updates_in_place) {
+    std::unique_lock lock(mutex_);
+    if (updates_in_place) release_held();
+    wait_locked(lock);
+}
+
+BackgroundWork::DuringTheNextCompute::DuringTheNextCompute(BackgroundWork& work) : work_(work) {
+    std::lock_guard lock(work_.mutex_);
+    work_.holding_ = true;
+}
+
+BackgroundWork::DuringTheNextCompute::~DuringTheNextCompute() {
+    std::lock_guard lock(work_.mutex_);
+    work_.holding_ = false;
+    work_.release_held();
 }
 
 void BackgroundWork::work() {

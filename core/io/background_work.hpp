@@ -37,14 +37,42 @@ class BackgroundWork {
     void run(std::function<void()> job);
     // Returns once everything queued so far is done.
     void wait();
+    // What a checkpoint's writer waits for before it writes anything: the
+    // files of retired checkpoints are gone (the disk never holds more than
+    // before) and a journal is applied. Jobs held by a DuringTheNextCompute
+    // stay held, unless the writer updates a file in place (the L4
+    // differential file, which a late removal would hit).
+    void wait_before_writing(bool updates_in_place);
+
+    // Scope of a library call that first settles earlier checkpoints (their
+    // retirement queues the removal of their files), then writes its own:
+    // those removals are held until the call ends, so that they run while
+    // the application computes, as an inline checkpoint's do, instead of
+    // taking the disk and the cores from the call's own write.
+    class DuringTheNextCompute {
+      public:
+        explicit DuringTheNextCompute(BackgroundWork& work);
+        DuringTheNextCompute(const DuringTheNextCompute&) = delete;
+        DuringTheNextCompute& operator=(const DuringTheNextCompute&) = delete;
+        ~DuringTheNextCompute();  // queues what it held
+
+      private:
+        BackgroundWork& work_;
+    };
 
   private:
     void work();
+    // Returns once everything queued so far is done; `lock` holds mutex_.
+    void wait_locked(std::unique_lock<std::mutex>& lock);
+    // Moves the held jobs to the queue; mutex_ is held.
+    void release_held();
 
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<std::function<void()>> queue_;
-    bool busy_ = false;  // the worker is running a job it took off the queue
+    bool busy_ = false;                       // the worker is running a job it took off the queue
+    bool holding_ = false;                    // a DuringTheNextCompute lives
+    std::deque<std::function<void()>> held_;  // queued while it lives
     bool stopping_ = false;
     std::thread worker_;  // started by the first job
 };

@@ -16,6 +16,9 @@ bool Promotion::shared_l4() const {
 
 void Promotion::run_local() {
     fault_point("promotion_started", ctx_.rank(), committed_.seq);
+    // The files of the checkpoints retired when this one was written are
+    // gone first: the global directory never holds more than with inline L4.
+    ctx_.background->wait();
     if (level_ != 4 || shared_l4()) return;
     const Directory dir = ctx_.layout.make_dir(ctx_.layout.ckpt_dir(4, committed_.seq, 0));
     copy_verified(ctx_.data_path_for(committed_, record_.rank, ctx_.topo.node_id), dir, record_,

@@ -9,10 +9,10 @@ namespace mlckpt::core {
 CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const std::vector<Variable>& vars,
                                    const FormatState& state, bool incremental, bool by_head)
     : ctx_(ctx) {
-    // The files of retired checkpoints are gone before new ones are written:
-    // the disk never holds more than before, and a file removed late (the
-    // L4 differential file) never hits its successor.
-    ctx.background->wait();
+    // Retired checkpoints' files are gone first (but those of the checkpoints
+    // this call settled, see BackgroundWork): the disk never holds more than
+    // before, and a late removal never hits the L4 differential file.
+    ctx.background->wait_before_writing(level == kDcpLevel);
     ref_ = {ctx.catalog.next_seq(), level, ckpt_id};
     const bool from_memory = level_work_from_memory(ctx, ref_, by_head, incremental);
     work_ = level_work(ctx, ref_, by_head, from_memory);

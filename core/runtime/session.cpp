@@ -296,6 +296,7 @@ void Session::checkpoint(int ckpt_id, int level) {
              "an incremental checkpoint (FTI_InitICP) is in progress; finish it "
              "with FTI_FinalizeICP first");
     }
+    BackgroundWork::DuringTheNextCompute hold(*ctx_.background);
     settle_handed_over();
     with_background_report([&] { take_checkpoint(ckpt_id, level); });
 }
@@ -525,11 +526,12 @@ void Session::settle_head_verdict() {
 
 void Session::complete_handed_over(const HandedOver& h) {
     CheckpointRef done{h.committed.seq, h.level, h.committed.ckpt_id};
+    std::vector<CheckpointRef> retired = ctx_.catalog.superseded_by(done.level, done.seq);
     if (h.level != h.committed.level) {  // flushed to L4: the local copy goes
         ctx_.catalog.add(done);
-        retire(ctx_, {h.committed});
+        retired.push_back(h.committed);
     }
-    retire(ctx_, ctx_.catalog.superseded_by(done.level, done.seq));
+    retire(ctx_, retired);
     forget_superseded_source();
     ctx_.log.debug("checkpoint " + std::to_string(done.ckpt_id) + " completed to " + level_name(done.level) +
                    (ctx_.config.head ? " by the head" : " in the background"));
@@ -865,6 +867,7 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (icp_ || icp_single_) fail(ErrorKind::usage, "an incremental checkpoint is already in progress");
     icp_inactive_ = !activate;
     if (!activate) return;
+    BackgroundWork::DuringTheNextCompute hold(*ctx_.background);
     settle_handed_over();
     settle_restart_redundancy();
     level = agreed_level(level);

@@ -31,7 +31,8 @@ struct Context {
     bool restart_recorded = false;
     // Removes retired checkpoints and applies L4 differential journals while
     // the application goes on; drained before the next checkpoint writes
-    // anything and at FTI_Finalize.
+    // anything (but the removals that checkpoint's own call queued) and at
+    // FTI_Finalize.
     std::unique_ptr<BackgroundWork> background = std::make_unique<BackgroundWork>();
     // The CPUs this rank may keep busy without taking one from another rank
     // of its host: threads for passes over the protected data.

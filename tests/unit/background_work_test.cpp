@@ -1,6 +1,7 @@
 // Retired checkpoint files go on a thread of their own: wait() returns once
 // everything queued is gone, in the order it was queued, and the destructor
-// finishes the queue.
+// finishes the queue. The removals a call queues while it settles earlier
+// checkpoints are held until it has written its own.
 #include "io/background_work.hpp"
 
 #include <gtest/gtest.h>
@@ -57,6 +58,37 @@ TEST(BackgroundWork, DestructorFinishesTheQueue) {
         for (const fs::path& f : files) work.remove_file_and_empty_dir(f);
     }
     EXPECT_FALSE(fs::exists(dir.path() / "d"));
+}
+
+TEST(BackgroundWork, TheRemovalsOfACallRunOnceItEnds) {
+    test::TempDir dir;
+    fs::path earlier = make_file(dir.path() / "ckpt1" / "a.fti");
+    fs::path settled = make_file(dir.path() / "ckpt2" / "a.fti");
+    BackgroundWork work;
+    work.remove_file_and_empty_dir(earlier);  // retired by an earlier call
+    {
+        BackgroundWork::DuringTheNextCompute hold(work);
+        work.remove_file_and_empty_dir(settled);  // retired by this call's settle
+        work.wait_before_writing(false);
+        EXPECT_FALSE(fs::exists(earlier)) << "queued before the call: waited for";
+        EXPECT_TRUE(fs::exists(settled)) << "queued by the call: held while it writes";
+    }
+    work.wait();
+    EXPECT_FALSE(fs::exists(settled)) << "released when the call ended";
+}
+
+TEST(BackgroundWork, AWriterInPlaceOrAWaitReleasesWhatIsHeld) {
+    test::TempDir dir;
+    fs::path a = make_file(dir.path() / "dcp" / "a.fti");
+    fs::path b = make_file(dir.path() / "ckpt3" / "b.fti");
+    BackgroundWork work;
+    BackgroundWork::DuringTheNextCompute hold(work);
+    work.remove_file_and_empty_dir(a);
+    work.wait_before_writing(true);
+    EXPECT_FALSE(fs::exists(a)) << "the L4 differential file's writer went on while its removal was held";
+    work.remove_file_and_empty_dir(b);
+    work.wait();
+    EXPECT_FALSE(fs::exists(b));
 }
 
 // The threads of this process.
