@@ -11,8 +11,6 @@
 #include "format/redo_journal.hpp"
 #include "hash/crc32.hpp"
 #include "io/buffer_pool.hpp"
-#include "io/direct_reader.hpp"
-#include "io/direct_writer.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
 #include "store/shared_l4.hpp"
@@ -174,22 +172,12 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
             fail(ErrorKind::corrupt, "cannot copy '" + source.string() + "': it has " + std::to_string(size) +
                                          " bytes, its metadata says " + std::to_string(record.size));
         }
-        // Around the page cache (the pooled buffer is aligned): the copy is
-        // done beside an application that computes, by a worker thread or a
-        // head, and costs its cores no copies into and out of the cache and
-        // no reclaim of older checkpoints' pages.
         PooledBuffer buffer = take_buffer(buffer_bytes);
-        DirectReader reader(in, kDirectAlign);
-        DirectWriter writer(out, kDirectAlign);
         Crc32 crc;
-        for (std::uint64_t pos = 0; pos < size;) {
-            std::span<std::byte> piece(buffer.data(),
-                                       static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - pos)));
-            reader.read_at(piece, pos);
+        read_in_pieces(in, 0, size, std::span(buffer.data(), buffer.size()), [&](std::span<const std::byte> piece) {
             crc.update(piece);
-            writer.write_at(piece, pos);
-            pos += piece.size();
-        }
+            out.write_all(piece);
+        });
         if (crc.value() != record.crc32) {
             fail(ErrorKind::corrupt, "cannot copy '" + source.string() + "': it fails its checksum");
         }

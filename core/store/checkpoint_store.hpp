@@ -29,8 +29,7 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
                      IoMode io, const CheckpointMeta* dataset = nullptr);
 
 // Copies a data file into `dir`, checking size and CRC against `record` on
-// the way (temporary name, fsync, rename), around the page cache where the
-// file systems allow it. Throws naming the file.
+// the way (temporary name, fsync, rename). Throws naming the file.
 void copy_verified(const fs::path& source, const Directory& dir, const FileRecord& record, std::size_t buffer);
 
 // Collective. Removes the given checkpoints (L4 ones are archived with
