@@ -4,11 +4,13 @@
 #include <cerrno>
 #include <cstring>
 #include <future>
+#include <optional>
 #include <sstream>
 
 #include "common/fault_injection.hpp"
 #include "format/hdf5_types.hpp"
 #include "hash/crc32.hpp"
+#include "io/direct_io.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
 
@@ -165,22 +167,13 @@ void write_round(MPI_Comm comm, const Site& site, hid_t dataset, hid_t type, hid
     });
 }
 
-// Makes the closed file durable: MPI_File_sync on every rank (fsync where
-// the file system needs each writer's), agreed on.
-void sync_file(MPI_Comm comm, const Site& site) {
-    MPI_File fh = MPI_FILE_NULL;
-    const int opened = MPI_File_open(comm, site.file.c_str(), MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
-    together(comm, [&] {
-        if (opened != MPI_SUCCESS) site.raise("MPI_File_open, to sync it, failed");
-    });
-    const int synced = MPI_File_sync(fh);
-    const int closed = MPI_File_close(&fh);
-    together(comm, [&] {
-        if (synced != MPI_SUCCESS || closed != MPI_SUCCESS) {
-            fail(ErrorKind::io,
-                 "HDF5 file '" + site.file.string() + "': MPI_File_sync failed: the data may not have reached storage");
-        }
-    });
+// Where the element at `offset` of a dataset of `dims` lies in its
+// contiguous storage, which starts at `start`.
+std::uint64_t element_address(std::uint64_t start, const std::vector<std::uint64_t>& dims,
+                              const std::vector<std::uint64_t>& offset, std::uint64_t element) {
+    std::uint64_t linear = 0;
+    for (std::size_t k = 0; k < dims.size(); ++k) linear = linear * dims[k] + offset[k];
+    return start + linear * element;
 }
 
 // The columns of the subset table.
@@ -338,15 +331,33 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     int rank = 0;
     MPI_Comm_size(comm, &size);
     MPI_Comm_rank(comm, &rank);
-    // The checksums are computed beside the writes, which only read the data.
-    std::future<std::vector<std::uint32_t>> checksums = std::async(std::launch::async, [&pieces] {
-        std::vector<std::uint32_t> v;
-        for (const Piece& p : pieces) v.push_back(crc32_of(p.data));
-        return v;
+    // A dataset whose subsets are each one run of its storage, on every
+    // rank, is written by each rank straight to its storage (as the
+    // per-rank files are): no MPI-IO aggregation, no page cache. Subsets
+    // scattered in the file go through collective H5Dwrite.
+    const std::size_t count = schema.datasets.size();
+    std::vector<std::uint64_t> own(2 * count, 0);  // per dataset: subsets, whether any is scattered
+    for (const Piece& p : pieces) {
+        ++own[2 * p.dataset];
+        if (!one_run(schema.datasets[p.dataset].dims, p.count)) own[2 * p.dataset + 1] = 1;
+    }
+    std::vector<std::uint64_t> most(2 * count, 0);
+    allreduce(own.data(), most.data(), static_cast<int>(own.size()), MPI_UINT64_T, MPI_MAX, comm,
+              "the subsets the ranks have in the global datasets");
+    const auto collective = [&most](std::size_t dataset) { return most[2 * dataset + 1] != 0; };
+    // The checksums of what goes through HDF5 are computed beside the
+    // writes, which only read the data; the direct writes hash their own.
+    std::future<void> checksums = std::async(std::launch::async, [&pieces, &collective] {
+        for (Piece& p : pieces) {
+            if (collective(p.dataset)) p.crc32 = crc32_of(p.data);
+        }
     });
+    // Every object of 4 KiB or more starts at a 4 KiB boundary, so that the
+    // datasets' bytes can go to the device around the page cache.
     Handle access = site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
     site.check(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "MPI-IO driver");
     site.check(H5Pset_coll_metadata_write(access.get(), true), "collective metadata writes");
+    site.check(H5Pset_alignment(access.get(), kDirectAlign, kDirectAlign), "alignment");
     Handle f =
         site.own(H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()), H5Fclose, "create (parallel)");
     const std::uint64_t reserved = reserve_file(comm, site, schema, pieces, rank, ckpt_id);
@@ -359,11 +370,12 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     }
     Handle transfer = site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");
     site.check(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "collective transfers");
-    // Collective for HDF5, one MPI-IO write per rank: where every rank's
-    // subset is one run of the file, MPI-IO's two-phase aggregation would
-    // only copy the bytes through the aggregators.
-    Handle individual = site.own(H5Pcopy(transfer.get()), H5Pclose, "transfer properties");
-    site.check(H5Pset_dxpl_mpio_collective_opt(individual.get(), H5FD_MPIO_INDIVIDUAL_IO), "individual transfers");
+    // Contiguous storage, allocated when the dataset is created and never
+    // filled: where it lies is known at once, and HDF5 writes none of it.
+    Handle creation = site.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset creation properties");
+    site.check(H5Pset_layout(creation.get(), H5D_CONTIGUOUS), "contiguous layout");
+    site.check(H5Pset_alloc_time(creation.get(), H5D_ALLOC_TIME_EARLY), "early allocation");
+    site.check(H5Pset_fill_time(creation.get(), H5D_FILL_TIME_NEVER), "no fill");
 
     struct Created {
         Handle type;
@@ -375,36 +387,47 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
         const std::string path = d.path();
         Created c{make_datatype(*d.type, site), simple_space(site, d.dims, "'" + path + "'"), {}};
         c.dataset = site.own(
-            H5Dcreate2(f.get(), path.c_str(), c.type.get(), c.space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+            H5Dcreate2(f.get(), path.c_str(), c.type.get(), c.space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
             H5Dclose, "dataset '" + path + "'");
         write_attribute(site, c.dataset.get(), kIdAttribute, H5T_NATIVE_INT, {}, &d.id);
         created.push_back(std::move(c));
     }
     SubsetTable table = create_subset_table(site, comm, f.get(), schema, pieces);
+    // This rank's own descriptor: its direct writes, and its fsync at the end.
+    std::optional<File> data;
+    together(comm, [&] { data.emplace(File::open_update(file)); });
 
-    for (std::size_t i = 0; i < schema.datasets.size(); ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const GlobalDatasetSpec& d = schema.datasets[i];
         const Created& c = created[i];
-        std::vector<const Piece*> mine;
-        for (const Piece& p : pieces) {
+        std::vector<Piece*> mine;
+        for (Piece& p : pieces) {
             if (p.dataset == i) mine.push_back(&p);
         }
-        const auto scattered = [&](const Piece* p) { return !one_run(schema.datasets[i].dims, p->count); };
-        // The most subsets a rank has, and whether any is scattered in the file.
-        const std::uint64_t own[2] = {mine.size(), std::any_of(mine.begin(), mine.end(), scattered) ? 1u : 0u};
-        std::uint64_t most[2] = {0, 0};
-        allreduce(own, most, 2, MPI_UINT64_T, MPI_MAX, comm, "the subsets the ranks have in a global dataset");
-        for (std::uint64_t r = 0; r < most[0]; ++r) {
-            write_round(comm, site, c.dataset.get(), c.type.get(), c.space.get(),
-                        most[1] != 0 ? transfer.get() : individual.get(), r < own[0] ? mine[r] : nullptr,
-                        schema.datasets[i].path());
+        if (!collective(i)) {
+            together(comm, [&] {
+                const haddr_t start = H5Dget_offset(c.dataset.get());
+                for (Piece* p : mine) {
+                    Crc32 crc;
+                    if (!p->data.empty()) {
+                        if (start == HADDR_UNDEF) site.raise("'" + d.path() + "' has no contiguous storage");
+                        write_overlapped(
+                            *data, element_address(start, d.dims, p->offset, d.type->size), p->data,
+                            [&crc](std::span<const std::byte> piece) { crc.update(piece); }, WritePath::direct);
+                    }
+                    p->crc32 = crc.value();
+                }
+            });
+            continue;
+        }
+        for (std::uint64_t r = 0; r < most[2 * i]; ++r) {
+            write_round(comm, site, c.dataset.get(), c.type.get(), c.space.get(), transfer.get(),
+                        r < own[2 * i] ? mine[r] : nullptr, d.path());
         }
     }
     fault_point("during_global_write", rank, static_cast<std::uint64_t>(ckpt_id));
-    const std::vector<std::uint32_t> sums = checksums.get();
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-        pieces[i].crc32 = sums[i];
-        table.rows[i * table.width + kCrcColumn] = sums[i];
-    }
+    checksums.get();
+    for (std::size_t i = 0; i < pieces.size(); ++i) table.rows[i * table.width + kCrcColumn] = pieces[i].crc32;
     write_round(comm, site, table.table.get(), H5T_NATIVE_UINT64, table.space.get(), transfer.get(),
                 pieces.empty() ? nullptr : &table.block, table.what);
     created.clear();  // parallel HDF5 closes no file whose objects are open
@@ -413,7 +436,13 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     // steps after a failed write, so that every rank returns from it.
     const herr_t closed = f.close();
     together(comm, [&] { site.check(closed, "close (HDF5's records)"); });
-    sync_file(comm, site);
+    // Every rank makes what it wrote durable, HDF5's records included
+    // (HDF5 does not fsync): on a parallel file system each client flushes
+    // its own writes.
+    together(comm, [&] {
+        data->sync();
+        data->close();
+    });
     // Once closed, the file's size is HDF5's end of allocation (the close
     // cuts off what the reservation had beyond it): a file that outgrew the
     // reservation is checked as without one.
@@ -584,11 +613,9 @@ std::uint64_t GlobalFileReader::byte_offset(const std::string& path, const std::
     Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
     std::vector<hsize_t> dims(coords.size());
     H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
-    std::uint64_t linear = 0;
-    for (std::size_t k = 0; k < coords.size(); ++k) linear = linear * dims[k] + coords[k];
     const haddr_t start = H5Dget_offset(ds.get());
     if (start == HADDR_UNDEF) site_.raise("'" + path + "' has no contiguous storage");
-    return start + linear * H5Tget_size(type.get());
+    return element_address(start, {dims.begin(), dims.end()}, coords, H5Tget_size(type.get()));
 }
 
 void GlobalFileReader::verify(const std::string& path, const SubsetRecord& s) const {

@@ -1,6 +1,6 @@
 // One HDF5 file shared by every application rank (FTI_L4_H5_SINGLE): the
-// global datasets of FTI_DefineGlobalDataset, each rank's subsets written
-// into them with parallel HDF5 and collective MPI-IO transfers. Beside them
+// global datasets of FTI_DefineGlobalDataset, created with parallel HDF5,
+// each rank's subsets written into them. Beside them
 // the dataset "mlckpt_subsets" records every subset written (dataset id,
 // writing rank, variable, CRC-32 of its bytes, offset, count), so that a
 // restart on any number of ranks verifies the whole file first
@@ -62,10 +62,13 @@ struct SubsetRecord {
     std::vector<std::uint64_t> count;
 };
 
-// Collective over `comm`: creates `file` exclusively, writes the groups,
-// the datasets, every rank's pieces and the subset table, makes it durable
-// and closes it, makes it durable (MPI_File_sync), and has every rank read
-// its subsets back: MPI-IO has been seen to report a collective write that
+// Collective over `comm`: creates `file` exclusively, reserves its storage
+// (rank 0), writes the groups, the datasets, every rank's pieces and the
+// subset table, closes it and makes it durable (fsync on every rank). A
+// dataset whose subsets are each one run of its storage is written by each
+// rank straight to that storage (direct I/O); others through collective
+// H5Dwrite. Where the storage could not be reserved, every rank reads its
+// subsets back: MPI-IO has been seen to report a collective write that
 // failed (a full disk) as a success. Every rank throws the same io Error,
 // at the same point, when any rank failed.
 void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& schema, std::vector<Piece> pieces,

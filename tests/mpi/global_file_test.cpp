@@ -385,35 +385,60 @@ print("ok")
     EXPECT_FTI(FTI_SCES, FTI_Finalize());
 }
 
-// Checkpoint 2 fails while the global file is written (the scenarios set
-// MLCKPT_FAULT_INJECT): either a write of rank 1 is lost without an error
-// where the file system could not reserve the file's storage
-// (no_space_reservation + lost_global_write: the read-back finds it), or
-// the reservation meets a full disk (reservation_full) — in both every
-// rank returns FTI_NSCS and no partial file stays — or rank 1 is killed
-// while the file is written (during_global_write: the job dies). Either way the previous file is
-// intact, and a restart on 3 ranks takes it (a leftover .partial is no
-// candidate).
+// The slab: a 1-D global dataset of doubles, a little over 1 MiB per rank
+// and uneven (rank r holds kSlab + 3r + 1 elements), so that each rank's
+// subset goes to the file around the page cache and the ranks' boundaries
+// fall inside the file's 4 KiB blocks. Element g holds slab_value(g).
+constexpr FTIT_hsize_t kSlab = FTIT_hsize_t{1} << 17;
+
+FTIT_hsize_t slab_start(int rank) {
+    const auto r = static_cast<FTIT_hsize_t>(rank);
+    return r * kSlab + 3 * (r * (r - 1) / 2) + r;
+}
+
+double slab_value(FTIT_hsize_t g) {
+    return static_cast<double>(g) + 1.0 / 3.0;
+}
+
+// Checkpoint 2 fails while the global file is written: either a write of
+// rank 1 is lost without an error where the file system could not reserve
+// the file's storage (no_space_reservation + lost_global_write: the
+// read-back finds it), or the reservation meets a full disk
+// (reservation_full, or without MLCKPT_FAULT_INJECT a real one: a small
+// file system holds the global files and only the first fits) — in these
+// every rank returns FTI_NSCS and no partial file stays — or rank 1 is
+// killed while the file is written (during_global_write: the job dies).
+// Either way the previous file is intact, and a restart on 3 ranks takes
+// it (a leftover .partial is no candidate) bit for bit.
 TEST(GlobalFile, FailedWriteKeepsThePreviousFile) {
+    const char* inject = std::getenv("MLCKPT_FAULT_INJECT");
+    const bool real_disk = inject == nullptr;
     const std::string cfg = config(single_file(true));
+    const fs::path vpr = workdir() / "vpr";
     int size = 0;
     if (phase() == 1) {
+        if (real_disk) {
+            unmount_small_file_system(vpr);
+            static SmallFileSystem disk(vpr, "6m");  // the first file takes 4 MiB and a little more
+            if (!disk.mounted()) GTEST_SKIP() << "mounting a small file system is not allowed here";
+            disk.keep();  // phase 2 reads it
+        }
         if (!start(cfg)) return;
         MPI_Comm_size(FTI_COMM_WORLD, &size);
-        static std::vector<double> slab(1u << 16);  // 512 KiB per rank
-        for (std::size_t i = 0; i < slab.size(); ++i)
-            slab[i] = static_cast<double>(app_rank()) + 1e-6 * static_cast<double>(i);
-        FTIT_hsize_t dims[1] = {slab.size() * static_cast<FTIT_hsize_t>(size)};
+        const FTIT_hsize_t first = slab_start(app_rank());
+        static std::vector<double> slab(slab_start(app_rank() + 1) - first);
+        for (std::size_t i = 0; i < slab.size(); ++i) slab[i] = slab_value(first + i);
+        FTIT_hsize_t dims[1] = {slab_start(size)};
         ASSERT_FTI(FTI_SCES, FTI_DefineGlobalDataset(0, 1, dims, "slab", nullptr, FTI_DBLE));
         ASSERT_FTI(FTI_SCES, FTI_Protect(0, slab.data(), static_cast<int64_t>(slab.size()), FTI_DBLE));
-        FTIT_hsize_t offset[1] = {slab.size() * static_cast<FTIT_hsize_t>(app_rank())};
+        FTIT_hsize_t offset[1] = {first};
         FTIT_hsize_t count[1] = {slab.size()};
         ASSERT_FTI(FTI_SCES, FTI_AddSubset(0, 1, offset, count, 0));
         ASSERT_FTI(FTI_SCES, FTI_Checkpoint(1, FTI_L4_H5_SINGLE));
         const std::string good = slurp(vpr_file(1));
         for (double& x : slab) x = -x;
         EXPECT_FTI(FTI_NSCS, FTI_Checkpoint(2, FTI_L4_H5_SINGLE));
-        const bool full = std::strstr(std::getenv("MLCKPT_FAULT_INJECT"), "reservation_full") != nullptr;
+        const bool full = real_disk || std::strstr(inject, "reservation_full") != nullptr;
         EXPECT_NE(std::string(FTI_LastError()).find(full ? "cannot reserve" : "does not hold what was written"),
                   std::string::npos)
             << FTI_LastError();
@@ -437,13 +462,13 @@ TEST(GlobalFile, FailedWriteKeepsThePreviousFile) {
     FTIT_hsize_t count[1] = {last - first};
     ASSERT_FTI(FTI_SCES, FTI_AddSubset(0, 1, offset, count, 0));
     ASSERT_FTI(FTI_SCES, FTI_Recover());
-    const FTIT_hsize_t per_writer = 1u << 16;
     for (FTIT_hsize_t i = 0; i < mine.size(); ++i) {
-        const FTIT_hsize_t g = first + i;
-        ASSERT_EQ(mine[i], static_cast<double>(g / per_writer) + 1e-6 * static_cast<double>(g % per_writer))
-            << "element " << g;
+        const double want = slab_value(first + i);
+        ASSERT_EQ(std::memcmp(&mine[i], &want, sizeof want), 0) << "element " << first + i;
     }
     EXPECT_FTI(FTI_SCES, FTI_Finalize());
+    world_barrier();
+    if (real_disk) unmount_small_file_system(vpr);
 }
 
 }  // namespace

@@ -154,6 +154,7 @@ mlckpt_add_mpi_scenario(GlobalFile.FailedWriteKeepsThePreviousFile RANKS 4 PHASE
                         ENV MLCKPT_FAULT_INJECT=reservation_full:0:2)
 mlckpt_add_mpi_scenario(GlobalFile.FailedWriteKeepsThePreviousFile RANKS 4 PHASES killed 3:ok IO 5 PREFIX mpi.killed
                         ENV MLCKPT_FAULT_INJECT=during_global_write:1:2)
+mlckpt_add_mpi_scenario(GlobalFile.FailedWriteKeepsThePreviousFile RANKS 4 PHASES ok 3:ok IO 5 PREFIX mpi.realfull)
 foreach(test Roundtrip.MixedLevels Resize.ReprotectBetweenCheckpoints RecoverVar.RandomOrder
              Icp.VariablesOneAtATime KeepLast.RestartsFromL4 Named.IdsSurviveRestart L2.GroupOfTwo)
   mlckpt_add_mpi_scenario(${test} RANKS 4 PHASES ok ok FTIFF)
