@@ -127,6 +127,7 @@ class Hdf5Reader final : public CheckpointReader {
     Hdf5Reader(const fs::path& path, const FileRecord& record) : site_{path, ErrorKind::corrupt} {
         h5::silence_errors();
         placed_ = verify_outside_datasets(path, record);
+        if (placed_) data_.emplace(File::open_read(path));
         file_ = site_.own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
         site_.check(H5Lvisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, &Hdf5Reader::collect, this), "list datasets");
     }
@@ -146,21 +147,29 @@ class Hdf5Reader final : public CheckpointReader {
             site_.raise("dataset '" + path + "' holds " + std::to_string(bytes) + " bytes, variable " +
                         std::to_string(var.id) + " has " + std::to_string(out.size()));
         }
-        // The bytes HDF5 reads must be those left out of the check above.
-        if (placed_ && !out.empty() && H5Dget_offset(ds.get()) != var.offset) {
-            site_.raise("dataset '" + path + "' does not lie at offset " + std::to_string(var.offset) +
-                        ", where its VAR record places it");
+        // The bytes read must be those left out of the check above.
+        if (placed_ && !out.empty() &&
+            (H5Dget_offset(ds.get()) != var.offset || H5Dget_storage_size(ds.get()) != out.size())) {
+            site_.raise("dataset '" + path + "' does not lie at offset " + std::to_string(var.offset) + " in " +
+                        std::to_string(out.size()) + " contiguous bytes, where its VAR record places it");
         }
-        // Read in the file's own type: no conversion, the bytes as written.
-        if (!out.empty()) {
+        Crc32 running;
+        if (placed_ && !out.empty()) {
+            // Where the writer put them: the dataset's contiguous storage,
+            // read as the POSIX files are, the CRC-32 beside the reads.
+            read_overlapped(*data_, var.offset, out,
+                            [&running](std::span<const std::byte> piece) { running.update(piece); });
+        } else if (!out.empty()) {
+            // Read in the file's own type: no conversion, the bytes as written.
             site_.check(H5Dread(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
                         "read dataset '" + path + "'");
+            running.update(out);
         }
         std::uint32_t stored = 0;
         h5::Handle attr = site_.own(H5Aopen(ds.get(), kCrcAttribute, H5P_DEFAULT), H5Aclose,
                                     "attribute " + std::string(kCrcAttribute) + " of '" + path + "'");
         site_.check(H5Aread(attr.get(), H5T_NATIVE_UINT32, &stored), "read " + std::string(kCrcAttribute));
-        const std::uint32_t crc = crc32_of(out);
+        const std::uint32_t crc = running.value();
         if (crc != var.crc32 || crc != stored) {
             fail(ErrorKind::corrupt, "HDF5 file '" + site_.file.string() + "': dataset '" + path + "' (variable " +
                                          std::to_string(var.id) + ") fails its checksum (metadata " +
@@ -185,7 +194,8 @@ class Hdf5Reader final : public CheckpointReader {
 
     h5::Site site_;
     h5::Handle file_;
-    bool placed_ = false;  // the VAR records give the datasets' offsets
+    bool placed_ = false;       // the VAR records give the datasets' offsets
+    std::optional<File> data_;  // the file, for reading placed datasets
     std::map<int, std::string> paths_;
 };
 
