@@ -240,9 +240,10 @@ SubsetTable create_subset_table(const Site& site, MPI_Comm comm, hid_t file, con
 }
 
 // Room for HDF5's records (superblock, groups, object headers,
-// attributes) beside the data; a file that needs more is read back.
+// attributes) beside the data, and for the gap before each object that
+// starts at a 4 KiB boundary; a file that needs more is read back.
 constexpr std::uint64_t kRecordsRoom = std::uint64_t{64} << 10;
-constexpr std::uint64_t kRecordsPerObject = std::uint64_t{4} << 10;
+constexpr std::uint64_t kRecordsPerObject = (std::uint64_t{4} << 10) + kDirectAlign;
 
 // Rank 0 allocates the storage the file will take, before anything but
 // HDF5's first records is written, so that a full disk fails here,
