@@ -35,7 +35,10 @@ class BackgroundWork {
     void remove_tree(fs::path dir);
     // Runs `job`, which must not throw.
     void run(std::function<void()> job);
-    // Returns once everything queued so far is done.
+    // Returns once everything queued so far is done, the jobs that a
+    // DuringTheNextCompute holds included: it releases them first (the
+    // promotion job relies on that when it waits for earlier removals
+    // while a call holds them).
     void wait();
     // What a checkpoint's writer waits for before it writes anything: the
     // files of retired checkpoints are gone (the disk never holds more than
