@@ -9,7 +9,6 @@
 #include "format/hdf5_types.hpp"
 #include "format/posix_format.hpp"
 #include "hash/crc32.hpp"
-#include "io/direct_io.hpp"
 #include "io/file.hpp"
 
 namespace mlckpt::core {
@@ -206,16 +205,11 @@ Hdf5Writer::Hdf5Writer(const Directory& dir, const std::string& name, std::share
     : site_{dir.path_of(name), ErrorKind::io}, schema_(std::move(schema)), path_kind_(path_kind) {
     h5::silence_errors();
     dir.remove(name);  // a leftover of a failed attempt, or a link planted at the name
-    // Every object of 4 KiB or more (the datasets' storage) starts at a
-    // 4 KiB boundary: their bytes go to the device around the page cache.
+    // The datasets' bytes go to the device around the page cache, written
+    // by the library; HDF5 writes only its records.
     h5::Handle access = site_.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
-    site_.check(H5Pset_alignment(access.get(), kDirectAlign, kDirectAlign), "alignment");
-    // Contiguous storage, allocated when the dataset is created and never
-    // filled: HDF5 writes none of the datasets' bytes.
-    creation_ = site_.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset creation properties");
-    site_.check(H5Pset_layout(creation_.get(), H5D_CONTIGUOUS), "contiguous layout");
-    site_.check(H5Pset_alloc_time(creation_.get(), H5D_ALLOC_TIME_EARLY), "early allocation");
-    site_.check(H5Pset_fill_time(creation_.get(), H5D_FILL_TIME_NEVER), "no fill");
+    h5::align_for_direct_io(site_, access.get());
+    creation_ = h5::placed_dataset_creation(site_);
     // HDF5 takes a path: through the directory's descriptor, and exclusive
     // (O_CREAT | O_EXCL), so neither a swapped directory nor a link redirects it.
     file_ = site_.own(H5Fcreate(dir.descriptor_path_of(name).c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()),

@@ -353,12 +353,10 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
             if (collective(p.dataset)) p.crc32 = crc32_of(p.data);
         }
     });
-    // Every object of 4 KiB or more starts at a 4 KiB boundary, so that the
-    // datasets' bytes can go to the device around the page cache.
     Handle access = site.own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
     site.check(H5Pset_fapl_mpio(access.get(), comm, MPI_INFO_NULL), "MPI-IO driver");
     site.check(H5Pset_coll_metadata_write(access.get(), true), "collective metadata writes");
-    site.check(H5Pset_alignment(access.get(), kDirectAlign, kDirectAlign), "alignment");
+    align_for_direct_io(site, access.get());
     Handle f =
         site.own(H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get()), H5Fclose, "create (parallel)");
     const std::uint64_t reserved = reserve_file(comm, site, schema, pieces, rank, ckpt_id);
@@ -371,12 +369,7 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
     }
     Handle transfer = site.own(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "transfer properties");
     site.check(H5Pset_dxpl_mpio(transfer.get(), H5FD_MPIO_COLLECTIVE), "collective transfers");
-    // Contiguous storage, allocated when the dataset is created and never
-    // filled: where it lies is known at once, and HDF5 writes none of it.
-    Handle creation = site.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset creation properties");
-    site.check(H5Pset_layout(creation.get(), H5D_CONTIGUOUS), "contiguous layout");
-    site.check(H5Pset_alloc_time(creation.get(), H5D_ALLOC_TIME_EARLY), "early allocation");
-    site.check(H5Pset_fill_time(creation.get(), H5D_FILL_TIME_NEVER), "no fill");
+    const Handle creation = placed_dataset_creation(site);
 
     struct Created {
         Handle type;

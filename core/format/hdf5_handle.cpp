@@ -1,5 +1,7 @@
 #include "format/hdf5_handle.hpp"
 
+#include "io/direct_io.hpp"
+
 namespace mlckpt::core::h5 {
 
 namespace {
@@ -62,6 +64,18 @@ void silence_errors() {
 bool hdf5_thread_safe() {
     hbool_t safe = false;
     return H5is_library_threadsafe(&safe) >= 0 && safe;
+}
+
+void align_for_direct_io(const Site& site, hid_t access) {
+    site.check(H5Pset_alignment(access, kDirectAlign, kDirectAlign), "alignment");
+}
+
+Handle placed_dataset_creation(const Site& site) {
+    Handle creation = site.own(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "dataset creation properties");
+    site.check(H5Pset_layout(creation.get(), H5D_CONTIGUOUS), "contiguous layout");
+    site.check(H5Pset_alloc_time(creation.get(), H5D_ALLOC_TIME_EARLY), "early allocation");
+    site.check(H5Pset_fill_time(creation.get(), H5D_FILL_TIME_NEVER), "no fill");
+    return creation;
 }
 
 void write_attribute(const Site& site, hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,

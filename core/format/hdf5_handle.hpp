@@ -55,6 +55,16 @@ void silence_errors();
 // --enable-threadsafe; parallel builds usually are not).
 bool hdf5_thread_safe();
 
+// For files whose datasets' bytes the library writes itself, at the
+// datasets' addresses, around the page cache: every object of 4 KiB or
+// more starts at a 4 KiB boundary (set on the file access properties
+// `access`), and datasets made with placed_dataset_creation() have
+// contiguous storage, allocated when they are created and never filled,
+// so that where each lies (H5Dget_offset) is known at once and HDF5
+// writes none of their bytes.
+void align_for_direct_io(const Site& site, hid_t access);
+Handle placed_dataset_creation(const Site& site);
+
 // Writes attribute `name` of `object`, of `type`: a scalar when `dims` is
 // empty, else an array of `dims`; `value` holds it in `type`.
 void write_attribute(const Site& site, hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,
