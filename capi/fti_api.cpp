@@ -73,8 +73,11 @@ Result guarded(const char* function, Result on_failure, Failure policy, Body&& b
     try {
         return body();
     } catch (const Error& e) {
+        // Data that a recovery call finds damaged is what FTI warns about
+        // (L2/L3 may rebuild it, an older checkpoint may serve).
         report(function, e.what(), !e.remote(),
-               policy == Failure::nrec_on_data && e.kind() == ErrorKind::not_recoverable);
+               policy == Failure::nrec_on_data &&
+                   (e.kind() == ErrorKind::not_recoverable || e.kind() == ErrorKind::corrupt));
         if constexpr (std::is_same_v<Result, int>) {
             return on_failure == FTI_NSCS ? code_for(e.kind(), policy) : on_failure;
         } else {
@@ -170,7 +173,8 @@ int FTI_Init(const char* configFile, MPI_Comm globalComm) {
             // The same verdict on every rank: printed once, by application rank 0.
             int app_rank = 0;
             MPI_Comm_rank(g_session->app_comm(), &app_rank);
-            report("FTI_Init", *problem, app_rank == 0);
+            // A warning, as in FTI: the application goes on as a fresh run.
+            report("FTI_Init", *problem, app_rank == 0, true);
             return FTI_NREC;
         }
         return FTI_SCES;

@@ -18,7 +18,7 @@ inline void print_sessionless_error(const char* tag, const std::string& line) {
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
     if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    core::Logger log(3, rank, false);
+    core::Logger log(3, rank, false, rank);
     log.set_tag(tag);
     log.error(line);
 }

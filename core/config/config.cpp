@@ -282,6 +282,7 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("advanced", "final_tag", &Config::final_tag, 0, 32767));
         s.push_back(int_key("advanced", "fast_forward", &Config::fast_forward, 1, 10));
         s.push_back(int_key("advanced", "wait_timeout", &Config::wait_timeout, 0, 31536000));
+        s.push_back(flag_key("advanced", "verify_at_init", &Config::verify_at_init));
         // FTI reads any integer; FTI_BitFlip says which do not fit the variable.
         const auto any_int = [&s](const char* key, int Injection::*field) {
             s.push_back({"injection", key, false, [=](Config& c, const Where& w) {

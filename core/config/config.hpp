@@ -78,6 +78,11 @@ struct Config {
     // Seconds a rank waits inside the library for another before it reports
     // whom it waits for and aborts the job; 0: no bound.
     int wait_timeout = kDefaultWaitBoundSeconds;
+    // As FTI: FTI_Init reads the restart's data and redundancy whole and
+    // checks them, so that FTI_Recover only reads (each rank alone). false:
+    // the data is checked once, while FTI_Recover reads it, and FTI_Recover
+    // settles the outcome with the other ranks (collective).
+    bool verify_at_init = true;
 
     Injection injection;
 

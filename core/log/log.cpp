@@ -22,7 +22,8 @@ void Logger::print(LogLevel level, const std::string& message) const {
             std::fflush(stdout);
             break;
         case LogLevel::debug:
-            std::fprintf(stdout, "[ %s  Debug - %06d ] : %s\n", tag_, rank_, message.c_str());
+            // FTI's own format, which FTI's programs parse (sscanf).
+            std::fprintf(stdout, "[%s Debug - %06d] : %s\n", tag_, world_rank_, message.c_str());
             std::fflush(stdout);
             break;
         case LogLevel::warning:

@@ -15,7 +15,10 @@ class Logger {
     Logger() = default;
     // `rank` labels debug, warning and error lines; information lines are
     // printed only by the logger created with prints_info.
-    Logger(int verbosity, int rank, bool prints_info) : verbosity_(verbosity), rank_(rank), prints_info_(prints_info) {}
+    // Debug lines carry `world_rank` (the rank in the communicator given to
+    // FTI_Init), as FTI's do.
+    Logger(int verbosity, int rank, bool prints_info, int world_rank)
+        : verbosity_(verbosity), rank_(rank), world_rank_(world_rank), prints_info_(prints_info) {}
     // Lines name the API the application called: "FTI" (FTI-style lines,
     // as FTI prints them), "SCR" for scr.h sessions.
     void set_tag(const char* tag) { tag_ = tag; }
@@ -34,6 +37,7 @@ class Logger {
 
     int verbosity_ = 2;  // 1 debug, 2 information, 3 warnings and errors only
     int rank_ = 0;
+    int world_rank_ = 0;
     bool prints_info_ = true;
     const char* tag_ = "FTI";
 };

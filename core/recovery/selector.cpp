@@ -58,12 +58,6 @@ std::string problem_with(const fs::path& path, const FileRecord* record, IoMode 
     }
 }
 
-// How much of a data file is checked before it is selected.
-enum class DataCheck {
-    structure,  // presence, size and structure; the data when it is read
-    whole,      // every byte, before anything is read (a repair)
-};
-
 // This rank's part of a candidate. Per-rank problems never skip the group
 // steps that follow, so no member is left waiting.
 }  // namespace
@@ -80,7 +74,8 @@ RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& met
 
 namespace {
 
-RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text, DataCheck check) {
+RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text,
+                               Verification check) {
     fs::path meta_path = ctx.layout.meta_file(ref.level, ref.seq);
     CheckpointMeta meta = parse_meta(meta_text, meta_path.string());
     check_fits_run(ctx, meta, meta_path);
@@ -91,17 +86,16 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
     const Redundancy* redundancy = redundancy_of(ref.level);
     const bool grouped = redundancy != nullptr;
     Holdings mine;
-    const bool whole = grouped && check == DataCheck::whole;
+    const bool whole = check == Verification::whole;
     std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), whole);
     mine.data_ok = data_problem.empty();
     source.data_verified = whole;
     if (grouped) {
-        // The group rebuilds what is lost or fails its checks. Redundancy is
-        // read only when a rebuild uses it, and what it rebuilds is checked
-        // against the recorded CRC; reading it here as well would double
-        // the bytes of every restart.
+        // The group rebuilds what is lost or fails its checks. Verified
+        // whole, the redundancy kept is read too (as FTI_Init does), so that
+        // damage to it is rebuilt now rather than found when it is needed.
         std::string red_problem = problem_with(ctx.redundancy_path(ref, node), meta.redundancy_held_by(ctx.rank()),
-                                               meta.io, ctx.io_buffer_bytes(), false);
+                                               meta.io, ctx.io_buffer_bytes(), whole);
         mine.redundancy_ok = red_problem.empty();
         if (!whole) {
             // A rebuild reads the group's sound files: when the group has
@@ -128,7 +122,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
 
 // Tries one candidate collectively: fills result.source, or adds why not to
 // result.report.
-bool try_candidate(Context& ctx, const CheckpointRef& ref, DataCheck check, Selection& result) {
+bool try_candidate(Context& ctx, const CheckpointRef& ref, Verification check, Selection& result) {
     std::string text;
     if (ctx.rank() == 0) {
         try {
@@ -158,7 +152,7 @@ bool try_candidate(Context& ctx, const CheckpointRef& ref, DataCheck check, Sele
 
 }  // namespace
 
-Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& after) {
+Selection select_checkpoint(Context& ctx, Verification verification, const std::optional<CheckpointRef>& after) {
     std::vector<CheckpointRef> candidates = ctx.catalog.refs();
     auto order = [](const CheckpointRef& a, const CheckpointRef& b) {
         return a.seq != b.seq ? a.seq > b.seq : a.level < b.level;
@@ -170,7 +164,7 @@ Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& af
 
     Selection result;
     for (const CheckpointRef& ref : candidates) {
-        if (try_candidate(ctx, ref, DataCheck::structure, result)) return result;
+        if (try_candidate(ctx, ref, verification, result)) return result;
     }
     if (candidates.empty() && after) {
         result.report = "no older committed checkpoint";
@@ -193,8 +187,8 @@ Selection select_checkpoint(Context& ctx, const std::optional<CheckpointRef>& af
 
 Selection repair_checkpoint(Context& ctx, const CheckpointRef& failed) {
     Selection again;
-    if (try_candidate(ctx, failed, DataCheck::whole, again)) return again;
-    Selection older = select_checkpoint(ctx, failed);
+    if (try_candidate(ctx, failed, Verification::whole, again)) return again;
+    Selection older = select_checkpoint(ctx, Verification::structure, failed);
     older.report = again.report + "; " + older.report;
     return older;
 }

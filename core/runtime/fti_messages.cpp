@@ -52,6 +52,10 @@ std::string checkpoint_taken(int ckpt_id, int level, double mb_per_rank, double 
                   seconds);
 }
 
+std::string node_flag(int node_id, int level) {
+    return format("Has nodeFlag = 1 and nodeID = %d. CkptLvel = %d.", node_id, level);
+}
+
 std::string dcp_share(std::uint64_t protected_bytes, std::uint64_t written_bytes) {
     const double share =
         protected_bytes == 0 ? 0.0 : 100.0 * static_cast<double>(written_bytes) / static_cast<double>(protected_bytes);

@@ -19,6 +19,9 @@ std::string protect_again(int id, double mb_per_rank);
 
 // FTI_Checkpoint: `level` as FTI names it (an L4 differential one is L4).
 std::string checkpoint_taken(int ckpt_id, int level, double mb_per_rank, double seconds);
+// The one process of each node that completes a checkpoint's level (the
+// head, or the node's first application rank), at verbosity 1.
+std::string node_flag(int node_id, int level);
 // L4 differential checkpoints: the data of every rank and what was written.
 std::string dcp_share(std::uint64_t protected_bytes, std::uint64_t written_bytes);
 

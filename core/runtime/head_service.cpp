@@ -7,6 +7,7 @@
 
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
+#include "runtime/fti_messages.hpp"
 #include "store/checkpoint_store.hpp"
 #include "store/shared_l4.hpp"
 
@@ -142,6 +143,7 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
             mine = flush_into_shared_file(ctx_, heads_, ref, sources);
         }
         commit_metadata(ctx_, heads_, ref, mine, io);
+        ctx_.log.debug(fti_messages::node_flag(ctx_.topo.node_id, ref.level));
         return {ref.level, {}};
     } catch (const Error& e) {
         if (!e.remote()) ctx_.log.warning(std::string("post-processing by the head failed: ") + e.what());

@@ -54,7 +54,8 @@ Session::Session(const std::string& config_path, MPI_Comm global)
       world_(dup_comm(global, "the library's duplicate of the communicator given to FTI_Init")),
       ctx_(build_context(config_path, world_.get())),
       registry_(ctx_.config.max_var_id),
-      scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv, ctx_.config.fast_forward),
+      scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv, ctx_.config.fast_forward,
+                 [this](const std::string& line) { ctx_.log.debug(line); }),
       injector_(ctx_.config.injection, ctx_.config.path, MPI_Wtime()),
       global_file_(ctx_) {
     user_comm_ =
@@ -137,7 +138,7 @@ void Session::init_application_rank(MPI_Comm user) {
 
     ctx_.log.info(fti_messages::execution_id(ctx_.layout.exec_id(), c.failure > 0));
     if (c.failure > 0) {
-        Selection selection = select_checkpoint(ctx_);
+        Selection selection = select_checkpoint(ctx_, c.verify_at_init ? Verification::whole : Verification::structure);
         if (selection.source) {
             ctx_.log.info(
                 fti_messages::recovering_from(std::min(selection.source->ref.level, 4), selection.source->ref.ckpt_id));
@@ -351,6 +352,7 @@ void Session::take_checkpoint(int ckpt_id, int level) {
         // Remembered by the writer; commit() makes every rank fail with it.
     }
     after_commit(commit(writer, level, std::nullopt), level, MPI_Wtime() - start);
+    log_dcp_bytes(writer);  // after FTI's "Ckpt. ID" line, as FTI prints it
 }
 
 bool Session::takes_snapshot(int ckpt_id, int level) {
@@ -416,7 +418,6 @@ void Session::take_snapshot(int ckpt_id, int level, double start) {
         settle_snapshot(writer, level, failure, chained.get());
     };
     jobs_->post(std::move(job));
-    scheduler_.on_checkpoint(level);
     ctx_.log.info(fti_messages::checkpoint_taken(
         ckpt_id, level, static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0), MPI_Wtime() - start));
     ctx_.log.info("Checkpoint " + std::to_string(ckpt_id) + " is copied in memory; it is written and committed at " +
@@ -448,7 +449,6 @@ CheckpointRef Session::commit(CheckpointWriter& writer, int level, const std::op
     bool handing_over = deferred(level);
     CheckpointRef ref = writer.commit({missing, handing_over});
     writer.update_state(format_);
-    log_dcp_bytes(writer);
     writer.leave_to_background();
     if (handing_over) hand_over(ref, level, writer.record());
     return ref;
@@ -546,7 +546,11 @@ void Session::forget_superseded_source() {
 }
 
 void Session::after_commit(const CheckpointRef& ref, int level, double seconds) {
-    scheduler_.on_checkpoint(level);
+    // FTI's node flag: the node's first application rank completes the
+    // levels that no head completes (L4 differential: none, as FTI).
+    if (ctx_.topo.node_index == 0 && level <= 4 && !(ctx_.config.head && deferred(level))) {
+        ctx_.log.debug(fti_messages::node_flag(ctx_.topo.node_id, level));
+    }
     forget_superseded_source();
     // Once recovered, FTI_Recover means the newest checkpoint again.
     if (status_ == 0) source_.reset();
@@ -578,7 +582,16 @@ bool Session::snapshot() {
         recover();
         return false;
     }
-    int level = scheduler_.on_iteration(ctx_.app, MPI_Wtime());
+    auto mean_over_ranks = [this](double mine) {
+        double sum = 0.0;
+        allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, ctx_.app, "FTI_Snapshot's iteration length");
+        return sum / ctx_.topo.app_size;
+    };
+    int level = scheduler_.on_iteration(mean_over_ranks, MPI_Wtime());
+    struct EndOfCall {
+        SnapshotScheduler& scheduler;
+        ~EndOfCall() { scheduler.after_call(MPI_Wtime()); }
+    } end_of_call{scheduler_};
     if (level == 0) return false;
     checkpoint(ctx_.catalog.last_ckpt_id() + 1, level);
     return true;
@@ -638,7 +651,6 @@ void Session::recover() {
         ids.push_back(var.id);
     }
     settle_recovery(read_vars(ids), ids);
-    check_redundancy_in_background();
     if (source_->ref.level == kDcpLevel) {
         // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
         const DcpOptions options = dcp_options(ctx_);
@@ -688,6 +700,13 @@ std::exception_ptr Session::read_vars(const std::vector<int>& ids) const noexcep
 }
 
 void Session::settle_recovery(std::exception_ptr failure, const std::vector<int>& ids) {
+    if (source_->data_verified) {
+        // FTI_Init read and checked every file of the checkpoint: as in FTI,
+        // each rank recovers alone, and a read that fails now (the file
+        // changed since) fails on its rank only.
+        if (failure) std::rethrow_exception(failure);
+        return;
+    }
     // Data is verified as it is read. When it fails on any rank, an L2 or
     // L3 checkpoint is verified whole and what is damaged rebuilt from its
     // redundancy; otherwise the next older checkpoint is tried, as FTI_Init
@@ -695,7 +714,7 @@ void Session::settle_recovery(std::exception_ptr failure, const std::vector<int>
     for (;;) {
         try {
             agree(ctx_.app, failure);
-            return;
+            break;
         } catch (const Error& e) {
             if (!source_ || (e.kind() != ErrorKind::corrupt && e.kind() != ErrorKind::io)) throw;
             const CheckpointRef failed = source_->ref;
@@ -703,7 +722,8 @@ void Session::settle_recovery(std::exception_ptr failure, const std::vector<int>
                 ctx_.log.warning("cannot recover from checkpoint " + std::to_string(failed.ckpt_id) + ": " + e.what());
             }
             const bool repairable = redundancy_of(failed.level) != nullptr && !source_->data_verified;
-            Selection next = repairable ? repair_checkpoint(ctx_, failed) : select_checkpoint(ctx_, failed);
+            Selection next =
+                repairable ? repair_checkpoint(ctx_, failed) : select_checkpoint(ctx_, Verification::structure, failed);
             if (!next.source) {
                 // As after an FTI_Init that found nothing: a fresh run, and
                 // FTI_Finalize leaves the checkpoints in place.
@@ -717,6 +737,7 @@ void Session::settle_recovery(std::exception_ptr failure, const std::vector<int>
             failure = read_vars(ids);
         }
     }
+    check_redundancy_in_background();
 }
 
 void Session::recover_var_init() {
@@ -730,6 +751,7 @@ void Session::recover_var_init() {
     if (!source_) stored_var(-1);
     recovered_ids_.clear();
     recover_var_failure_ = nullptr;
+    recover_var_refused_ = false;
     recovering_vars_ = true;
     try {
         recover_var_reader_ = open_checkpoint_reader(source_->path, source_->io, source_->record);
@@ -750,7 +772,12 @@ void Session::recover_var(int id) {
         return;
     }
     const Variable& var = registry_.at(id);
-    check_stored_size(var);
+    try {
+        check_stored_size(var);
+    } catch (const Error&) {
+        recover_var_refused_ = true;
+        throw;
+    }
     recovered_ids_.push_back(id);
     if (recover_var_failure_) std::rethrow_exception(recover_var_failure_);
     try {
@@ -770,8 +797,15 @@ void Session::recover_var_finalize() {
         recover_from_global_file(recovered_ids_, std::exchange(recover_var_failure_, nullptr));
         return;
     }
+    if (std::exchange(recover_var_refused_, false)) {
+        // As FTI_Recover refused for a size: this rank alone, before any
+        // agreement, so that it may FTI_Realloc and recover again while the
+        // others go on, and every rank joins the same agreements.
+        fail(ErrorKind::not_recoverable,
+             "a variable's size differs from the checkpoint's (see the FTI_RecoverVar error): FTI_Realloc it, "
+             "then recover again");
+    }
     settle_recovery(std::exchange(recover_var_failure_, nullptr), recovered_ids_);
-    check_redundancy_in_background();
     status_ = 0;
 }
 
@@ -927,6 +961,7 @@ bool Session::finish_icp() {
                     missing + " were not added with FTI_AddVarICP; the checkpoint is discarded";
     }
     after_commit(commit(*writer, icp_level_, complaint), icp_level_, MPI_Wtime() - icp_start_);
+    log_dcp_bytes(*writer);
     return true;
 }
 

@@ -62,11 +62,13 @@ class Session {
     bool snapshot();                          // collective; true when it checkpointed
     // FTI_Recover, and FTI_RecoverVarInit .. FTI_RecoverVar .. FTI_RecoverVarFinalize:
     // every application rank recovers one way or the other, in any mix.
-    // The reads are each rank's own; recover() and recover_var_finalize()
-    // end with one agreement over the application ranks (collective), where
-    // data that failed on any rank sends every rank to a repaired or older
-    // checkpoint. A variable whose size differs from the stored one fails on
-    // its rank alone, before the agreement (FTI_Realloc, then try again).
+    // The reads are each rank's own. When FTI_Init verified the checkpoint
+    // whole (the default, as FTI) nothing more is collective. Otherwise
+    // ([advanced] verify_at_init = 0) recover() and recover_var_finalize()
+    // end with one agreement over the application ranks, where data that
+    // failed on any rank sends every rank to a repaired or older checkpoint.
+    // A variable whose size differs from the stored one fails on its rank
+    // alone, before any agreement (FTI_Realloc, then try again).
     void recover();
     void recover_var_init();
     void recover_var(int id);
@@ -217,6 +219,7 @@ class Session {
     bool recovering_vars_ = false;            // between FTI_RecoverVarInit and FTI_RecoverVarFinalize
     std::vector<int> recovered_ids_;          // by FTI_RecoverVar since FTI_RecoverVarInit
     std::exception_ptr recover_var_failure_;  // the source's data failed on this rank
+    bool recover_var_refused_ = false;        // an FTI_RecoverVar found a size that differs
     struct RedundancyCheck {
         CheckpointRef ref;
         IoMode io = IoMode::posix;

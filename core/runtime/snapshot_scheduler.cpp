@@ -2,48 +2,80 @@
 
 #include <algorithm>
 #include <cmath>
-
-#include "mpi/collective.hpp"
+#include <cstdio>
+#include <utility>
 
 namespace mlckpt::core {
 
-std::uint64_t interval_iterations(double minutes, double mean_seconds, int fast_forward) {
-    double iters = std::ceil(std::round(minutes * 60.0 / std::max(mean_seconds, 1e-9)) / std::max(fast_forward, 1));
-    return static_cast<std::uint64_t>(std::clamp(iters, 1.0, 1e15));
+SnapshotScheduler::SnapshotScheduler(const std::array<double, 4>& minutes, int max_sync_interval, int fast_forward,
+                                     std::function<void(const std::string&)> debug)
+    : minutes_(minutes),
+      max_sync_interval_(max_sync_interval),
+      fast_forward_(fast_forward < 1 ? 1 : fast_forward),
+      debug_(std::move(debug)) {
+    for (double m : minutes_) {
+        if (m > 0.0) tick_minutes_ = std::min(tick_minutes_, m);
+    }
 }
 
-int SnapshotScheduler::on_iteration(MPI_Comm comm, double now_seconds) {
-    ++iteration_;
-    if (iteration_ == 1) {
-        start_seconds_ = now_seconds;
-        return 0;
+int SnapshotScheduler::on_iteration(const MeanOverRanks& mean_over_ranks, double now_seconds) {
+    const double previous = iteration_start_;
+    iteration_start_ = now_seconds;
+    if (calls_ > 0) {
+        total_seconds_ += now_seconds - previous;
+        if (calls_ % sync_interval_ == 0) resync(mean_over_ranks);
     }
-    if (iteration_ == next_sync_) resync(comm, now_seconds);
-    for (int level = 4; level >= 1; --level) {
-        auto i = static_cast<std::size_t>(level - 1);
-        if (interval_iters_[i] != 0 && iteration_ - last_ckpt_iter_[i] >= interval_iters_[i]) {
-            return level;
+    ++calls_;
+    checked_ = next_check_ == calls_;
+    if (!checked_) return 0;
+
+    // One more tick has passed (iterations longer than a tick: the ticks
+    // the iterations took).
+    const double tick_seconds = 60.0 * tick_minutes_;
+    ticks_counted_ =
+        global_mean_ > tick_seconds ? static_cast<std::int64_t>(total_seconds_ / tick_seconds) : ticks_counted_ + 1;
+    const double minutes = static_cast<double>(ticks_counted_) * tick_minutes_;
+    int level = 0;
+    for (int l = 1; l <= 4; ++l) {
+        const auto i = static_cast<std::size_t>(l - 1);
+        if (minutes_[i] > 0.0 && minutes >= static_cast<double>(intervals_passed_[i]) * minutes_[i] * (1.0 - 1e-9)) {
+            level = l;
+            ++intervals_passed_[i];  // counted whether or not the checkpoint succeeds, as FTI
         }
     }
-    return 0;
+    last_check_ = next_check_;
+    next_check_ += check_interval_;
+    return level;
 }
 
-void SnapshotScheduler::on_checkpoint(int level) {
-    // A checkpoint at a level also restarts the clocks of the levels below.
-    for (int l = 1; l <= std::min(level, 4); ++l) {
-        last_ckpt_iter_[static_cast<std::size_t>(l - 1)] = iteration_;
+void SnapshotScheduler::resync(const MeanOverRanks& mean_over_ranks) {
+    global_mean_ = mean_over_ranks(total_seconds_ / static_cast<double>(calls_));
+    const double tick_seconds = 60.0 * tick_minutes_;
+    if (global_mean_ > tick_seconds) {
+        check_interval_ = 1;
+    } else {
+        // Bounded: iterations too short for the clock to see.
+        const double per_tick = std::min(std::rint(tick_seconds / std::max(global_mean_, 1e-9)), 1e12);
+        check_interval_ = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(per_tick / fast_forward_)));
     }
-}
-
-void SnapshotScheduler::resync(MPI_Comm comm, double now_seconds) {
-    double local_mean = (now_seconds - start_seconds_) / static_cast<double>(iteration_ - 1);
-    double mean = 0.0;
-    allreduce(&local_mean, &mean, 1, MPI_DOUBLE, MPI_MAX, comm, "FTI_Snapshot's iteration length");
-    for (std::size_t i = 0; i < 4; ++i) {
-        if (minutes_[i] > 0.0) interval_iters_[i] = interval_iterations(minutes_[i], mean, fast_forward_);
+    std::int64_t next = last_check_ + check_interval_ + (last_check_ == 0 ? 1 : 0);
+    if (next >= calls_) next_check_ = next;
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "Current iter : %lld ckpt intv. : %lld . Next ckpt. at iter. %lld . Sync. intv. : %lld",
+                  static_cast<long long>(calls_), static_cast<long long>(check_interval_),
+                  static_cast<long long>(next_check_), static_cast<long long>(sync_interval_));
+    if (debug_) debug_(line);
+    if (sync_interval_ < check_interval_ / 2 && sync_interval_ < max_sync_interval_) {
+        sync_interval_ *= 2;
+        std::snprintf(line, sizeof line,
+                      "Iteration frequency : %.2f sec/iter => %lld iter/min. Resync every %lld iter.", global_mean_,
+                      static_cast<long long>(check_interval_), static_cast<long long>(sync_interval_));
+        if (debug_) debug_(line);
+        if (sync_interval_ == max_sync_interval_ && debug_) {
+            debug_("Sync. intv. has reached max value => " + std::to_string(max_sync_interval_) + " iterations");
+        }
     }
-    sync_step_ = std::min(sync_step_ * 2, max_sync_step_);
-    next_sync_ = iteration_ + sync_step_;
 }
 
 }  // namespace mlckpt::core

@@ -1,48 +1,63 @@
-// Decides when FTI_Snapshot checkpoints, from the intervals ckpt_l1..l4 in
-// minutes. Like FTI it turns minutes into iterations using the mean length
-// of an iteration, agreed by all ranks at sync points (iterations 2, 6, 14,
-// 30, ...: the gap doubles up to max_sync_intv, then stays): between them
-// every rank decides the same thing from its iteration count alone.
-// [advanced] fast_forward divides the intervals in iterations (rounded up),
-// as in FTI, to make a test run checkpoint more often.
+// Decides when FTI_Snapshot checkpoints, on FTI's schedule, so that a job
+// checkpoints at the same iterations under mlckpt as under FTI (FTI's
+// sync_intv suite checks them in FTI's debug lines).
+//
+// Every call counts an iteration. At sync iterations (multiples of the
+// sync interval, which starts at 1 and doubles while it is below half the
+// check interval, up to max_sync_intv) the ranks agree on the mean length
+// of an iteration, and the check interval becomes the iterations of one
+// tick (at least 1), divided by [advanced] fast_forward, rounded up. At
+// each check (one every check interval) a tick is counted, and a level is
+// due once its ckpt_l<L> minutes have passed once more; the highest due
+// level is taken. A tick is FTI's minute; intervals below a minute (which
+// mlckpt accepts, FTI does not) shorten it to the shortest interval.
+// Between sync iterations every rank decides the same thing from its call
+// count alone.
 #pragma once
-
-#include <mpi.h>
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <string>
 
 namespace mlckpt::core {
 
-// Iterations between checkpoints of a level every `minutes`, for iterations
-// of `mean_seconds`, divided by `fast_forward` (rounded up); at least 1.
-std::uint64_t interval_iterations(double minutes, double mean_seconds, int fast_forward);
-
 class SnapshotScheduler {
   public:
-    SnapshotScheduler(const std::array<double, 4>& minutes, int max_sync_interval, int fast_forward = 1)
-        : minutes_(minutes),
-          max_sync_step_(static_cast<std::uint64_t>(max_sync_interval)),
-          fast_forward_(fast_forward) {}
+    // `debug` receives FTI's debug lines (verbosity 1).
+    SnapshotScheduler(const std::array<double, 4>& minutes, int max_sync_interval, int fast_forward,
+                      std::function<void(const std::string&)> debug = {});
 
-    // Collective at sync points. Returns the level due now (0 = none): the
-    // highest level whose interval has elapsed.
-    int on_iteration(MPI_Comm comm, double now_seconds);
-    // Records a checkpoint taken at `level` at the current iteration.
-    void on_checkpoint(int level);
+    // The mean of a value over the ranks (collective).
+    using MeanOverRanks = std::function<double(double)>;
+    // Collective at sync iterations (mean_over_ranks is called there).
+    // Returns the level due now (0 = none).
+    int on_iteration(const MeanOverRanks& mean_over_ranks, double now_seconds);
+    // At the end of the call: after a check the timer restarts, so that a
+    // checkpoint's own time is no iteration's.
+    void after_call(double now_seconds) {
+        if (checked_) iteration_start_ = now_seconds;
+    }
 
   private:
-    void resync(MPI_Comm comm, double now_seconds);
+    void resync(const MeanOverRanks& mean_over_ranks);
 
-    std::array<double, 4> minutes_;
-    std::array<std::uint64_t, 4> interval_iters_{};  // 0 = level off
-    std::array<std::uint64_t, 4> last_ckpt_iter_{};
-    std::uint64_t iteration_ = 0;
-    std::uint64_t next_sync_ = 2;
-    std::uint64_t sync_step_ = 2;
-    std::uint64_t max_sync_step_;
+    std::array<double, 4> minutes_;  // ckpt_l1..l4; 0 = off
+    std::array<std::int64_t, 4> intervals_passed_{1, 1, 1, 1};
+    std::int64_t calls_ = 0;  // iterations counted so far
+    std::int64_t check_interval_ = 1;
+    std::int64_t next_check_ = 0;
+    std::int64_t last_check_ = 0;
+    std::int64_t sync_interval_ = 1;
+    std::int64_t max_sync_interval_;
     int fast_forward_;
-    double start_seconds_ = 0.0;
+    double iteration_start_ = 0.0;
+    double total_seconds_ = 0.0;
+    double global_mean_ = 0.0;
+    double tick_minutes_ = 1.0;
+    std::int64_t ticks_counted_ = 0;
+    bool checked_ = false;  // the last call was a check
+    std::function<void(const std::string&)> debug_;
 };
 
 }  // namespace mlckpt::core

@@ -86,8 +86,8 @@ fs::path StorageLayout::routed_dir(const CheckpointRef& ref, int owner, int node
     return ckpt_dir(ref.level, ref.seq, node) / ("rank" + std::to_string(owner));
 }
 
-fs::path StorageLayout::archive_dir(std::uint64_t seq) const {
-    return global_exec_dir() / "l4_archive" / ("ckpt" + std::to_string(seq));
+fs::path StorageLayout::archive_dir() const {
+    return global_exec_dir() / "l4_archive";
 }
 
 fs::path StorageLayout::meta_file(int level, std::uint64_t seq) const {

@@ -6,7 +6,8 @@
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-Rank<r>.fti            L4
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-mpiio.fti              L4, ckpt_io = 2 (all ranks)
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-sionlib.fti[.<f>]      L4, ckpt_io = 4 (all ranks)
-//   <glbl_dir>/<exec_id>/l4_archive/ckpt<seq>/...                     keep_l4_ckpt
+//   <glbl_dir>/<exec_id>/l4_archive/Ckpt<id>-Rank<r>.fti,             keep_l4_ckpt: flat, as FTI's
+//                                   ckpt<seq>.l4.meta                 (each checkpoint's files, its metadata copy)
 //   <glbl_dir>/<exec_id>/dcp/dCP-Rank<r>.fti                          L4 differential (level 8),
 //                                                                     updated in place
 //   <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta                          metadata (commit point)
@@ -63,7 +64,7 @@ class StorageLayout {
     // `ref` (scr.h) on `node`: <checkpoint directory>/rank<owner>/. Levels
     // 1-3 only: at L4 the files are at the paths the application named.
     fs::path routed_dir(const CheckpointRef& ref, int owner, int node) const;
-    fs::path archive_dir(std::uint64_t seq) const;
+    fs::path archive_dir() const;
     fs::path meta_file(int level, std::uint64_t seq) const;
     // The copy of meta_file() kept beside the data, in the checkpoint
     // directory of `node` (the node of the rank that commits).

@@ -63,6 +63,64 @@ void drop_superseded_dcp_metadata(const Context& ctx, Catalog& found) {
     }
 }
 
+// keep_l4_ckpt, rank 0: the metadata of retired L4 checkpoint `r` moves to
+// the archive's metadata directory. An archived checkpoint of the same id
+// is dropped first: its files are replaced by `r`'s of the same names in
+// the archive, which is flat, as FTI's.
+void archive_metadata(const Context& ctx, const CheckpointRef& r) {
+    const fs::path meta = ctx.layout.meta_file(4, r.seq);
+    const fs::path meta_archive = ctx.layout.archive_meta_file(r.seq).parent_path();
+    const Directory archive = ctx.layout.make_dir(meta_archive);
+    ctx.layout.make_dir(ctx.layout.archive_dir());
+    std::error_code ec;
+    for (fs::directory_iterator it(meta_archive, ec), end; !ec && it != end; it.increment(ec)) {
+        std::uint64_t seq = 0;
+        int level = 0;
+        if (!StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
+        try {
+            if (parse_meta(read_text_file(it->path()), it->path().string()).ckpt_id == r.ckpt_id) {
+                remove_file(it->path());
+            }
+        } catch (const Error&) {
+            // unreadable: left for the verify tool to report
+        }
+    }
+    ctx.layout.make_dir(meta.parent_path()).rename(meta.filename().string(), archive, meta.filename().string());
+}
+
+// keep_l4_ckpt: the files of retired L4 checkpoint `r` move into
+// <glbl_dir>/<exec_id>/l4_archive/ under their own names. Each rank moves
+// its own file; then rank 0 moves what is left (the metadata copy, a file
+// that all ranks share) and removes the checkpoint's directory.
+void archive_files(Context& ctx, const CheckpointRef& r) {
+    const fs::path dir = ctx.layout.ckpt_dir(4, r.seq, 0);
+    const Directory archive = ctx.layout.make_dir(ctx.layout.archive_dir());
+    const std::string own = StorageLayout::data_file_name(r.ckpt_id, ctx.rank());
+    try {
+        const fs::path mine = ctx.data_path(r, ctx.topo.node_id);
+        if (mine.filename() == own && fs::exists(mine)) {
+            ctx.layout.make_dir(dir).rename(own, archive, own);
+        }
+    } catch (const Error& e) {
+        ctx.log.warning("archiving checkpoint " + std::to_string(r.ckpt_id) + ": " + e.what());
+    }
+    barrier(ctx.app);
+    if (ctx.rank() != 0) return;
+    try {
+        const Directory from = ctx.layout.make_dir(dir);
+        std::error_code ec;
+        std::vector<std::string> left;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            left.push_back(it->path().filename().string());
+        }
+        for (const std::string& name : left) from.rename(name, archive, name);
+        archive.sync();
+        ctx.background->remove_tree(dir);
+    } catch (const Error& e) {
+        ctx.log.warning("archiving checkpoint " + std::to_string(r.ckpt_id) + ": " + e.what());
+    }
+}
+
 }  // namespace
 
 void settle_dcp_journal(const Context& ctx, bool keep_unknown) {
@@ -198,22 +256,19 @@ void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
         for (const CheckpointRef& r : refs) {
             try {
                 if (archived(r)) {
-                    const fs::path data = ctx.layout.ckpt_dir(4, r.seq, 0);
-                    const fs::path meta = ctx.layout.meta_file(4, r.seq);
-                    const Directory meta_archive =
-                        ctx.layout.make_dir(ctx.layout.archive_meta_file(r.seq).parent_path());
-                    const Directory data_archive = ctx.layout.make_dir(ctx.layout.archive_dir(r.seq).parent_path());
-                    ctx.layout.make_dir(data.parent_path())
-                        .rename(data.filename().string(), data_archive,
-                                ctx.layout.archive_dir(r.seq).filename().string());
-                    ctx.layout.make_dir(meta.parent_path())
-                        .rename(meta.filename().string(), meta_archive, meta.filename().string());
+                    archive_metadata(ctx, r);
                 } else if (!remove_metadata(ctx, r)) {
                     ctx.log.warning("cannot remove " + ctx.layout.meta_file(r.level, r.seq).string());
                 }
             } catch (const Error& e) {
                 ctx.log.warning(std::string("retiring checkpoint ") + std::to_string(r.seq) + ": " + e.what());
             }
+        }
+    }
+    if (std::any_of(refs.begin(), refs.end(), archived)) {
+        barrier(ctx.app);  // the archive's directory exists
+        for (const CheckpointRef& r : refs) {
+            if (archived(r)) archive_files(ctx, r);
         }
     }
     // Metadata is gone before any data file goes.

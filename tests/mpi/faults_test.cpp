@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "scenario.hpp"
@@ -93,8 +94,10 @@ TEST(Faults, DamagedMetadataFallsBack) {
 // The only checkpoint is damaged: the restart fails, naming the file. The
 // run finalizes without checkpointing; the file and the restart state stay
 // as they were, so that once the file is repaired, relaunching restarts.
-TEST(Faults, OnlyCheckpointCorruptIsNamed) {
-    std::string cfg = config();
+void only_checkpoint_corrupt(bool verify_at_init) {
+    ConfigOptions options;
+    options.advanced["verify_at_init"] = verify_at_init ? "1" : "0";
+    std::string cfg = config(options);
     int victim = last_rank();
     const fs::path kept = workdir() / "as-damaged";
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L1, 1);
@@ -113,17 +116,30 @@ TEST(Faults, OnlyCheckpointCorruptIsNamed) {
         copy_tree(local_dir(), kept);
     }
     world_barrier();
-    // The file looks whole: the damage shows when FTI_Recover reads it.
-    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
-    EXPECT_EQ(FTI_Status(), 1);
-    Dataset d(app_rank());
-    d.protect();
-    EXPECT_FTI(FTI_NREC, FTI_Recover());
-    std::string message = FTI_LastError();
-    EXPECT_NE(message.find(data_file(1, victim)), std::string::npos) << message;
-    EXPECT_NE(message.find("fails its checksum"), std::string::npos) << message;
-    EXPECT_NE(message.find("no older committed checkpoint"), std::string::npos) << message;
-    EXPECT_EQ(FTI_Status(), 0);
+    std::unique_ptr<Dataset> d;
+    if (verify_at_init) {
+        // As FTI: FTI_Init reads the data, finds nothing recoverable and
+        // says so; the application goes on as a fresh run.
+        EXPECT_FTI(FTI_NREC, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        std::string message = FTI_LastError();
+        EXPECT_NE(message.find(data_file(1, victim)), std::string::npos) << message;
+        EXPECT_NE(message.find("fails its checksum"), std::string::npos) << message;
+        EXPECT_EQ(FTI_Status(), 0);
+        d = std::make_unique<Dataset>(app_rank());
+        d->protect();
+    } else {
+        // The file looks whole: the damage shows when FTI_Recover reads it.
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        EXPECT_EQ(FTI_Status(), 1);
+        d = std::make_unique<Dataset>(app_rank());
+        d->protect();
+        EXPECT_FTI(FTI_NREC, FTI_Recover());
+        std::string message = FTI_LastError();
+        EXPECT_NE(message.find(data_file(1, victim)), std::string::npos) << message;
+        EXPECT_NE(message.find("fails its checksum"), std::string::npos) << message;
+        EXPECT_NE(message.find("no older committed checkpoint"), std::string::npos) << message;
+        EXPECT_EQ(FTI_Status(), 0);
+    }
     EXPECT_FTI(FTI_NREC, FTI_Recover());
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
     world_barrier();
@@ -132,6 +148,14 @@ TEST(Faults, OnlyCheckpointCorruptIsNamed) {
         EXPECT_TRUE(same_files(local_dir(), kept));
     }
     EXPECT_TRUE(config_says("failure = 1"));
+}
+
+// The only checkpoint is damaged on one rank (FTI's verify_log_disrupt).
+TEST(Faults, OnlyCheckpointCorruptIsNamed) {
+    only_checkpoint_corrupt(true);
+}
+TEST(Faults, OnlyCheckpointCorruptIsNamedAtRecoverWithSingleRead) {
+    only_checkpoint_corrupt(false);
 }
 
 // After a crash, the metadata directory of the execution is lost (a cleanup

@@ -4,6 +4,7 @@
 // head ranks released by FTI_ENDW.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
@@ -239,6 +240,78 @@ TEST(FtiSemantics, SizeMismatchIsAWarning) {
     std::free(buffer);
 }
 
+// FTI's diffSizes program: rank r stored 100 + 10 r ints; the restart
+// protects 100 on every rank, so rank 0 recovers at once while the others
+// are refused for the size, FTI_Realloc and recover again, even ranks with
+// FTI_Recover and odd ones variable by variable. Every rank must end with
+// its data, whether FTI_Init verified the checkpoint (FTI's way) or the
+// data is checked while it is read (verify_at_init = 0, whose agreement
+// every rank must join the same number of times).
+void retried_mixed_recovery(int level, bool verify_at_init) {
+    ConfigOptions options = grouped_options();
+    options.advanced["verify_at_init"] = verify_at_init ? "1" : "0";
+    std::string cfg = config(options);
+    static std::vector<int> kept;
+    int step = 0;
+    if (!start(cfg)) return;
+    const std::size_t stored = 100 + 10 * static_cast<std::size_t>(app_rank());
+    if (phase() == 1) {
+        kept.assign(stored, 0);
+        for (std::size_t i = 0; i < stored; ++i) kept[i] = static_cast<int>(i) * (app_rank() + 1);
+        step = 42;
+        ASSERT_FTI(FTI_SCES, FTI_Protect(1, &step, 1, FTI_INTG));
+        ASSERT_FTI(FTI_SCES, FTI_Protect(2, kept.data(), static_cast<int64_t>(kept.size()), FTI_INTG));
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
+        crash();
+        return;
+    }
+    ASSERT_EQ(FTI_Status(), 1);
+    auto* buffer = static_cast<int*>(std::calloc(100, sizeof(int)));
+    ASSERT_FTI(FTI_SCES, FTI_Protect(1, &step, 1, FTI_INTG));
+    ASSERT_FTI(FTI_SCES, FTI_Protect(2, buffer, 100, FTI_INTG));
+    auto recover = [] {
+        if (app_rank() % 2 == 0) return FTI_Recover();
+        int rc = FTI_RecoverVarInit();
+        rc += FTI_RecoverVar(1);
+        rc += FTI_RecoverVar(2);
+        rc += FTI_RecoverVarFinalize();
+        return rc;
+    };
+    int rc = recover();
+    EXPECT_EQ(rc != FTI_SCES, app_rank() != 0) << FTI_LastError();
+    if (rc != FTI_SCES) {
+        buffer = static_cast<int*>(FTI_Realloc(2, buffer));
+        ASSERT_NE(buffer, nullptr) << FTI_LastError();
+        ASSERT_FTI(FTI_SCES, recover());
+    }
+    EXPECT_EQ(step, 42);
+    for (std::size_t i = 0; i < stored; ++i) ASSERT_EQ(buffer[i], static_cast<int>(i) * (app_rank() + 1)) << i;
+    EXPECT_EQ(FTI_Status(), 0);
+    // The next collective calls meet: nothing was left unmatched.
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, level));
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    std::free(buffer);
+}
+
+TEST(FtiSemantics, RetriedMixedRecoveryEndsL1) {
+    retried_mixed_recovery(FTI_L1, true);
+}
+TEST(FtiSemantics, RetriedMixedRecoveryEndsL2) {
+    retried_mixed_recovery(FTI_L2, true);
+}
+TEST(FtiSemantics, RetriedMixedRecoveryEndsL3) {
+    retried_mixed_recovery(FTI_L3, true);
+}
+TEST(FtiSemantics, RetriedMixedRecoveryEndsL4) {
+    retried_mixed_recovery(FTI_L4, true);
+}
+TEST(FtiSemantics, RetriedMixedRecoveryEndsSingleReadL1) {
+    retried_mixed_recovery(FTI_L1, false);
+}
+TEST(FtiSemantics, RetriedMixedRecoveryEndsSingleReadL2) {
+    retried_mixed_recovery(FTI_L2, false);
+}
+
 // FTI's information lines where the same event happens, as FTI's suites and
 // job scripts look for them (application rank 0 prints them).
 TEST(FtiSemantics, InformationLines) {
@@ -276,6 +349,54 @@ TEST(FtiSemantics, InformationLines) {
     expect_lines(out, {"[ FTI  Information ] : This is a restart. The execution ID is: ",
                        "[ FTI  Information ] : Recovering successfully from level 4 with Ckpt. 2.",
                        "[ FTI  Information ] : FTI has been finalized."});
+}
+
+// FTI's debug lines that FTI's programs and suites parse, at verbosity 1:
+// the node flag (nodeFlag.c: one process per node and level, not for dCP),
+// FTI_Snapshot's sync lines (sync_intv) and the order of the dCP line.
+TEST(FtiSemantics, DebugLinesAsFti) {
+    ConfigOptions o = grouped_options();
+    o.basic["verbosity"] = "1";
+    o.basic["enable_dcp"] = "1";
+    o.basic["ckpt_l1"] = "1";
+    std::string cfg = config(o);
+    static std::vector<double> values(1000);
+    std::string out = output_of([&] {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        ASSERT_FTI(FTI_SCES, FTI_Protect(3, values.data(), 1000, FTI_DBLE));
+        for (int level = 1; level <= 4; ++level) ASSERT_FTI(FTI_DONE, FTI_Checkpoint(level, level));
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(5, FTI_L4_DCP));
+        for (int i = 0; i < 5; ++i) ASSERT_NE(FTI_Snapshot(), FTI_NSCS) << FTI_LastError();
+        ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    });
+    const int node_size = world_size() % 2 == 0 ? 2 : 1;
+    char prefix[64];
+    std::snprintf(prefix, sizeof prefix, "[FTI Debug - %06d] : ", world_rank());
+    int flags = 0;
+    for (std::size_t at = out.find("Has nodeFlag"); at != std::string::npos; at = out.find("Has nodeFlag", at + 1)) {
+        ++flags;
+    }
+    if (world_rank() % node_size == 0) {
+        EXPECT_EQ(flags, 4) << out;
+        for (int level = 1; level <= 4; ++level) {
+            std::string line = std::string(prefix) +
+                               "Has nodeFlag = 1 and nodeID = " + std::to_string(world_rank() / node_size) +
+                               ". CkptLvel = " + std::to_string(level) + ".";
+            EXPECT_NE(out.find(line), std::string::npos) << line << " in:\n" << out;
+        }
+    } else {
+        EXPECT_EQ(flags, 0) << out;
+    }
+    // FTI_Snapshot measures at iterations 1, 2, 4: its line, FTI's 24 fields.
+    EXPECT_NE(out.find(std::string(prefix) + "Current iter : 1 ckpt intv. : "), std::string::npos) << out;
+    EXPECT_NE(out.find(std::string(prefix) + "Current iter : 4 ckpt intv. : "), std::string::npos) << out;
+    if (world_rank() == 0) {
+        const std::size_t ckpt = out.find("Ckpt. ID 5 (L4)");
+        const std::size_t dcp = out.find("dCP share: ");
+        ASSERT_NE(ckpt, std::string::npos) << out;
+        ASSERT_NE(dcp, std::string::npos) << out;
+        EXPECT_LT(ckpt, dcp) << "FTI prints the dCP line after the checkpoint's";
+    }
 }
 
 // FTI's programs end a run with head ranks without FTI_Finalize: they wait

@@ -128,9 +128,19 @@ TEST(KeepL4, ArchivesEveryL4Checkpoint) {
     }
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
     world_barrier();
+    // Where FTI puts them and FTI's keepl4 suite looks:
+    // <glbl_dir>/<exec_id>/l4_archive/Ckpt<id>-Rank<r>.fti, side by side.
     for (int id = 1; id <= 3; ++id) {
         fs::path f = the_file(data_file(id, rank));
-        EXPECT_NE(f.string().find("l4_archive"), std::string::npos) << f;
+        EXPECT_EQ(f.parent_path().filename(), "l4_archive") << f;
+        EXPECT_EQ(f.parent_path().parent_path().parent_path(), global_dir()) << f;
+    }
+    // Only the archive is left of the L4 checkpoints: no ckpt<seq> directory.
+    if (world_rank() == 0) {
+        for (const auto& entry : fs::recursive_directory_iterator(global_dir())) {
+            EXPECT_FALSE(entry.is_directory() && entry.path().filename().string().rfind("ckpt", 0) == 0)
+                << entry.path();
+        }
     }
     EXPECT_TRUE(config_says("failure = 0"));
 }

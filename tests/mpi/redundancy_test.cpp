@@ -21,6 +21,14 @@ ConfigOptions groups_of_four() {
     return o;
 }
 
+// The same with the data verified while FTI_Recover reads it, not at
+// FTI_Init ([advanced] verify_at_init = 0): each byte read once.
+ConfigOptions groups_of_four_single_read() {
+    ConfigOptions o = groups_of_four();
+    o.advanced["verify_at_init"] = "0";
+    return o;
+}
+
 // Phase 1: checkpoint at `level`; phase 2: lose `nodes`, then recover.
 void survives(int level, std::initializer_list<int> nodes) {
     std::string cfg = config(groups_of_four());
@@ -109,7 +117,7 @@ TEST(L3, DamageIsRepaired) {
 // (version 2) is recovered, not the older L4 one (version 1) a fallback
 // would give.
 void repairs_damage_found_while_reading(int level) {
-    std::string cfg = config(groups_of_four());
+    std::string cfg = config(groups_of_four_single_read());
     if (phase() == 1) {
         if (!start(cfg)) return;
         static Dataset d(app_rank());  // the session points at it until the process ends
@@ -141,7 +149,7 @@ TEST(L3, DamageFoundWhileReadingIsRepaired) {
 // overwritten in place, so the restart refuses with the reason, never
 // recovering wrong data.
 void damaged_redundancy_is_caught_when_used(int level, const std::string& explanation) {
-    std::string cfg = config(groups_of_four());
+    std::string cfg = config(groups_of_four_single_read());
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
     std::string redundancy = level == 2 ? "Pcof" : "RSed";
     auto damaged = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
@@ -205,7 +213,7 @@ void regenerates(int level) {
 // found after the restart (on the background thread) and rebuilt before the
 // next checkpoint, so the checkpoint is protected again as its level says.
 void damaged_redundancy_is_rebuilt(int level) {
-    std::string cfg = config(groups_of_four());
+    std::string cfg = config(groups_of_four_single_read());
     std::string redundancy = level == 2 ? "Pcof" : "RSed";
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
     std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
@@ -233,6 +241,61 @@ void damaged_redundancy_is_rebuilt(int level) {
         EXPECT_TRUE(before == after) << damaged << " was not rebuilt";
     }
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// Every partner copy or parity file of the group damaged in place, the
+// data files intact (FTI's "corrupt partner all"): the restart recovers the
+// data, the redundancy is rebuilt (at FTI_Init, or before the next
+// checkpoint with verify_at_init = 0), and the job goes on checkpointing at
+// the same level and finalizes, every redundancy file as written.
+void all_redundancy_damaged(int level, bool verify_at_init) {
+    std::string cfg = config(verify_at_init ? groups_of_four() : groups_of_four_single_read());
+    std::string redundancy = level == 2 ? "Pcof" : "RSed";
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
+    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+    ASSERT_EQ(files.size(), static_cast<std::size_t>(app_ranks_expected()));
+    const fs::path originals = workdir() / "original-redundancy";
+    world_barrier();
+    if (world_rank() == 0) {
+        fs::create_directories(originals);
+        for (const fs::path& f : files) {
+            fs::copy_file(f, originals / f.filename(), fs::copy_options::overwrite_existing);
+            overwrite_in_place(f, fs::file_size(f) / 2, 64);
+        }
+    }
+    world_barrier();
+    if (!start(cfg)) return;
+    static Dataset d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1));
+    d.fill(2);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));  // the L2/L3 checkpoint stays
+    MPI_Barrier(FTI_COMM_WORLD);
+    if (app_rank() == 0) {
+        for (const fs::path& f : files) {
+            std::ifstream a(originals / f.filename(), std::ios::binary), b(f, std::ios::binary);
+            std::string before((std::istreambuf_iterator<char>(a)), {});
+            std::string after((std::istreambuf_iterator<char>(b)), {});
+            EXPECT_TRUE(before == after) << f << " was not rebuilt";
+        }
+    }
+    d.fill(3);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, level));
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(L2, EveryCopyDamagedIsRebuilt) {
+    all_redundancy_damaged(FTI_L2, true);
+}
+TEST(L3, EveryParityDamagedIsRebuilt) {
+    all_redundancy_damaged(FTI_L3, true);
+}
+TEST(L2, EveryCopyDamagedIsRebuiltWithSingleRead) {
+    all_redundancy_damaged(FTI_L2, false);
+}
+TEST(L3, EveryParityDamagedIsRebuiltWithSingleRead) {
+    all_redundancy_damaged(FTI_L3, false);
 }
 
 TEST(L2, DamagedCopyIsRebuiltAfterTheRestart) {

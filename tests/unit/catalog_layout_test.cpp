@@ -45,7 +45,7 @@ TEST(Layout, PathsAndNames) {
     EXPECT_EQ(l.ckpt_dir(1, 7, 3), "/l/node3/exec/l1/ckpt7");
     EXPECT_EQ(l.ckpt_dir(4, 7, 3), "/g/exec/l4/ckpt7");
     EXPECT_EQ(l.meta_file(4, 7), "/m/exec/ckpt7.l4.meta");
-    EXPECT_EQ(l.archive_dir(7), "/g/exec/l4_archive/ckpt7");
+    EXPECT_EQ(l.archive_dir(), "/g/exec/l4_archive");
     EXPECT_EQ(StorageLayout::data_file_name(3, 12), "Ckpt3-Rank12.fti");
     std::uint64_t seq = 0;
     int level = 0;

@@ -134,7 +134,7 @@ TEST(StageWorker, MovesInOrderAndReportsEveryStep) {
     test::TempDir dir;
     fs::create_directory(dir.path() / "pfs");
     write(dir.path() / "a", "first");
-    StageWorker worker(Logger(3, 0, false));
+    StageWorker worker(Logger(3, 0, false, 0));
     worker.submit({5, 2, 0, {dir.path() / "a", dir.path() / "pfs" / "a", stage_tag(2, 0), 4096}});
     worker.submit({5, 2, 1, {dir.path() / "missing", dir.path() / "pfs" / "b", stage_tag(2, 1), 4096}});
     worker.wait();

@@ -156,19 +156,22 @@ TEST(Verify, ArchivedL4CheckpointsAreVerifiedToo) {
     Execution e;
     e.checkpoint(1, 4, 1, 2);
     const StorageLayout l = e.layout();
-    fs::create_directories(l.archive_dir(1).parent_path());
+    // The archive is flat, as FTI's: every checkpoint's files side by side.
+    fs::create_directories(l.archive_dir());
     fs::create_directories(l.archive_meta_file(1).parent_path());
-    fs::rename(l.ckpt_dir(4, 1, 0), l.archive_dir(1));
+    for (const auto& entry : fs::directory_iterator(l.ckpt_dir(4, 1, 0))) {
+        fs::rename(entry.path(), l.archive_dir() / entry.path().filename());
+    }
     fs::rename(l.meta_file(4, 1), l.archive_meta_file(1));
-    fs::resize_file(l.archive_dir(1) / "Ckpt1-Rank1.fti", 3);
+    fs::resize_file(l.archive_dir() / "Ckpt1-Rank1.fti", 3);
     Result r = run_verify({e.config_path()});
     EXPECT_EQ(r.code, 1) << r.out;
     for (const std::string& expected : std::vector<std::string>{
              "checkpoint 1 (L4, archived, seq 1, POSIX, 2 ranks): damaged; archived (keep_l4_ckpt), a restart does "
              "not use it\n",
              "  ok                  metadata: " + l.archive_meta_file(1).string() + "\n",
-             "  ok                  metadata copy: " + (l.archive_dir(1) / "ckpt1.l4.meta").string() + "\n",
-             "  damaged (size)      data of rank 1: " + (l.archive_dir(1) / "Ckpt1-Rank1.fti").string(),
+             "  ok                  metadata copy: " + (l.archive_dir() / "ckpt1.l4.meta").string() + "\n",
+             "  damaged (size)      data of rank 1: " + (l.archive_dir() / "Ckpt1-Rank1.fti").string(),
              "restart: no checkpoint\n"}) {
         EXPECT_TRUE(contains(r.out, expected)) << expected << "\n" << r.out;
     }

@@ -220,10 +220,7 @@ class Verifier {
             ec.clear();
         }
         scan(layout_.ckpt_dir(kDcpLevel, 0, 0), false, kDcpLevel, false);
-        for (fs::directory_iterator it(layout_.archive_dir(0).parent_path(), ec), end; !ec && it != end;
-             it.increment(ec)) {
-            scan(it->path(), true, 4, false);
-        }
+        scan(layout_.archive_dir(), true, 4, false);
         candidates_ = out;
         return out;
     }
@@ -239,7 +236,7 @@ class Verifier {
     }
 
     fs::path directory(const CheckpointReport& c, int node) const {
-        return c.archived ? layout_.archive_dir(c.seq) : layout_.ckpt_dir(c.level, c.seq, node);
+        return c.archived ? layout_.archive_dir() : layout_.ckpt_dir(c.level, c.seq, node);
     }
     bool node_local(const CheckpointReport& c) const { return !c.archived && c.level >= 1 && c.level <= 3; }
 
