@@ -700,7 +700,7 @@ std::exception_ptr Session::read_vars(const std::vector<int>& ids) const noexcep
 }
 
 void Session::settle_recovery(std::exception_ptr failure, const std::vector<int>& ids) {
-    if (source_->data_verified) {
+    if (source_ && source_->data_verified) {
         // FTI_Init read and checked every file of the checkpoint: as in FTI,
         // each rank recovers alone, and a read that fails now (the file
         // changed since) fails on its rank only.
@@ -751,7 +751,7 @@ void Session::recover_var_init() {
     if (!source_) stored_var(-1);
     recovered_ids_.clear();
     recover_var_failure_ = nullptr;
-    recover_var_refused_ = false;
+    recover_var_refused_.clear();
     recovering_vars_ = true;
     try {
         recover_var_reader_ = open_checkpoint_reader(source_->path, source_->io, source_->record);
@@ -775,9 +775,10 @@ void Session::recover_var(int id) {
     try {
         check_stored_size(var);
     } catch (const Error&) {
-        recover_var_refused_ = true;
+        recover_var_refused_.insert(id);
         throw;
     }
+    recover_var_refused_.erase(id);  // resized and asked for again
     recovered_ids_.push_back(id);
     if (recover_var_failure_) std::rethrow_exception(recover_var_failure_);
     try {
@@ -797,8 +798,9 @@ void Session::recover_var_finalize() {
         recover_from_global_file(recovered_ids_, std::exchange(recover_var_failure_, nullptr));
         return;
     }
-    if (std::exchange(recover_var_refused_, false)) {
-        // As FTI_Recover refused for a size: this rank alone, before any
+    const bool refused = !std::exchange(recover_var_refused_, {}).empty();
+    if (refused && !(source_ && source_->data_verified)) {
+        // As FTI_Recover refused for a size: this rank alone, before the
         // agreement, so that it may FTI_Realloc and recover again while the
         // others go on, and every rank joins the same agreements.
         fail(ErrorKind::not_recoverable,

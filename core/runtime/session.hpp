@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -219,7 +220,7 @@ class Session {
     bool recovering_vars_ = false;            // between FTI_RecoverVarInit and FTI_RecoverVarFinalize
     std::vector<int> recovered_ids_;          // by FTI_RecoverVar since FTI_RecoverVarInit
     std::exception_ptr recover_var_failure_;  // the source's data failed on this rank
-    bool recover_var_refused_ = false;        // an FTI_RecoverVar found a size that differs
+    std::set<int> recover_var_refused_;       // variables whose size differed, not asked for again since
     struct RedundancyCheck {
         CheckpointRef ref;
         IoMode io = IoMode::posix;
