@@ -38,6 +38,7 @@ program scr_flow
   call set('SCR_COPY_TYPE=XOR      ')
   call set('SCR_SET_SIZE=2')
   call set('SCR_FLUSH=0')
+  call set('SCR_CACHE_BYPASS=0')  ! the cache (SCR 3 bypasses it by default)
   call set('SCR_CHECKPOINT_INTERVAL=2')
   call set('SCR_CACHE_SIZE=2')  ! both datasets stay in the cache
 
