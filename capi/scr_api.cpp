@@ -111,15 +111,19 @@ int SCR_Finalize(void) {
 const char* SCR_Config(const char* config) {
     char* answer = nullptr;
     scr_call("SCR_Config", [&] {
-        require(config != nullptr, "the parameter text is NULL");
-        std::string text(config);
+        if (config == nullptr) return;  // SCR answers NULL, without a message
+        const std::string text(config);
+        const mlckpt::core::ScrConfigText parsed = mlckpt::core::parse_scr_config_text(text);
+        if (parsed.key.empty()) return;
         std::optional<std::string> value;
-        if (text.find('=') == std::string::npos) {  // a query, before or after SCR_Init
-            value = mlckpt::core::lookup_scr_parameter(text, g_parameters, mlckpt::core::process_environment(),
-                                                       working_directory());
-        } else {
+        if (!parsed.is_query()) {
             require(!g_scr, "'" + text + "': parameters are set before SCR_Init");
             g_parameters.apply(text);
+        } else if (!parsed.subkey.empty()) {  // "KEY=VALUE SUBKEY": one setting of a descriptor
+            value = g_parameters.get_pair(parsed.key, *parsed.value, parsed.subkey);
+        } else {  // a query, before or after SCR_Init
+            value = mlckpt::core::lookup_scr_parameter(parsed.key, g_parameters, mlckpt::core::process_environment(),
+                                                       working_directory());
         }
         if (value) {
             answer = static_cast<char*>(std::malloc(value->size() + 1));

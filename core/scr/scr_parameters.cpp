@@ -63,8 +63,13 @@ const std::set<std::string>& without_effect() {
                                                "SCR_USER_NAME",
                                                "SCR_JOB_ID",
                                                "SCR_JOB_NAME",
-                                               "SCR_CONF_FILE",
                                                "SCR_HOP_DISTANCE"};
+    return keys;
+}
+
+// The first keys of SCR's store and checkpoint descriptors.
+const std::set<std::string>& descriptor_keys() {
+    static const std::set<std::string> keys = {"STORE", "CKPT", "CACHE", "CACHEDIR", "CNTLDIR"};
     return keys;
 }
 
@@ -85,6 +90,7 @@ const std::set<std::string>& with_effect() {
                                                "SCR_ENABLE",
                                                "SCR_DEBUG",
                                                "SCR_CRC_ON_FLUSH",
+                                               "SCR_CONF_FILE",
                                                "MLCKPT_NODE_SIZE",
                                                "MLCKPT_WAIT_TIMEOUT"};
     return keys;
@@ -152,7 +158,8 @@ std::map<std::string, Sourced> read_user_file(const fs::path& path, const EnvLoo
 class Sources {
   public:
     Sources(const ScrParameterTable& app, const EnvLookup& env, const std::string& cwd) : app_(app), env_(env) {
-        std::optional<std::string> conf = env("SCR_CONF_FILE");
+        // SCR_CONF_FILE itself comes from the environment or SCR_Config.
+        std::optional<std::string> conf = find_early("SCR_CONF_FILE");
         fs::path prefix = cwd;
         if (auto p = find_early("SCR_PREFIX")) prefix = fs::path(cwd) / *p;
         fs::path file = conf ? fs::path(cwd) / *conf : prefix / ".scrconf";
@@ -173,6 +180,12 @@ class Sources {
     // Keys given in the file or with SCR_Config that nothing reads.
     void note_unknown_keys() {
         auto check = [&](const std::string& key, const std::string& source) {
+            if (app_.is_descriptor(key) || descriptor_keys().count(key) != 0) {
+                warnings_.push_back("the descriptor " + key + " (" + source +
+                                    ") is not supported and is ignored (set SCR_COPY_TYPE, SCR_SET_SIZE and "
+                                    "SCR_CACHE_BASE instead)");
+                return;
+            }
             if (with_effect().count(key) != 0) return;
             if (without_effect().count(key) != 0) {
                 warnings_.push_back(key + " (" + source + ") is accepted and has no effect in mlckpt");
@@ -215,29 +228,103 @@ long integer_of(const std::string& key, const Sourced& v, long lo, long hi, cons
 
 }  // namespace
 
-std::optional<std::string> ScrParameterTable::apply(std::string_view config) {
-    std::string text = trim(config);
-    auto eq = text.find('=');
-    std::string key = trim(std::string_view(text).substr(0, eq));
-    if (!is_key(key)) {
-        fail(ErrorKind::usage,
-             "SCR_Config: '" + text + "' is not a parameter setting or query; allowed: KEY=VALUE, KEY= (unset) or KEY");
+ScrConfigText parse_scr_config_text(std::string_view text) {
+    auto bad = [&](const std::string& why) {
+        fail(ErrorKind::usage, "SCR_Config: '" + std::string(text) + "': " + why +
+                                   "; allowed: KEY=VALUE, KEY= (unset), KEY, KEY=VALUE SUBKEY, or a descriptor "
+                                   "KEY=VALUE K1=V1 K2=V2 ...");
+    };
+    struct Item {
+        std::string key;
+        bool equals = false;
+        std::optional<std::string> value;
+    };
+    std::vector<Item> items;
+    auto space = [](char c) { return c == ' ' || c == '\t'; };
+    std::size_t i = 0;
+    const std::size_t n = text.size();
+    for (;;) {
+        while (i < n && space(text[i])) ++i;
+        if (i == n) break;
+        Item item;
+        std::size_t start = i;
+        while (i < n && !space(text[i]) && text[i] != '=') ++i;
+        item.key = std::string(text.substr(start, i - start));
+        while (i < n && space(text[i])) ++i;
+        if (i < n && text[i] == '=') {
+            item.equals = true;
+            ++i;
+            while (i < n && space(text[i])) ++i;
+            start = i;
+            while (i < n && !space(text[i])) ++i;
+            if (i > start) item.value = std::string(text.substr(start, i - start));
+        } else if (i < n) {
+            bad("'" + item.key + "' is followed by a word without '='");
+        }
+        if (!is_key(item.key)) bad("'" + item.key + "' is not a parameter name");
+        items.push_back(std::move(item));
     }
-    if (eq == std::string::npos) return get(key);
-    std::string value = trim(std::string_view(text).substr(eq + 1));
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
-    if (value.empty()) {
-        values_.erase(key);
+    ScrConfigText out;
+    if (items.empty()) return out;
+    out.key = items[0].key;
+    out.has_equals = items[0].equals;
+    out.value = items[0].value;
+    if (items.size() == 1) return out;
+    if (!out.value) bad("a descriptor needs a value for its first key");
+    if (!items.back().equals) {
+        if (items.size() != 2) bad("a query cannot set values at the same time");
+        out.subkey = items[1].key;
+        return out;
+    }
+    for (std::size_t k = 1; k < items.size(); ++k) {
+        if (!items[k].value) bad("'" + items[k].key + "=' has no value");
+        out.pairs.emplace_back(items[k].key, *items[k].value);
+    }
+    return out;
+}
+
+std::optional<std::string> ScrParameterTable::apply(std::string_view config) {
+    const ScrConfigText t = parse_scr_config_text(config);
+    if (t.key.empty()) return std::nullopt;  // nothing asked, as SCR answers an empty text
+    if (t.is_query()) return t.subkey.empty() ? get(t.key) : get_pair(t.key, *t.value, t.subkey);
+    if (!t.value) {
+        values_.erase(t.key);
+    } else if (t.pairs.empty()) {
+        values_[t.key] = {{*t.value, {}}};  // a simple setting replaces every value of its key
     } else {
-        values_[key] = value;
+        Pairs& pairs = values_[t.key][*t.value];  // a descriptor adds to what its key has
+        for (const auto& [k, v] : t.pairs) pairs[k] = v;
     }
     return std::nullopt;
 }
 
 std::optional<std::string> ScrParameterTable::get(const std::string& key) const {
     auto it = values_.find(key);
+    if (it == values_.end() || it->second.empty()) return std::nullopt;
+    if (it->second.size() > 1) {
+        fail(ErrorKind::usage, "several values are set for '" + key + "' (" + std::to_string(it->second.size()) +
+                                   " descriptors), so the query has no single answer; ask for one "
+                                   "descriptor's setting with '" +
+                                   key + "=<value> <KEY>'");
+    }
+    return it->second.begin()->first;
+}
+
+std::optional<std::string> ScrParameterTable::get_pair(const std::string& key, const std::string& value,
+                                                       const std::string& subkey) const {
+    auto it = values_.find(key);
     if (it == values_.end()) return std::nullopt;
-    return it->second;
+    auto v = it->second.find(value);
+    if (v == it->second.end()) return std::nullopt;
+    auto p = v->second.find(subkey);
+    if (p == v->second.end()) return std::nullopt;
+    return p->second;
+}
+
+bool ScrParameterTable::is_descriptor(const std::string& key) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) return false;
+    return it->second.size() > 1 || (it->second.size() == 1 && !it->second.begin()->second.empty());
 }
 
 EnvLookup process_environment() {

@@ -15,18 +15,47 @@
 
 namespace mlckpt::core {
 
-// The values an application set with SCR_Config before SCR_Init.
+// The values an application set with SCR_Config before SCR_Init. As in
+// SCR, a parameter holds one or more values, each with its own KEY=VALUE
+// pairs: a descriptor line ("STORE=/dev/shm GROUP=NODE COUNT=1",
+// "CKPT=0 TYPE=XOR SET_SIZE=16") adds a value to its first key with the
+// pairs that follow; "KEY=VALUE" replaces every value of KEY.
 class ScrParameterTable {
   public:
-    // "KEY=VALUE" sets, "KEY=" unsets; returns nothing. "KEY" returns the
-    // value set here, if any. Throws a usage Error for text that is neither.
+    using Pairs = std::map<std::string, std::string>;
+    using Values = std::map<std::string, Pairs>;  // value -> its pairs
+
+    // "KEY=VALUE" sets, "KEY=" unsets, a descriptor line adds: these return
+    // nothing. "KEY" returns the value set here, if any; "KEY=VALUE SUBKEY"
+    // the pair SUBKEY of that value. Throws a usage Error for text that is
+    // none of these.
     std::optional<std::string> apply(std::string_view config);
+    // KEY's value when it has exactly one; nothing when unset. Throws a
+    // usage Error when KEY has several values (several descriptors): which
+    // one to return is not defined.
     std::optional<std::string> get(const std::string& key) const;
-    const std::map<std::string, std::string>& values() const { return values_; }
+    std::optional<std::string> get_pair(const std::string& key, const std::string& value,
+                                        const std::string& subkey) const;
+    const std::map<std::string, Values>& values() const { return values_; }
+    // Whether `key` was given as a descriptor (a value with pairs).
+    bool is_descriptor(const std::string& key) const;
 
   private:
-    std::map<std::string, std::string> values_;
+    std::map<std::string, Values> values_;
 };
+
+// SCR_Config's text, parsed as SCR parses it: "KEY", "KEY=", "KEY=VALUE",
+// "KEY=VALUE SUBKEY" or "KEY=VALUE K1=V1 K2=V2 ...", spaces allowed around
+// each '='; a value runs to the next space.
+struct ScrConfigText {
+    std::string key;
+    std::optional<std::string> value;  // after the first '=' (empty: "KEY=")
+    bool has_equals = false;
+    std::string subkey;                                      // "KEY=VALUE SUBKEY": a query of one pair
+    std::vector<std::pair<std::string, std::string>> pairs;  // a descriptor's pairs
+    bool is_query() const { return !has_equals || !subkey.empty(); }
+};
+ScrConfigText parse_scr_config_text(std::string_view text);
 
 // Where a parameter's value is looked up; injected so that tests need not
 // touch the process environment.
@@ -40,7 +69,7 @@ struct ScrSettings {
     int copy_level = 3;                           // SINGLE 1, PARTNER 2, XOR and RS 3 (Reed-Solomon)
     int set_size = 8;                             // SCR_SET_SIZE: nodes per redundancy set
     int cache_size = 1;                           // SCR_CACHE_SIZE: checkpoints kept in cache
-    bool cache_bypass = false;                    // SCR_CACHE_BYPASS: files written straight to the prefix
+    bool cache_bypass = true;                     // SCR_CACHE_BYPASS: files written straight to the prefix (SCR 3)
     int flush = 10;                               // SCR_FLUSH: every n-th checkpoint goes to the prefix; 0: never
     int prefix_size = 0;                          // SCR_PREFIX_SIZE: checkpoints kept in the prefix; 0: all
     int checkpoint_interval = 0;                  // SCR_CHECKPOINT_INTERVAL: calls of SCR_Need_checkpoint

@@ -95,6 +95,22 @@ void ScrSession::init() {
     if (ctx_.rank() == 0) {
         for (const std::string& w : settings_.warnings) ctx_.log.warning(w);
     }
+    // No <prefix>/.scr: a fresh start, as SCR makes one when its user removed
+    // it. Nothing the cache still holds for this prefix is restarted from:
+    // copies of metadata kept beside cached data are not restored, and the
+    // cached datasets are removed as uncommitted.
+    int fresh = 0;
+    if (ctx_.rank() == 0) {
+        std::error_code ec;
+        fresh = fs::exists(ctx_.layout.meta_exec_dir(), ec) ? 0 : 1;
+        if (fresh != 0 && fs::is_directory(fs::path(settings_.prefix) / ".mlckpt", ec)) {
+            ctx_.log.warning("'" + (fs::path(settings_.prefix) / ".mlckpt").string() +
+                             "' is the directory of an older mlckpt version; its datasets are not read (they are in '" +
+                             ctx_.layout.meta_exec_dir().string() + "' now)");
+        }
+    }
+    bcast(&fresh, 1, MPI_INT, 0, ctx_.app, "whether the prefix has a .scr directory");
+    if (fresh != 0) ctx_.config.failure = 0;
     run_collectively(ctx_.app, [&] {
         if (!settings_.cache_bypass) {
             ensure_writable_dir(settings_.cache_base, ctx_.layout.node_exec_dir(ctx_.topo.node_id), "SCR_CACHE_BASE",
@@ -103,8 +119,18 @@ void ScrSession::init() {
         if (ctx_.rank() == 0) ensure_writable_dir(settings_.prefix, ctx_.layout.meta_exec_dir(), "SCR_PREFIX", 0);
     });
     load_catalog_and_clean(ctx_);
+    ctx_.config.failure = 1;
     load_datasets();
-    if (!settings_.current.empty()) set_current(settings_.current);
+    if (!settings_.current.empty()) {
+        // As SCR: a name that is no dataset is a warning, and the restart
+        // goes on from the newest checkpoint.
+        if (find_dataset(settings_.current) != nullptr) {
+            set_current(settings_.current);
+        } else if (ctx_.rank() == 0) {
+            ctx_.log.warning("SCR_CURRENT names '" + settings_.current + "', which is no dataset of the prefix '" +
+                             settings_.prefix + "'; the restart considers every checkpoint, newest first");
+        }
+    }
     last_checkpoint_end_ = now_seconds();
     ctx_.log.info("mlckpt " + std::string("SCR interface: ") + plural(ctx_.topo.app_size, "rank") + " on " +
                   plural(ctx_.topo.nodes, "node") + ", prefix '" + settings_.prefix + "', " +
@@ -181,7 +207,14 @@ void ScrSession::start_output(const std::string& requested, int flags) {
     ctx_.background->wait();
     Output out;
     const std::uint64_t seq = std::max(ctx_.catalog.next_seq(), datasets_.empty() ? 1 : datasets_.front().ref.seq + 1);
-    out.ref = {seq, cache_level(), static_cast<int>(seq)};
+    // SCR's checkpoint id: checkpoints counted across the runs of the job
+    // (the newest known plus one); output that is not a checkpoint keeps
+    // the current one. SCR_FLUSH counts by it.
+    for (const DatasetInfo& d : datasets_) {
+        if ((d.meta.flags & kScrCheckpoint) != 0) last_checkpoint_id_ = std::max(last_checkpoint_id_, d.ref.ckpt_id);
+    }
+    const int ckpt_id = last_checkpoint_id_ + ((flags & kScrCheckpoint) != 0 ? 1 : 0);
+    out.ref = {seq, cache_level(), ckpt_id};
     out.label.name = requested.empty() ? "scr.dataset." + std::to_string(seq) : requested;
     out.label.flags = flags;
     output_ = std::move(out);
@@ -261,6 +294,9 @@ void ScrSession::complete_output(bool valid) {
     const double start = now_seconds();
     std::optional<std::string> problem;
     if (!valid) problem = "the application called SCR_Complete_output with valid = 0";
+    // Bypassing the cache, ranks may write parts of one shared file (SCR
+    // allows it there): every rank's writes end before any rank measures it.
+    if (out.ref.level == 4) barrier(ctx_.app);
     std::vector<FileRecord> records = seal_files(out, problem);
     fault_point("after_data_write", ctx_.rank(), out.ref.seq);
     const std::vector<std::string> problems = gather_strings(ctx_.app, problem.value_or(""), 0);
@@ -283,9 +319,11 @@ void ScrSession::complete_output(bool valid) {
     }
     // Committed: from here on a failure is reported, the dataset stays.
     const bool checkpoint = (out.label.flags & kScrCheckpoint) != 0;
-    if (checkpoint) ++checkpoints_;
+    if (checkpoint) last_checkpoint_id_ = std::max(last_checkpoint_id_, out.ref.ckpt_id);
+    // As SCR: by the checkpoint id, which runs on across restarts, so that a
+    // job of short runs reaches the prefix too.
     const bool due = (out.label.flags & kScrOutput) != 0 ||
-                     (checkpoint && settings_.flush > 0 && checkpoints_ % settings_.flush == 0);
+                     (checkpoint && settings_.flush > 0 && out.ref.ckpt_id % settings_.flush == 0);
     std::exception_ptr flush_failure;
     if (out.ref.level != 4 && due) {
         try {
@@ -298,7 +336,7 @@ void ScrSession::complete_output(bool valid) {
     if (checkpoint) last_checkpoint_end_ = now_seconds();
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.3f", now_seconds() - start);
-    ctx_.log.info("dataset '" + out.label.name + "' (id " + std::to_string(out.ref.ckpt_id) + ") committed at L" +
+    ctx_.log.info("dataset '" + out.label.name + "' (id " + std::to_string(out.ref.seq) + ") committed at L" +
                   std::to_string(out.ref.level) + " in " + seconds + " s");
     if (flush_failure) {
         try {
@@ -478,7 +516,7 @@ std::optional<std::string> ScrSession::have_restart() {
         std::string problem;
         if (std::optional<LoadedDataset> loaded = load_dataset(ctx_, d, problem)) {
             loaded_ = std::move(loaded);
-            ctx_.log.info("restarting from dataset '" + d.meta.name + "' (id " + std::to_string(d.ref.ckpt_id) + ", L" +
+            ctx_.log.info("restarting from dataset '" + d.meta.name + "' (id " + std::to_string(d.ref.seq) + ", L" +
                           std::to_string(d.ref.level) + ")");
             return d.meta.name;
         }

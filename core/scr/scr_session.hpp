@@ -25,10 +25,12 @@
 namespace mlckpt::core {
 
 // Everything of a prefix that is the library's own lies below this
-// directory of it: the datasets' metadata (<prefix>/.mlckpt/ckpt<seq>.l<L>.meta)
-// and the halt file. The node-local cache mirrors it below SCR_CACHE_BASE
-// (<cache>/node<N>/.mlckpt/). It is the execution id of the StorageLayout.
-inline constexpr const char* kScrPrefixDir = ".mlckpt";
+// directory of it, the one SCR keeps its index in: the datasets' metadata
+// (<prefix>/.scr/ckpt<seq>.l<L>.meta) and the halt file. The node-local
+// cache mirrors it below SCR_CACHE_BASE (<cache>/node<N>/.scr/). It is the
+// execution id of the StorageLayout. Removing it starts the job afresh, as
+// removing SCR's .scr does: SCR_Init then removes what the cache holds.
+inline constexpr const char* kScrPrefixDir = ".scr";
 
 // SCR_FLAG_CHECKPOINT and SCR_FLAG_OUTPUT, as scr.h defines them.
 inline constexpr int kScrCheckpoint = 1;
@@ -103,7 +105,7 @@ class ScrSession {
     std::optional<LoadedDataset> loaded_;
     std::set<std::uint64_t> failed_;              // datasets a restart of this run could not use
     std::optional<std::uint64_t> current_limit_;  // SCR_Current / SCR_CURRENT: newest dataset considered
-    int checkpoints_ = 0;                         // checkpoint datasets written by this run
+    int last_checkpoint_id_ = 0;                  // SCR's checkpoint id of the newest checkpoint known
     int need_calls_ = 0;
     double last_checkpoint_end_ = 0;
     bool finalized_ = false;

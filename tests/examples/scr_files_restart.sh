@@ -20,6 +20,8 @@ SCR_PREFIX=$workdir/$d
 SCR_CACHE_BASE=$workdir/$d/cache
 SCR_SET_SIZE=2
 SCR_FLUSH=0
+# the cache, which SCR 3 bypasses by default
+SCR_CACHE_BYPASS=0
 SCR_CHECKPOINT_INTERVAL=25
 CONF
 done

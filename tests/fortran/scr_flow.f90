@@ -38,6 +38,7 @@ program scr_flow
   call set('SCR_COPY_TYPE=XOR      ')
   call set('SCR_SET_SIZE=2')
   call set('SCR_FLUSH=0')
+  call set('SCR_CACHE_BYPASS=0')  ! the cache (SCR 3 bypasses it by default)
   call set('SCR_CHECKPOINT_INTERVAL=2')
   call set('SCR_CACHE_SIZE=2')  ! both datasets stay in the cache
 
@@ -48,6 +49,11 @@ program scr_flow
     call check(ierror /= SCR_SUCCESS .and. val == ' ', 'SCR_Config query of an unset parameter')
     call SCR_Config('SCR_PREFIX', short, ierror)
     call check(ierror /= SCR_SUCCESS .and. short == workdir(1:4), 'SCR_Config query into a short VAL')
+    ! A descriptor line, then one of its settings queried (SCR's form).
+    call set('STORE=/dev/shm/foo GROUP=NODE COUNT=1')
+    call SCR_Config('STORE=/dev/shm/foo GROUP', val, ierror)
+    call check(ierror == SCR_SUCCESS .and. val == 'NODE', 'SCR_Config descriptor query: ' // trim(val))
+    call set('STORE=')
     call SCR_Get_version(version, ierror)
     call check(ierror == SCR_SUCCESS .and. index(version, 'v3.1.0') == 1, 'SCR_Get_version: ' // trim(version))
     call SCR_Get_version(short, ierror)

@@ -303,6 +303,11 @@ foreach(t MetadataNamesEveryFile
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 PHASES ok ok)
 endforeach()
 mlckpt_add_mpi_scenario(ScrFiles.ApiFlow RANKS 1 4 PHASES ok)
+foreach(t FlushCountsCheckpointIdsAcrossRuns UnknownCurrentRestartsFromTheNewest RemovedScrDirectoryStartsAfresh
+          DefaultsBypassTheCache)
+  mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 PHASES ok ok)
+endforeach()
+mlckpt_add_mpi_scenario(ScrFiles.ConfigDescriptorsAndConfFile RANKS 1 4 PHASES ok)
 foreach(fault after_data_write:1 during_redundancy:2 before_meta_commit:0 during_flush:3)
   string(REGEX REPLACE ":.*" "" point ${fault})
   mlckpt_add_mpi_scenario(ScrFiles.KilledWhileCommittingKeepsThePreviousDataset RANKS 4 PHASES killed ok

@@ -59,7 +59,7 @@ int level_of(const std::string& copy_type) {
 
 // A node's directory of dataset `seq` in the cache.
 fs::path cached_dataset(int node, int seq, const std::string& copy_type) {
-    return cache_dir() / ("node" + std::to_string(node)) / ".mlckpt" / ("l" + std::to_string(level_of(copy_type))) /
+    return cache_dir() / ("node" + std::to_string(node)) / ".scr" / ("l" + std::to_string(level_of(copy_type))) /
            ("ckpt" + std::to_string(seq));
 }
 
@@ -72,6 +72,7 @@ void start_scr(const std::string& copy_type) {
                                                "SCR_CACHE_BASE=" + cache_dir().string(),
                                                "MLCKPT_NODE_SIZE=2",
                                                "SCR_FLUSH=0",
+                                               "SCR_CACHE_BYPASS=0",
                                                "SCR_CACHE_SIZE=3",
                                                "SCR_SET_SIZE=2",
                                                "SCR_COPY_TYPE=" + copy_type};

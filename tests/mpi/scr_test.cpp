@@ -58,6 +58,7 @@ void init(const std::map<std::string, std::string>& extra) {
                                             {"SCR_CACHE_BASE", cache().string()},
                                             {"MLCKPT_NODE_SIZE", world_size() % 2 == 0 ? "2" : "1"},
                                             {"SCR_FLUSH", "0"},
+                                            {"SCR_CACHE_BYPASS", "0"},  // the cache: SCR 3 bypasses it by default
                                             {"SCR_CACHE_SIZE", "2"}};
     for (const auto& [k, v] : extra) p[k] = v;
     for (const auto& [k, v] : p) ASSERT_EQ(SCR_Config((k + "=" + v).c_str()), nullptr);
@@ -187,7 +188,7 @@ TEST(ScrFiles, RoundTripXor) {
 TEST(ScrFiles, MetadataNamesEveryFile) {
     if (phase() == 1) return two_datasets_then_crash(copy_type("XOR"));
     if (world_rank() == 0) {
-        std::vector<fs::path> metas = paths_matching(".*/prefix/\\.mlckpt/ckpt[0-9]+\\.l3\\.meta");
+        std::vector<fs::path> metas = paths_matching(".*/prefix/\\.scr/ckpt[0-9]+\\.l3\\.meta");
         ASSERT_EQ(metas.size(), 2u);
         std::string text;
         for (const fs::path& m : metas) {
@@ -476,7 +477,7 @@ TEST(ScrFiles, ApiFlow) {
     write_dataset(1);
     if (world_rank() == 0) {
         int named = 0;
-        for (const fs::path& m : paths_matching(".*/prefix/\\.mlckpt/ckpt[0-9]+\\.l[1-4]\\.meta")) {
+        for (const fs::path& m : paths_matching(".*/prefix/\\.scr/ckpt[0-9]+\\.l[1-4]\\.meta")) {
             const std::vector<char> bytes = slurp(m);
             if (std::string(bytes.begin(), bytes.end()).find("\nNAME ckpt.1\n") != std::string::npos) ++named;
         }
@@ -491,6 +492,110 @@ TEST(ScrFiles, ApiFlow) {
     EXPECT_EQ(exit_flag, 0);
     ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
     EXPECT_NE(SCR_Finalize(), SCR_SUCCESS);
+}
+
+// SCR_FLUSH counts by SCR's checkpoint id, which runs on across the runs
+// of a job (id % SCR_FLUSH == 0), not by the checkpoints of one run: a job
+// of short runs killed before SCR_Finalize still reaches the prefix. Run 1
+// writes checkpoints 1 and 2, run 2 restarts from 2 and writes 3, both end
+// as a crash would; checkpoint 3 is in the prefix, 1 and 2 are not.
+TEST(ScrFiles, FlushCountsCheckpointIdsAcrossRuns) {
+    std::map<std::string, std::string> params = copy_type("SINGLE");
+    params["SCR_FLUSH"] = "3";
+    if (phase() == 1) return two_datasets_then_crash(params);
+    init(params);
+    restart_from(2);
+    write_dataset(3);
+    for (int f = 0; f < files_of(world_rank()); ++f) {
+        EXPECT_EQ(slurp(file_name(3, world_rank(), f)), content(3, world_rank(), f)) << "checkpoint 3 not flushed";
+        EXPECT_FALSE(fs::exists(file_name(2, world_rank(), f)));
+        EXPECT_FALSE(fs::exists(file_name(1, world_rank(), f)));
+    }
+    world_barrier();  // no SCR_Finalize: killed
+}
+
+// SCR_CURRENT naming no dataset: a warning, and the restart goes on from
+// the newest checkpoint, as in SCR.
+TEST(ScrFiles, UnknownCurrentRestartsFromTheNewest) {
+    std::map<std::string, std::string> params = copy_type("SINGLE");
+    if (phase() == 1) return two_datasets_then_crash(params);
+    params["SCR_CURRENT"] = "ckpt.99";
+    init(params);
+    restart_from(2);
+    ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
+}
+
+// A job that removed the prefix's .scr directory starts afresh, as SCR's
+// users (and SCR's own test script) expect: nothing the cache still holds
+// of it is restarted from, and SCR_Init removes it.
+TEST(ScrFiles, RemovedScrDirectoryStartsAfresh) {
+    std::map<std::string, std::string> params = copy_type("PARTNER");
+    if (phase() == 1) return two_datasets_then_crash(params);
+    ASSERT_FALSE(paths_matching(".*/cache/.*/ckpt2/.*").empty());
+    if (world_rank() == 0) fs::remove_all(prefix() / ".scr");
+    world_barrier();
+    init(params);
+    int flag = -1;
+    ASSERT_EQ(SCR_Have_restart(&flag, nullptr), SCR_SUCCESS);
+    EXPECT_EQ(flag, 0);
+    world_barrier();
+    EXPECT_TRUE(paths_matching(".*/cache/.*/ckpt[0-9]+/.*").empty());
+    write_dataset(1);
+    ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
+}
+
+// SCR 3's defaults: the cache is bypassed, so each dataset is written at
+// its names in the prefix and committed there, and nothing goes to the
+// cache directory; a relaunch restarts from the prefix.
+TEST(ScrFiles, DefaultsBypassTheCache) {
+    const std::map<std::string, std::string> params = {{"SCR_CACHE_BYPASS", ""}, {"SCR_FLUSH", ""}};
+    init(params);
+    if (phase() == 1) {
+        write_dataset(1);
+        for (int f = 0; f < files_of(world_rank()); ++f) {
+            EXPECT_EQ(slurp(file_name(1, world_rank(), f)), content(1, world_rank(), f));
+        }
+        world_barrier();
+        EXPECT_TRUE(paths_matching(".*/cache/.*/ckpt[0-9]+/.*").empty());
+        return;
+    }
+    restart_from(1);
+    ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
+}
+
+// SCR_Config with SCR's descriptors and SCR_CONF_FILE, through the C API:
+// a query of STORE after one descriptor answers its value, after two
+// answers NULL; SCR_CONF_FILE set with SCR_Config is the file read.
+TEST(ScrFiles, ConfigDescriptorsAndConfFile) {
+    auto query = [](const char* text) -> std::string {
+        const char* v = SCR_Config(text);
+        const std::string out = v == nullptr ? "(null)" : v;
+        std::free(const_cast<char*>(v));
+        return out;
+    };
+    EXPECT_EQ(SCR_Config("STORE=/dev/shm/foo GROUP=NODE COUNT=1"), nullptr);
+    EXPECT_EQ(query("STORE"), "/dev/shm/foo");
+    EXPECT_EQ(query("STORE=/dev/shm/foo GROUP"), "NODE");
+    EXPECT_EQ(SCR_Config("STORE=/dev/shm GROUP=NODE COUNT=1"), nullptr);
+    EXPECT_EQ(query("STORE"), "(null)");
+    EXPECT_EQ(query("STORE=/dev/shm COUNT"), "1");
+    EXPECT_EQ(SCR_Config("STORE="), nullptr);
+    EXPECT_EQ(query("STORE"), "(null)");
+    EXPECT_EQ(SCR_Config("CKPT=0 TYPE=XOR SET_SIZE=16"), nullptr);  // accepted; SCR_Init warns it has no effect
+    const fs::path conf = workdir() / "user.conf";
+    if (world_rank() == 0) std::ofstream(conf) << "SCR_CACHE_SIZE=3\nSCR_CHECKPOINT_INTERVAL=2\n";
+    world_barrier();
+    EXPECT_EQ(SCR_Config(("SCR_CONF_FILE=" + conf.string()).c_str()), nullptr);
+    EXPECT_EQ(query("SCR_CHECKPOINT_INTERVAL"), "2");
+    init({});
+    std::vector<int> needed;
+    for (int i = 0; i < 4; ++i) {
+        int flag = -1;
+        ASSERT_EQ(SCR_Need_checkpoint(&flag), SCR_SUCCESS);
+        needed.push_back(flag);
+    }
+    EXPECT_EQ(needed, (std::vector<int>{0, 1, 0, 1}));
+    ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // `mlckpt index` on datasets written here by hand, as scr.h lays them out
 // (files in the cache below rank<r>/, partner copies and Reed-Solomon
 // parity over each rank's files taken as one stream, metadata in
-// <prefix>/.mlckpt/), with core's metadata, CRC and Reed-Solomon code: the
+// <prefix>/.scr/), with core's metadata, CRC and Reed-Solomon code: the
 // listing and its mark, --verify's exit codes, --rebuild byte for byte,
 // and `mlckpt verify` pointed at such a prefix. The MPI scenarios
 // ScrIndex.* run it on datasets the library wrote.
@@ -56,7 +56,7 @@ std::uint32_t crc_of(const std::string& s) {
 // one group of all the nodes.
 class Prefix {
   public:
-    Prefix() : layout_(config(), ".mlckpt") { fs::create_directories(prefix() / ".mlckpt"); }
+    Prefix() : layout_(config(), ".scr") { fs::create_directories(prefix() / ".scr"); }
 
     fs::path prefix() const { return dir.path() / "prefix"; }
     fs::path cache() const { return dir.path() / "cache"; }
@@ -72,7 +72,7 @@ class Prefix {
         const int ranks = static_cast<int>(sizes.size());
         const CheckpointRef ref{seq, level, static_cast<int>(seq)};
         CheckpointMeta m;
-        m.exec_id = ".mlckpt";
+        m.exec_id = ".scr";
         m.ckpt_id = ref.ckpt_id;
         m.seq = seq;
         m.level = level;
@@ -246,7 +246,7 @@ TEST(ScrIndex, ListMarksTheNewestValidCheckpoint) {
     EXPECT_EQ(p.index({"--verify", "2"}).code, kIndexBeyondRepair);
 
     // Unreadable metadata is listed as such.
-    std::ofstream(p.prefix() / ".mlckpt" / "ckpt9.l1.meta") << "MLCKPT_META 2\nCHECKSUM 0x00000000\n";
+    std::ofstream(p.prefix() / ".scr" / "ckpt9.l1.meta") << "MLCKPT_META 2\nCHECKSUM 0x00000000\n";
     EXPECT_TRUE(has(p.index({}).out, "unreadable metadata: ")) << p.index({}).out;
 }
 
@@ -284,7 +284,7 @@ TEST(ScrIndex, PartnerCopiesRebuildANode) {
 TEST(ScrIndex, RebuiltFileThatFailsItsRecordIsNotRenamed) {
     Prefix p;
     p.write(1, 2, "ckpt", 1, {{1000, 10}, {5000}});
-    const fs::path meta_path = p.prefix() / ".mlckpt" / "ckpt1.l2.meta";
+    const fs::path meta_path = p.prefix() / ".scr" / "ckpt1.l2.meta";
     CheckpointMeta m = parse_meta(read_all(meta_path), meta_path.string());
     m.files.at(1).crc32 ^= 1;  // rank 0's second file
     std::ofstream(meta_path, std::ios::binary) << serialize_meta(m);
@@ -336,7 +336,7 @@ TEST(ScrIndex, FtiVerifyPointsAtIndex) {
     const std::string cfg =
         p.dir.write("config.fti", "[basic]\nnode_size = 1\ngroup_size = 2\nckpt_dir = " + p.cache().string() +
                                       "\nglbl_dir = " + p.prefix().string() + "\nmeta_dir = " + p.prefix().string() +
-                                      "\n\n[restart]\nfailure = 0\nexec_id = .mlckpt\n\n[advanced]\nlocal_test = 1\n");
+                                      "\n\n[restart]\nfailure = 0\nexec_id = .scr\n\n[advanced]\nlocal_test = 1\n");
     std::ostringstream out, err;
     EXPECT_EQ(verify({cfg}, out, err), 0) << out.str() << err.str();
     EXPECT_TRUE(has(out.str(), "this is an SCR dataset ('ckpt'")) << out.str();

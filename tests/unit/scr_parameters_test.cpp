@@ -31,6 +31,7 @@ TEST(ScrParameters, DefaultsFollowScr) {
     EXPECT_EQ(s.copy_level, 3);
     EXPECT_EQ(s.set_size, 8);
     EXPECT_EQ(s.cache_size, 1);
+    EXPECT_TRUE(s.cache_bypass);  // SCR 3 writes datasets straight to the prefix unless SCR_CACHE_BYPASS=0
     EXPECT_EQ(s.flush, 10);
     EXPECT_EQ(s.checkpoint_interval, 0);
     EXPECT_TRUE(s.warnings.empty());
@@ -94,6 +95,54 @@ TEST(ScrParameters, MissingUserFileNamedByScrConfFileIsAnError) {
         resolve_scr_settings({}, env_of({{"SCR_CONF_FILE", "nowhere.conf"}}), dir.path().string());
     });
     EXPECT_NE(message.find("nowhere.conf"), std::string::npos) << message;
+}
+
+// SCR_CONF_FILE given with SCR_Config names the user configuration file, as
+// when it comes from the environment; the environment's wins.
+TEST(ScrParameters, ConfFileSetThroughScrConfigIsRead) {
+    test::TempDir dir;
+    std::ofstream(dir.path() / "user1.conf") << "SCR_COPY_TYPE=PARTNER\nSCR_FLUSH=7\n";
+    std::ofstream(dir.path() / "user2.conf") << "SCR_COPY_TYPE=SINGLE\n";
+    ScrParameterTable app;
+    app.apply("SCR_CONF_FILE=user1.conf");
+    ScrSettings s = resolve_scr_settings(app, env_of({}), dir.path().string());
+    EXPECT_EQ(s.copy_type, "PARTNER");
+    EXPECT_EQ(s.flush, 7);
+    EXPECT_TRUE(s.warnings.empty()) << s.warnings.front();
+    EXPECT_EQ(lookup_scr_parameter("SCR_COPY_TYPE", app, env_of({}), dir.path().string()), "PARTNER");
+    EXPECT_EQ(
+        lookup_scr_parameter("SCR_COPY_TYPE", app, env_of({{"SCR_CONF_FILE", "user2.conf"}}), dir.path().string()),
+        "SINGLE");
+    app.apply("SCR_CONF_FILE=");
+    EXPECT_EQ(lookup_scr_parameter("SCR_COPY_TYPE", app, env_of({}), dir.path().string()), std::nullopt);
+}
+
+// Store and checkpoint descriptors given to SCR_Config are kept as SCR keeps
+// them: a query of the key answers its value when it has one, nothing (and
+// an error) when several descriptors gave it values, never a piece of the
+// line; "KEY=VALUE SUBKEY" answers one setting of a descriptor.
+TEST(ScrParameters, DescriptorsAnswerQueriesAsScr) {
+    ScrParameterTable app;
+    EXPECT_EQ(app.apply("DEBUG  = 1"), std::nullopt);
+    EXPECT_EQ(app.apply("DEBUG"), "1");
+    EXPECT_EQ(app.apply("STORE= /dev/shm/foo GROUP = NODE COUNT  =1"), std::nullopt);
+    EXPECT_EQ(app.apply("STORE"), "/dev/shm/foo");
+    EXPECT_EQ(app.apply("STORE= /dev/shm/foo COUNT"), "1");
+    EXPECT_EQ(app.apply("STORE=/dev/shm/foo GROUP"), "NODE");
+    EXPECT_EQ(app.apply("CKPT=0 INTERNAL=1 GROUP=NODE STORE=/dev/shm TYPE=XOR SET_SIZE=16"), std::nullopt);
+    EXPECT_EQ(app.apply("CKPT=0 SET_SIZE"), "16");
+    EXPECT_EQ(app.apply("CKPT=1 FOOBAR"), std::nullopt);
+    EXPECT_EQ(app.apply("STORE=/dev/shm GROUP=NODE COUNT=1"), std::nullopt);
+    EXPECT_EQ(app.apply("STORE=/dev/shm COUNT"), "1");
+    const std::string message = test::error_message(ErrorKind::usage, [&] { app.apply("STORE"); });
+    EXPECT_NE(message.find("several values are set for 'STORE'"), std::string::npos) << message;
+    EXPECT_EQ(app.apply("STORE="), std::nullopt);
+    EXPECT_EQ(app.apply("STORE"), std::nullopt);
+    EXPECT_EQ(app.apply("SCR_CACHE_BASE==/dev/shm/name_contains_preceding_="), std::nullopt);
+    EXPECT_EQ(app.apply("SCR_CACHE_BASE"), "=/dev/shm/name_contains_preceding_=");
+    EXPECT_EQ(app.apply(""), std::nullopt);
+    test::error_message(ErrorKind::usage, [&] { app.apply("KEY VALUE"); });
+    test::error_message(ErrorKind::usage, [&] { app.apply("CKPT=0 TYPE=XOR SET_SIZE"); });
 }
 
 }  // namespace
