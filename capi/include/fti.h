@@ -651,17 +651,22 @@ MLCKPT_EXPORT const char* FTI_VersionString(void);
 MLCKPT_EXPORT int FTI_VersionNumber(void);
 
 #ifdef __cplusplus
-}
+} /* extern "C" */
+
+#include <type_traits>
 
 /* FTI's newest forms of FTI_AddVectorField and FTI_DefineDataset (64-bit
- * lengths) beside FTI 1.6's, as overloads. FTI_AddScalarField has one form
- * in C++: an integer offset converts to either type, and two overloads
- * would make a literal such as 0 ambiguous. */
+ * lengths) beside FTI 1.6's, as overloads for an int64_t* (templates, so
+ * that a null pointer constant still means FTI 1.6's form, unambiguously).
+ * FTI_AddScalarField has one form in C++: an integer offset converts to
+ * either type, and two overloads would make a literal such as 0 ambiguous. */
+template <typename Length, typename = typename std::enable_if<std::is_same<Length, int64_t>::value>::type>
 inline int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, int64_t offset, int ndims,
-                              int64_t* dim_sizes) {
+                              Length* dim_sizes) {
     return FTI_AddVectorField64(id, name, tid, offset, ndims, dim_sizes);
 }
-inline int FTI_DefineDataset(int id, int rank, int64_t* dimLength, const char* name, FTIT_H5Group* h5group) {
+template <typename Length, typename = typename std::enable_if<std::is_same<Length, int64_t>::value>::type>
+inline int FTI_DefineDataset(int id, int rank, Length* dimLength, const char* name, FTIT_H5Group* h5group) {
     return FTI_DefineDataset64(id, rank, dimLength, name, h5group);
 }
 
