@@ -1,5 +1,6 @@
 /*
- * fti.h - public C API of mlckpt, source-compatible with FTI 1.6.
+ * fti.h - public C API of mlckpt, source-compatible with FTI 1.6 and with
+ * FTI's newest signatures (64-bit lengths and offsets, see FTI_AddVectorField64).
  *
  * Every function returns one of the FTI_* codes below (unless stated
  * otherwise) and never aborts the program: on failure the reason is printed
