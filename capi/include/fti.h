@@ -111,8 +111,8 @@
 /* Local or global file system operation. */
 #define FTI_FS_LOCAL 0
 #define FTI_FS_GLOBAL 1
-/* FTI's limits, as FTI states them: the default and the highest
- * [basic] max_var_id, dCP's layer stack, data types. */
+/* FTI's limits, as FTI states them (not mlckpt's; docs/fti-compatibility.md):
+ * the default and the highest [basic] max_var_id, dCP's layer stack, data types. */
 #define FTI_DEFAULT_MAX_VAR_ID (100 * 1024)
 #define FTI_LIMIT_MAX_VAR_ID INT_MAX
 #define MAX_STACK_SIZE 10
