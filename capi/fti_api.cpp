@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -130,6 +131,23 @@ std::vector<std::uint64_t> shape(int rank, const FTIT_hsize_t* values, const cha
     return std::vector<std::uint64_t>(values, values + rank);
 }
 
+// FTI_DefineDataset in both of FTI's forms (int or int64_t lengths).
+template <typename Length>
+int define_dataset(int id, int rank, const Length* dimLength, const char* name, const FTIT_H5Group* h5group) {
+    return guarded("FTI_DefineDataset", [&] {
+        require(rank >= 0 && rank <= 32, "rank " + std::to_string(rank) + " is invalid; allowed: 0 to 32");
+        require(rank == 0 || dimLength != nullptr, "dimLength is NULL for rank " + std::to_string(rank));
+        std::vector<std::uint64_t> dims;
+        for (int i = 0; i < rank; ++i) {
+            require(dimLength[i] >= 0, "dimLength[" + std::to_string(i) + "] = " + std::to_string(dimLength[i]) +
+                                           " is invalid; allowed: >= 0");
+            dims.push_back(static_cast<std::uint64_t>(dimLength[i]));
+        }
+        session().registry().define_dataset(
+            id, std::move(dims), name ? std::string(name, ::strnlen(name, FTI_BUFS)) : "", h5group ? h5group->id : -1);
+        return FTI_SCES;
+    });
+}
 }  // namespace
 
 extern "C" {
@@ -221,12 +239,40 @@ int FTI_AddScalarField(fti_id_t id, const char* name, fti_id_t fid, size_t offse
     });
 }
 
+int FTI_AddScalarField64(fti_id_t id, const char* name, fti_id_t fid, int64_t offset) {
+    return guarded("FTI_AddScalarField", [&] {
+        require(offset >= 0, "offset " + std::to_string(offset) + " is invalid; allowed: >= 0");
+        session().registry().types().add_field(id, name ? name : "", fid, static_cast<std::size_t>(offset), {});
+        return FTI_SCES;
+    });
+}
+
 int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, size_t offset, int ndims, int* dim_sizes) {
     return guarded("FTI_AddVectorField", [&] {
         require(ndims >= 1, "ndims " + std::to_string(ndims) + " is invalid; allowed: >= 1");
         require(dim_sizes != nullptr, "dim_sizes is NULL");
         std::vector<int> dims(dim_sizes, dim_sizes + ndims);
         session().registry().types().add_field(id, name ? name : "", tid, offset, std::move(dims));
+        return FTI_SCES;
+    });
+}
+
+// FTI's newest form: 64-bit offset and lengths, each length within what the
+// type registry holds (an int, as in FTI 1.6).
+int FTI_AddVectorField64(fti_id_t id, const char* name, fti_id_t tid, int64_t offset, int ndims, int64_t* dim_sizes) {
+    return guarded("FTI_AddVectorField", [&] {
+        require(offset >= 0, "offset " + std::to_string(offset) + " is invalid; allowed: >= 0");
+        require(ndims >= 1, "ndims " + std::to_string(ndims) + " is invalid; allowed: >= 1");
+        require(dim_sizes != nullptr, "dim_sizes is NULL");
+        std::vector<int> dims;
+        for (int i = 0; i < ndims; ++i) {
+            require(dim_sizes[i] >= 0 && dim_sizes[i] <= INT_MAX,
+                    "dim_sizes[" + std::to_string(i) + "] = " + std::to_string(dim_sizes[i]) +
+                        " is invalid; allowed: 0 to " + std::to_string(INT_MAX));
+            dims.push_back(static_cast<int>(dim_sizes[i]));
+        }
+        session().registry().types().add_field(id, name ? name : "", tid, static_cast<std::size_t>(offset),
+                                               std::move(dims));
         return FTI_SCES;
     });
 }
@@ -416,19 +462,11 @@ int FTI_RenameGroup(FTIT_H5Group* h5group, const char* name) {
 }
 
 int FTI_DefineDataset(int id, int rank, int* dimLength, const char* name, FTIT_H5Group* h5group) {
-    return guarded("FTI_DefineDataset", [&] {
-        require(rank >= 0 && rank <= 32, "rank " + std::to_string(rank) + " is invalid; allowed: 0 to 32");
-        require(rank == 0 || dimLength != nullptr, "dimLength is NULL for rank " + std::to_string(rank));
-        std::vector<std::uint64_t> dims;
-        for (int i = 0; i < rank; ++i) {
-            require(dimLength[i] >= 0, "dimLength[" + std::to_string(i) + "] = " + std::to_string(dimLength[i]) +
-                                           " is invalid; allowed: >= 0");
-            dims.push_back(static_cast<std::uint64_t>(dimLength[i]));
-        }
-        session().registry().define_dataset(
-            id, std::move(dims), name ? std::string(name, ::strnlen(name, FTI_BUFS)) : "", h5group ? h5group->id : -1);
-        return FTI_SCES;
-    });
+    return define_dataset(id, rank, dimLength, name, h5group);
+}
+
+int FTI_DefineDataset64(int id, int rank, int64_t* dimLength, const char* name, FTIT_H5Group* h5group) {
+    return define_dataset(id, rank, dimLength, name, h5group);
 }
 
 int FTI_SetAttribute(int id, FTIT_attribute attribute, FTIT_attributeFlag flag) {

@@ -29,3 +29,23 @@ foreach(_module mlckpt mlckpt-cxx mlckpt-fortran)
   configure_file(${CMAKE_CURRENT_LIST_DIR}/${_module}.pc.in ${PROJECT_BINARY_DIR}/${_module}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/${_module}.pc DESTINATION ${_pc_dir})
 endforeach()
+
+# The same installation found as FTI (find_package(FTI): fti.shared, ...)
+# and as SCR (find_package(scr): scr::scr, ...), where FTI and SCR install
+# their packages, with the versions of their interfaces mlckpt implements.
+set(MLCKPT_CMAKE_DIR ${_cmake_dir})
+foreach(_pair "FTI;FTI;1.6;AnyNewerVersion" "scr;scr;3.1.0;SameMajorVersion")
+  list(GET _pair 0 _package)
+  list(GET _pair 1 _folder)
+  list(GET _pair 2 _version)
+  list(GET _pair 3 _compatibility)
+  set(_package_dir ${CMAKE_INSTALL_DATADIR}/${_folder}/cmake)
+  configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/${_package}Config.cmake.in
+    ${PROJECT_BINARY_DIR}/${_package}/${_package}Config.cmake INSTALL_DESTINATION ${_package_dir}
+    PATH_VARS MLCKPT_CMAKE_DIR)
+  write_basic_package_version_file(${PROJECT_BINARY_DIR}/${_package}/${_package}ConfigVersion.cmake
+    VERSION ${_version} COMPATIBILITY ${_compatibility})
+  install(FILES ${PROJECT_BINARY_DIR}/${_package}/${_package}Config.cmake
+                ${PROJECT_BINARY_DIR}/${_package}/${_package}ConfigVersion.cmake
+    DESTINATION ${_package_dir})
+endforeach()

@@ -1,5 +1,6 @@
 /*
- * fti.h - public C API of mlckpt, source-compatible with FTI 1.6.
+ * fti.h - public C API of mlckpt, source-compatible with FTI 1.6 and with
+ * FTI's newest signatures (64-bit lengths and offsets, see FTI_AddVectorField64).
  *
  * Every function returns one of the FTI_* codes below (unless stated
  * otherwise) and never aborts the program: on failure the reason is printed
@@ -15,6 +16,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+/* FTI's fti.h brings these standard headers too (programs written for FTI
+ * may rely on them, e.g. talloc needs malloc). */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
 
 /* Version of mlckpt (not of FTI). MLCKPT_VERSION_NUMBER is MMmmpp. */
 #define MLCKPT_VERSION_MAJOR 0
@@ -43,11 +55,26 @@
 #define FTI_L4_DCP 8       /* parallel file system, differential */
 #define FTI_L4_H5_SINGLE 9 /* one HDF5 file of the global datasets, beside the levels */
 
+/* FTI's levels beyond FTI_L4 (FTI's FTIT_level), with FTI's values. */
+#define FTI_L1_DCP 5
+#define FTI_L2_DCP 6
+#define FTI_L3_DCP 7
+#define FTI_MIN_LEVEL_ID FTI_L1
+#define FTI_MAX_LEVEL_ID FTI_L4_H5_SINGLE
+
 /* Head ranks (head = 1): an application rank that ends without FTI_Finalize
  * releases its node's head by sending this int on [advanced] final_tag to
  * the head over the communicator given to FTI_Init, as FTI's programs do
  * (the head then joins an MPI_Barrier on that communicator and exits). */
 #define FTI_ENDW 995
+/* FTI's other tokens between application ranks and heads (FTI_ENDW is the
+ * only one an application sends). */
+#define FTI_BASE 990
+#define FTI_CKTW 991
+#define FTI_XORW 992
+#define FTI_RSEW 993
+#define FTI_PFSW 994
+#define FTI_REJW 996
 
 /* ---- Staging: states of a request (FTI_GetStageStatus) ----------------- */
 #define FTI_SI_FAIL 0x4 /* failed: the destination was left as it was */
@@ -60,12 +87,54 @@
 /* Size of FTI's fixed character buffers. */
 #define FTI_BUFS 256
 
+/* ---- The rest of what FTI's fti.h defines for programs (its fti-intern.h),
+ * with FTI's values; FTI's internal state structures are not part of it. */
+
+/* Word size of FTI's Reed-Solomon encoding. */
+#define FTI_WORD 16
+/* talloc(type, num): malloc of num elements of type, as FTI defines it. */
+#define talloc(type, num) (type*)malloc(sizeof(type) * ((size_t)num))
+/* Levels of FTI's log messages: one is printed when its level is at least
+ * [basic] verbosity (1 prints all, 3 warnings and errors). */
+#define FTI_EROR 4
+#define FTI_WARN 3
+#define FTI_IDCP 5
+#define FTI_INFO 2
+#define FTI_DBUG 1
+/* Colours of FTI's log lines. */
+#define FTI_COLOR_RED "\x1B[31m"
+#define FTI_COLOR_ORG "\x1B[38;5;202m"
+#define FTI_COLOR_MAG "\x1B[1;36m"
+#define FTI_COLOR_GRN "\x1B[32m"
+#define FTI_COLOR_BLU "\x1B[34m"
+#define FTI_COLOR_RESET "\x1B[0m"
+/* Local or global file system operation. */
+#define FTI_FS_LOCAL 0
+#define FTI_FS_GLOBAL 1
+/* FTI's limits, as FTI states them (not mlckpt's; docs/fti-compatibility.md):
+ * the default and the highest [basic] max_var_id, dCP's layer stack, data types. */
+#define FTI_DEFAULT_MAX_VAR_ID (100 * 1024)
+#define FTI_LIMIT_MAX_VAR_ID INT_MAX
+#define MAX_STACK_SIZE 10
+#define TYPES_MAX 64
+#define TYPES_DIMENSION_MAX 32
+#define TYPES_FIELDS_MAX 128
+/* MD5 digest lengths (the same as OpenSSL's MD5_DIGEST_LENGTH). */
+#ifndef MD5_DIGEST_LENGTH
+#define MD5_DIGEST_LENGTH 16
+#endif
+#ifndef MD5_DIGEST_STRING_LENGTH
+#define MD5_DIGEST_STRING_LENGTH 33
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Handle of a data type (primitive, opaque or composite). */
 typedef int fti_id_t;
+/* A checkpoint level (FTI_L1 ...); an enum of those values in FTI. */
+typedef int FTIT_level;
 /* FTI 1.4 and earlier spelled type handles FTIT_type. */
 #define FTIT_type fti_id_t
 
@@ -136,6 +205,15 @@ MLCKPT_EXPORT int FTI_AddScalarField(fti_id_t id, const char* name, fti_id_t fid
 /* Adds an array field of `ndims` dimensions (`dim_sizes`) of type `tid`. */
 MLCKPT_EXPORT int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, size_t offset, int ndims,
                                      int* dim_sizes);
+
+/* FTI after 1.6 takes 64-bit offsets and lengths in these two calls and in
+ * FTI_DefineDataset. The calls above are FTI 1.6's; these are the same
+ * with FTI's newest parameter types. Programs call either form by FTI's
+ * name: in C the macros at the end of this header choose by the argument's
+ * type, in C++ overloads do. A negative offset or length is refused. */
+MLCKPT_EXPORT int FTI_AddScalarField64(fti_id_t id, const char* name, fti_id_t fid, int64_t offset);
+MLCKPT_EXPORT int FTI_AddVectorField64(fti_id_t id, const char* name, fti_id_t tid, int64_t offset, int ndims,
+                                       int64_t* dim_sizes);
 
 /* ---- Protection and checkpoints ------------------------------------------ */
 
@@ -515,6 +593,8 @@ MLCKPT_EXPORT int FTI_RenameGroup(FTIT_H5Group* h5group, const char* name);
  * variable's count (rank 0: the shape stays); `name` (NULL: unchanged);
  * group `h5group` (NULL: unchanged). At most 32 dimensions. */
 MLCKPT_EXPORT int FTI_DefineDataset(int id, int rank, int* dimLength, const char* name, FTIT_H5Group* h5group);
+/* The same with FTI's newest parameter type (64-bit lengths). */
+MLCKPT_EXPORT int FTI_DefineDataset64(int id, int rank, int64_t* dimLength, const char* name, FTIT_H5Group* h5group);
 
 /* Attributes of variable `id`'s dataset, as the flags select: "name" (a
  * string) and "dim" (attribute.dim.count[0..ndims-1], 64-bit unsigned). */
@@ -572,7 +652,50 @@ MLCKPT_EXPORT const char* FTI_VersionString(void);
 MLCKPT_EXPORT int FTI_VersionNumber(void);
 
 #ifdef __cplusplus
+} /* extern "C" */
+
+#include <type_traits>
+
+/* FTI's newest forms of FTI_AddVectorField and FTI_DefineDataset (64-bit
+ * lengths) beside FTI 1.6's, as overloads for an int64_t* (templates, so
+ * that a null pointer constant still means FTI 1.6's form, unambiguously).
+ * FTI_AddScalarField has one form in C++: an integer offset converts to
+ * either type, and two overloads would make a literal such as 0 ambiguous. */
+template <typename Length, typename = typename std::enable_if<std::is_same<Length, int64_t>::value>::type>
+inline int FTI_AddVectorField(fti_id_t id, const char* name, fti_id_t tid, int64_t offset, int ndims,
+                              Length* dim_sizes) {
+    return FTI_AddVectorField64(id, name, tid, offset, ndims, dim_sizes);
 }
+template <typename Length, typename = typename std::enable_if<std::is_same<Length, int64_t>::value>::type>
+inline int FTI_DefineDataset(int id, int rank, Length* dimLength, const char* name, FTIT_H5Group* h5group) {
+    return FTI_DefineDataset64(id, rank, dimLength, name, h5group);
+}
+
+#else
+
+/* In C, FTI_AddScalarField, FTI_AddVectorField and FTI_DefineDataset take
+ * FTI 1.6's and FTI's newest parameter types: by the type of the offset
+ * (int64_t) or of the lengths (int64_t*), these macros call the 64-bit
+ * form, otherwise FTI 1.6's. C11's _Generic; GCC and Clang also offer it
+ * to C99 programs as an extension. (The functions themselves stay
+ * reachable as (FTI_DefineDataset) or through a pointer.) */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define MLCKPT_SELECT_ _Generic
+#elif defined(__GNUC__) || defined(__clang__)
+#define MLCKPT_SELECT_ __extension__ _Generic
 #endif
+
+#ifdef MLCKPT_SELECT_
+#define FTI_AddScalarField(id, name, fid, offset) \
+    MLCKPT_SELECT_((offset), int64_t : FTI_AddScalarField64, default : FTI_AddScalarField)(id, name, fid, offset)
+#define FTI_AddVectorField(id, name, tid, offset, ndims, dim_sizes) \
+    MLCKPT_SELECT_((dim_sizes), int64_t*: FTI_AddVectorField64, default: FTI_AddVectorField)(id, name, tid, \
+                                                                                            offset, ndims, dim_sizes)
+#define FTI_DefineDataset(id, rank, dimLength, name, h5group) \
+    MLCKPT_SELECT_((dimLength), int64_t*: FTI_DefineDataset64, default: FTI_DefineDataset)(id, rank, dimLength, \
+                                                                                          name, h5group)
+#endif
+
+#endif /* __cplusplus */
 
 #endif /* MLCKPT_FTI_H */

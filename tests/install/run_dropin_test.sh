@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Installs the build tree into a scratch prefix, then builds, against the
+# installed tree only, what was written for FTI or SCR and knows nothing of
+# mlckpt, and runs each program at one rank:
+#  - a CMake project written for FTI: find_package(FTI), fti.shared,
+#    fti.static, fti_f90.shared, fti_f90.static;
+#  - a CMake project written for SCR: find_package(scr), scr::scr;
+#  - FTI's build line, mpicc ... -I<prefix>/include -L<prefix>/lib -lfti, for
+#    a program that also calls iniparser and OpenSSL's MD5 (as FTI's test
+#    programs do: FTI's library brings both), and SCR's, -lscr.
+#   run_dropin_test.sh BUILD_DIR SOURCE_DIR INIPARSER_INCLUDE_DIR [EXTRA_FLAGS...]
+# (a sanitized library needs the programs built with the same sanitizers)
+set -euo pipefail
+trap 'echo "drop-in test: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
+build=$1 source=$2 iniparser_include=$3
+shift 3
+flags="$*"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+prefix=$scratch/prefix
+cmake --install "$build" --prefix "$prefix" > "$scratch/install.log"
+dropin=$source/tests/install/dropin
+
+bash "$source/tests/support/write_config.sh" "$scratch/config.fti" "$scratch" 1
+run() { (cd "$scratch" && timeout 60 "$source/tests/support/mpiexec.sh" -n 1 "$@" "$scratch/config.fti"); }
+# The program must use the installed libraries, not the build tree's.
+installed_only() {
+    local linked
+    linked=$(ldd "$1") # captured: grep -q must not cut ldd's pipe
+    grep -q "$prefix/lib/libmlckpt.so" <<< "$linked"
+    if grep -q "$build" <<< "$linked"; then
+        echo "drop-in test: $1 links the build tree's libraries:" >&2
+        echo "$linked" >&2
+        exit 1
+    fi
+}
+configure() {
+    cmake -S "$1" -B "$2" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+        -DCMAKE_C_COMPILER=mpicc -DCMAKE_Fortran_COMPILER=mpifort \
+        -DCMAKE_C_FLAGS="$flags" -DCMAKE_Fortran_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags"
+}
+
+echo "== find_package(FTI): fti.shared, fti.static, fti_f90.shared, fti_f90.static"
+configure "$dropin/fti" "$scratch/build-fti" > "$scratch/configure-fti.log"
+grep -q "$prefix/share/FTI/cmake" "$scratch/build-fti/CMakeCache.txt"
+cmake --build "$scratch/build-fti" > "$scratch/build-fti.log"
+for app in app_shared app_static; do
+    installed_only "$scratch/build-fti/$app"
+    run "$scratch/build-fti/$app" | grep "consumer c: ok"
+done
+for app in app_f90 app_f90_static; do
+    installed_only "$scratch/build-fti/$app"
+    run "$scratch/build-fti/$app" | grep "consumer fortran: ok"
+done
+
+echo "== find_package(scr): scr::scr"
+configure "$dropin/scr" "$scratch/build-scr" > "$scratch/configure-scr.log"
+grep -q "$prefix/share/scr/cmake" "$scratch/build-scr/CMakeCache.txt"
+cmake --build "$scratch/build-scr" > "$scratch/build-scr.log"
+installed_only "$scratch/build-scr/app"
+mkdir -p "$scratch/scr-cmake"
+(cd "$scratch/scr-cmake" && timeout 60 "$source/tests/support/mpiexec.sh" -n 1 "$scratch/build-scr/app" 10 4) |
+    grep "scr_files: result steps=10"
+
+echo "== FTI's build line: -lfti brings iniparser and MD5"
+# shellcheck disable=SC2086
+mpicc -Wall -Werror -Wno-deprecated-declarations $flags "$dropin/fti_deps.c" -I"$prefix/include" \
+    -I"$iniparser_include" -L"$prefix/lib" -lfti -Wl,-rpath,"$prefix/lib" -o "$scratch/fti_deps"
+installed_only "$scratch/fti_deps"
+run "$scratch/fti_deps" | grep "fti_deps: ok (node_size 1, word 16, levels 4 3 2 1 5)"
+
+echo "== SCR's build line: -lscr"
+# shellcheck disable=SC2086
+mpicc -Wall -Werror $flags "$source/examples/c/scr_files.c" -I"$prefix/include" -L"$prefix/lib" -lscr \
+    -Wl,-rpath,"$prefix/lib" -o "$scratch/scr_files"
+installed_only "$scratch/scr_files"
+mkdir -p "$scratch/scr-line"
+(cd "$scratch/scr-line" && timeout 60 "$source/tests/support/mpiexec.sh" -n 1 "$scratch/scr_files" 10 4) |
+    grep "scr_files: result steps=10"
+echo "drop-in test: passed"
