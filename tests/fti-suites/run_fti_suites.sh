@@ -245,9 +245,9 @@ compile_one() {
     local want=''
     if [[ " ${added[*]} " != *" talloc "* ]] && grep -q "talloc" <<<"$outp"; then
       want=talloc; extra+=("$TALLOC_DEF")
-    elif [[ " ${added[*]} " != *" -liniparser "* ]] && grep -Eq "undefined reference to .(iniparser|dictionary)_" <<<"$outp"; then
+    elif [[ " ${added[*]} " != *" -liniparser "* ]] && grep -Eq "undefined reference to (symbol )?.(iniparser|dictionary)_" <<<"$outp"; then
       want=-liniparser; libs+=(-liniparser)
-    elif [[ " ${added[*]} " != *" -lcrypto "* ]] && grep -Eq "undefined reference to .(MD5|EVP_|SHA|CRYPTO_)" <<<"$outp"; then
+    elif [[ " ${added[*]} " != *" -lcrypto "* ]] && grep -Eq "undefined reference to (symbol )?.(MD5|EVP_|SHA|CRYPTO_)" <<<"$outp"; then
       want=-lcrypto; libs+=(-lcrypto)
     fi
     if [ -z "$want" ]; then
