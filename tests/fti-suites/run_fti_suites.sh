@@ -22,6 +22,8 @@
 #   --td ARG           pass ARG to FTI's testdriver (repeatable), e.g.
 #                      --td --pick --td dCP:standard
 #   --list             print the suite names in run order and exit
+#   --report-only      only rebuild results.tsv, failures.tsv and summary.txt
+#                      from the suites already run in OUTDIR (e.g. after a stop)
 #
 # Output (OUTDIR):
 #   results.tsv   suite, case, result (pass/fail/hang), seconds
@@ -96,6 +98,7 @@ PROGRAMS=(
 TIMEOUT=300
 SUITE_TIMEOUT=21600
 REFERENCE=0
+REPORT_ONLY=0
 TD_ARGS=()
 POS=()
 while [ $# -gt 0 ]; do
@@ -103,6 +106,7 @@ while [ $# -gt 0 ]; do
     --timeout) TIMEOUT=$2; shift 2 ;;
     --suite-timeout) SUITE_TIMEOUT=$2; shift 2 ;;
     --reference) REFERENCE=1; shift ;;
+    --report-only) REPORT_ONLY=1; shift ;;
     --td) TD_ARGS+=("$2"); shift 2 ;;
     --list) for s in "${SUITES[@]}"; do echo "${s%%:*}"; done; exit 0 ;;
     -h|--help) usage 0 ;;
@@ -127,7 +131,7 @@ note() { echo "[harness] $*"; }
 [ -x "$FTI_BUILD/testing/itf/testdriver" ] || die "$FTI_BUILD has no testing/itf/testdriver: configure FTI with -DENABLE_TESTS=ON and build it"
 FTI_SRC=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$FTI_BUILD/CMakeCache.txt")
 [ -d "$FTI_SRC/testing/suites" ] || die "FTI's source folder ($FTI_SRC, from CMakeCache.txt) has no testing/suites"
-if [ $REFERENCE -eq 0 ]; then
+if [ $REFERENCE -eq 0 ] && [ $REPORT_ONLY -eq 0 ]; then
   [ -f "$PREFIX/include/fti.h" ] || die "$PREFIX/include/fti.h not found"
 fi
 
@@ -154,6 +158,7 @@ case " ${MPIRUN_ARGS:-} " in
   *) export MPIRUN_ARGS="--oversubscribe ${MPIRUN_ARGS:-}" ;;
 esac
 
+if [ $REPORT_ONLY -eq 0 ]; then
 # --------------------------------------------- working copy of testing/ --
 # FTI's binaries stay untouched in FTI_BUILD; ours replace them in the copy.
 TREE=$OUT/tree/testing
@@ -398,6 +403,8 @@ for s in "${RUN[@]}"; do
   run_suite "${s%%:*}" "${s#*:}"
 done
 
+fi
+
 # ---------------------------------------------------------------- reports --
 {
   printf 'suite\tcase\tresult\tseconds\n'
@@ -413,7 +420,8 @@ done
 } >"$OUT/failures.tsv"
 {
   echo "FTI build: $FTI_BUILD (source $FTI_SRC$(git -C "$FTI_SRC" rev-parse --short HEAD 2>/dev/null | sed 's/^/, commit /'))"
-  if [ $REFERENCE -eq 1 ]; then echo "binaries: FTI's own (reference run)"; else echo "binaries: compiled against $PREFIX"; fi
+  if grep -q 'reference run' "$OUT/build.tsv" 2>/dev/null; then echo "binaries: FTI's own (reference run)"
+  elif [ $REPORT_ONLY -eq 0 ]; then echo "binaries: compiled against $PREFIX"; fi
   echo "per-launch timeout: ${TIMEOUT}s; MPIRUN_ARGS=$MPIRUN_ARGS"
   echo
   printf '%-20s %8s %8s %6s %6s %9s\n' suite passed total fail hang seconds
