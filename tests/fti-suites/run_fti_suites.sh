@@ -331,7 +331,9 @@ slug() { sed -e 's/[^A-Za-z0-9=._-]\{1,\}/_/g' -e 's/^_//' -e 's/_$//' <<<"$1"; 
 
 split_failed_log() {
   # FTI's testdriver appends every failing case to <suite>-failed.log, each
-  # starting with "[ITF Test Case] <function> --param=value ...".
+  # starting with "[ITF Test Case] <function> --param=value ...". ITF clears
+  # its output buffer only when it logs a case: --all-logs (passed cases go
+  # to <suite>-passed.log) keeps each failing case's log to its own output.
   local suite=$1 flog=$2 dest=$OUT/logs/$1
   rm -rf "$dest"
   [ -f "$flog" ] || return 0
@@ -359,7 +361,7 @@ run_suite() {
   (
     cd "$rundir" &&
       PATH="$OUT/bin:$PATH" FTI_HARNESS_HANGS="$hangs" \
-        timeout -k 30 "$SUITE_TIMEOUT" "$TREE/itf/testdriver" --no-colors --no-review \
+        timeout -k 30 "$SUITE_TIMEOUT" "$TREE/itf/testdriver" --no-colors --no-review --all-logs \
         "${TD_ARGS[@]}" "$itf" </dev/null 2>&1
     echo "[harness] testdriver exit $?"
   ) | {
