@@ -209,53 +209,13 @@ void regenerates(int level) {
     recover_then_finalize(cfg, 1);
 }
 
-// A partner copy or parity file damaged while the data files are intact:
-// found after the restart (on the background thread) and rebuilt before the
-// next checkpoint, so the checkpoint is protected again as its level says.
-void damaged_redundancy_is_rebuilt(int level) {
-    std::string cfg = config(groups_of_four_single_read());
-    std::string redundancy = level == 2 ? "Pcof" : "RSed";
-    if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
-    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
-    std::erase_if(files, [](const fs::path& f) { return f.string().find("/node2/") == std::string::npos; });
-    ASSERT_FALSE(files.empty());
-    const fs::path damaged = files.front();
-    const fs::path original = workdir() / "original-redundancy";
-    world_barrier();
-    if (world_rank() == 0) {
-        fs::copy_file(damaged, original, fs::copy_options::overwrite_existing);
-        overwrite_in_place(damaged, fs::file_size(damaged) / 2, 64);
-    }
-    world_barrier();
-    if (!start(cfg)) return;
-    static Dataset d(app_rank());
-    d.protect();
-    ASSERT_FTI(FTI_SCES, FTI_Recover());
-    EXPECT_TRUE(d.matches(1));
-    d.fill(2);
-    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));  // rebuilds first; L1 supersedes no L2/L3 checkpoint
-    MPI_Barrier(FTI_COMM_WORLD);
-    if (app_rank() == 0) {
-        std::ifstream a(original, std::ios::binary), b(damaged, std::ios::binary);
-        std::string before((std::istreambuf_iterator<char>(a)), {}), after((std::istreambuf_iterator<char>(b)), {});
-        EXPECT_TRUE(before == after) << damaged << " was not rebuilt";
-    }
-    ASSERT_FTI(FTI_SCES, FTI_Finalize());
-}
-
-// Every partner copy or parity file of the group damaged in place, the
-// data files intact (FTI's "corrupt partner all"): the restart recovers the
-// data, the redundancy is rebuilt (at FTI_Init, or before the next
-// checkpoint with verify_at_init = 0), and the job goes on checkpointing at
-// the same level and finalizes, every redundancy file as written.
-void all_redundancy_damaged(int level, bool verify_at_init) {
-    std::string cfg = config(verify_at_init ? groups_of_four() : groups_of_four_single_read());
-    std::string redundancy = level == 2 ? "Pcof" : "RSed";
-    if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
-    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
-    ASSERT_EQ(files.size(), static_cast<std::size_t>(app_ranks_expected()));
+// Phase 2 of the rebuild scenarios: rank 0 damages `files` in place,
+// keeping their originals; the restart recovers the data, and once an L1
+// checkpoint is taken (which supersedes no L2/L3 checkpoint) every file is
+// as written again.
+void damaged_then_rebuilt(const std::string& cfg, const std::vector<fs::path>& files) {
     const fs::path originals = workdir() / "original-redundancy";
-    world_barrier();
+    world_barrier();  // every rank found the files before the damage
     if (world_rank() == 0) {
         fs::create_directories(originals);
         for (const fs::path& f : files) {
@@ -270,7 +230,7 @@ void all_redundancy_damaged(int level, bool verify_at_init) {
     ASSERT_FTI(FTI_SCES, FTI_Recover());
     EXPECT_TRUE(d.matches(1));
     d.fill(2);
-    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));  // the L2/L3 checkpoint stays
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
     MPI_Barrier(FTI_COMM_WORLD);
     if (app_rank() == 0) {
         for (const fs::path& f : files) {
@@ -280,7 +240,36 @@ void all_redundancy_damaged(int level, bool verify_at_init) {
             EXPECT_TRUE(before == after) << f << " was not rebuilt";
         }
     }
-    d.fill(3);
+}
+
+// A partner copy or parity file damaged while the data files are intact,
+// with verify_at_init = 0: found after the restart (on the background
+// thread) and rebuilt before the next checkpoint, so the checkpoint is
+// protected again as its level says.
+void damaged_redundancy_is_rebuilt(int level) {
+    std::string cfg = config(groups_of_four_single_read());
+    std::string redundancy = level == 2 ? "Pcof" : "RSed";
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
+    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+    std::erase_if(files, [](const fs::path& f) { return f.string().find("/node2/") == std::string::npos; });
+    ASSERT_FALSE(files.empty());
+    damaged_then_rebuilt(cfg, {files.front()});
+    if (session_open()) ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// Every partner copy or parity file of the group damaged in place, the
+// data files intact (FTI's "corrupt partner all"): the restart recovers the
+// data, the redundancy is rebuilt (at FTI_Init, or before the next
+// checkpoint with verify_at_init = 0), and the job goes on checkpointing at
+// the same level and finalizes.
+void all_redundancy_damaged(int level, bool verify_at_init) {
+    std::string cfg = config(verify_at_init ? groups_of_four() : groups_of_four_single_read());
+    std::string redundancy = level == 2 ? "Pcof" : "RSed";
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
+    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+    ASSERT_EQ(files.size(), static_cast<std::size_t>(app_ranks_expected()));
+    damaged_then_rebuilt(cfg, files);
+    if (!session_open()) return;
     ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, level));
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
