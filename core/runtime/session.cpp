@@ -447,6 +447,13 @@ void Session::settle_snapshot(const std::shared_ptr<CheckpointWriter>& writer, i
 
 CheckpointRef Session::commit(CheckpointWriter& writer, int level, const std::optional<std::string>& missing) {
     bool handing_over = deferred(level);
+    // FTI's node flag: the node's first application rank completes the
+    // levels that no head completes (L4 differential: none, as FTI). Before
+    // the commit's collective steps, as FTI prints it before its own: a
+    // program may read every rank's line once its FTI_Checkpoint returns.
+    if (ctx_.topo.node_index == 0 && level <= 4 && !(ctx_.config.head && handing_over)) {
+        ctx_.log.debug(fti_messages::node_flag(ctx_.topo.node_id, level));
+    }
     CheckpointRef ref = writer.commit({missing, handing_over});
     writer.update_state(format_);
     writer.leave_to_background();
@@ -546,11 +553,6 @@ void Session::forget_superseded_source() {
 }
 
 void Session::after_commit(const CheckpointRef& ref, int level, double seconds) {
-    // FTI's node flag: the node's first application rank completes the
-    // levels that no head completes (L4 differential: none, as FTI).
-    if (ctx_.topo.node_index == 0 && level <= 4 && !(ctx_.config.head && deferred(level))) {
-        ctx_.log.debug(fti_messages::node_flag(ctx_.topo.node_id, level));
-    }
     forget_superseded_source();
     // Once recovered, FTI_Recover means the newest checkpoint again.
     if (status_ == 0) source_.reset();
