@@ -32,8 +32,11 @@ int SnapshotScheduler::on_iteration(const MeanOverRanks& mean_over_ranks, double
     // One more tick has passed (iterations longer than a tick: the ticks
     // the iterations took).
     const double tick_seconds = 60.0 * tick_minutes_;
-    ticks_counted_ =
-        global_mean_ > tick_seconds ? static_cast<std::int64_t>(total_seconds_ / tick_seconds) : ticks_counted_ + 1;
+    // From the agreed mean, not this rank's own time (as FTI), so that
+    // every rank counts the same ticks.
+    ticks_counted_ = global_mean_ > tick_seconds
+                         ? static_cast<std::int64_t>(static_cast<double>(calls_) * global_mean_ / tick_seconds)
+                         : ticks_counted_ + 1;
     const double minutes = static_cast<double>(ticks_counted_) * tick_minutes_;
     int level = 0;
     for (int l = 1; l <= 4; ++l) {
@@ -58,8 +61,17 @@ void SnapshotScheduler::resync(const MeanOverRanks& mean_over_ranks) {
         const double per_tick = std::min(std::rint(tick_seconds / std::max(global_mean_, 1e-9)), 1e12);
         check_interval_ = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(per_tick / fast_forward_)));
     }
-    std::int64_t next = last_check_ + check_interval_ + (last_check_ == 0 ? 1 : 0);
-    if (next >= calls_) next_check_ = next;
+    // FTI keeps `next` when it is not behind this call's count; but the
+    // count then grows by one before it is compared, so a `next` equal to it
+    // (iterations that became slower) would never be met again and the job
+    // would checkpoint no more. Only a later call is taken, and a next check
+    // already overdue becomes the next call.
+    const std::int64_t next = last_check_ + check_interval_ + (last_check_ == 0 ? 1 : 0);
+    if (next > calls_) {
+        next_check_ = next;
+    } else if (next_check_ <= calls_) {
+        next_check_ = calls_ + 1;
+    }
     char line[200];
     std::snprintf(line, sizeof line,
                   "Current iter : %lld ckpt intv. : %lld . Next ckpt. at iter. %lld . Sync. intv. : %lld",

@@ -71,6 +71,22 @@ TEST(SnapshotScheduler, IntervalsBelowAMinute) {
     EXPECT_EQ(longer.due.back(), std::make_pair(120, 4));
 }
 
+// Iterations that become slower (a loaded machine) shrink the check
+// interval; the next check must never fall behind the call count, or no
+// checkpoint would ever follow (FTI's schedule can do that).
+TEST(SnapshotScheduler, SlowerIterationsNeverStopTheChecks) {
+    Schedule r;
+    SnapshotScheduler s({0.002, 0, 0, 0}, 512, 1, [&](const std::string& line) { r.lines.push_back(line); });
+    double now = 0.0;
+    for (int i = 0; i < 200; ++i) {
+        if (s.on_iteration(same, now) != 0) r.due.emplace_back(i, 1);
+        s.after_call(now);
+        now += i < 20 ? 0.01 : 0.04;  // 12 iterations a tick, then 3
+    }
+    ASSERT_GE(r.due.size(), 10u);
+    EXPECT_GE(r.due.back().first, 190);
+}
+
 // FTI's debug line at each sync: its iteration is a multiple of the sync
 // interval, which doubles up to max_sync_intv (FTI's sync_intv suite).
 TEST(SnapshotScheduler, SyncLinesAsFti) {
