@@ -192,8 +192,8 @@ void damaged_newest_falls_back(const std::function<std::size_t(const std::string
 }
 
 // A byte of one rank's temperature changed in the newest checkpoint: the
-// dataset fails its checksum when FTI_Recover reads it, and every rank
-// takes the older one.
+// dataset fails its checksum when FTI_Init reads it (or FTI_Recover, with
+// verify_at_init = 0), and every rank takes the older one.
 TEST(Hdf5, DamagedDatasetFallsBack) {
     damaged_newest_falls_back([](const std::string& file) {
         Protected newest(1);  // rank 1's variables as checkpoint 2 holds them
