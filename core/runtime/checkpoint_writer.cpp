@@ -3,6 +3,7 @@
 #include "common/error.hpp"
 #include "levels/redundancy.hpp"
 #include "store/checkpoint_store.hpp"
+#include "store/retirement.hpp"
 
 namespace mlckpt::core {
 

@@ -9,6 +9,7 @@
 #include "mpi/collective.hpp"
 #include "runtime/fti_messages.hpp"
 #include "store/checkpoint_store.hpp"
+#include "store/retirement.hpp"
 #include "store/shared_l4.hpp"
 
 namespace mlckpt::core {
@@ -108,6 +109,7 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
     std::vector<FileRecord> data;
     CheckpointRef ref;
     std::vector<FileRecord> mine;
+    std::vector<CheckpointRef> retired;  // what the checkpoint supersedes
     try {
         run_collectively(heads_, [&] {
             for (const std::string& post : posts) {
@@ -115,7 +117,11 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
                 std::istringstream head(post.substr(0, nl));
                 std::string word;
                 head >> word >> ref.seq >> ref.level >> ref.ckpt_id;
-                if (word != "POST" || nl == std::string::npos) fail(ErrorKind::mpi, "malformed request to the head");
+                if (word != "POST" || !head || nl == std::string::npos) {
+                    fail(ErrorKind::mpi, "malformed request to the head");
+                }
+                retired.clear();  // every rank of the node sends the same
+                for (CheckpointRef r; head >> r.seq >> r.level >> r.ckpt_id;) retired.push_back(r);
                 data.push_back(parse_file_record(post.substr(nl + 1), "request to the head"));
             }
             if (ref.level == 4 && is_shared(file_format(ctx_.config.ckpt_io, 4))) return;  // below, collectively
@@ -144,6 +150,9 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
         }
         commit_metadata(ctx_, heads_, ref, mine, io);
         ctx_.log.debug(fti_messages::node_flag(ctx_.topo.node_id, ref.level));
+        // Before the verdict, as FTI's heads: a program that reads it and
+        // ends finds only the newer checkpoint's files.
+        retire_checkpoints(ctx_, retired, head_retirers(ctx_, heads_), ctx_.catalog);
         return {ref.level, {}};
     } catch (const Error& e) {
         if (!e.remote()) ctx_.log.warning(std::string("post-processing by the head failed: ") + e.what());

@@ -4,12 +4,14 @@
 // checkpoint is committed at L1 first), hands it to the head of its node and
 // goes back to computing. The heads make the partner copies or the parity,
 // or flush the files to L4, then re-commit the metadata with the result.
-// The application rank's next FTI_Checkpoint or FTI_Finalize waits for the
-// head's verdict before older checkpoints are retired, so there is always a
-// complete checkpoint to restart from.
+// Once the checkpoint is complete, the heads retire the older checkpoints it
+// supersedes (and the L1 copy of an L4 checkpoint), then send their
+// verdict, so there is always a complete checkpoint to restart from. The
+// application rank's next FTI_Checkpoint or FTI_Finalize reads the verdict.
 //
 // Requests travel over the library's world communicator as text:
-//   application -> head (general_tag): "POST <seq> <level> <ckpt_id>\n<record>"
+//   application -> head (general_tag): "POST <seq> <level> <ckpt_id>[ <seq> <level> <ckpt_id>]...\n<record>"
+//                                      (the checkpoints that the posted one retires)
 //                                      or "FINALIZE", or a staging request
 //                                      (runtime/head_staging.hpp)
 // and the verdict as FTI sends it, so that FTI's programs that wait for it

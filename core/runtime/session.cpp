@@ -17,6 +17,7 @@
 #include "runtime/head_service.hpp"
 #include "storage/execution_dirs.hpp"
 #include "store/checkpoint_store.hpp"
+#include "store/retirement.hpp"
 #include "store/shared_l4.hpp"
 
 namespace mlckpt::core {
@@ -464,9 +465,21 @@ CheckpointRef Session::commit(CheckpointWriter& writer, int level, const std::op
 void Session::hand_over(const CheckpointRef& ref, int level, const FileRecord& record) {
     if (ctx_.config.head) {
         std::ostringstream post;
-        post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id << '\n' << serialize_file_record(record);
-        send_text(world_.get(), post.str(), ctx_.topo.head_world_rank, ctx_.config.general_tag);
         handed_over_ = HandedOver{ref, level};
+        // The heads retire what the completed checkpoint supersedes, but
+        // the checkpoint a restart has not recovered from yet: FTI_Recover
+        // may still read it until the verdict is collected.
+        for (const CheckpointRef& r : retired_by(*handed_over_)) {
+            if (status_ == 0 || !source_ || r.seq != source_->ref.seq || r.level != source_->ref.level) {
+                handed_over_->retired_by_heads.push_back(r);
+            }
+        }
+        post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id;
+        for (const CheckpointRef& r : handed_over_->retired_by_heads) {
+            post << ' ' << r.seq << ' ' << r.level << ' ' << r.ckpt_id;
+        }
+        post << '\n' << serialize_file_record(record);
+        send_text(world_.get(), post.str(), ctx_.topo.head_world_rank, ctx_.config.general_tag);
         return;
     }
     jobs_->post(promotion_job(ctx_, ref, level, record, [this, ref, level](std::exception_ptr failure) {
@@ -533,15 +546,23 @@ void Session::settle_head_verdict() {
 
 void Session::complete_handed_over(const HandedOver& h) {
     CheckpointRef done{h.committed.seq, h.level, h.committed.ckpt_id};
-    std::vector<CheckpointRef> retired = ctx_.catalog.superseded_by(done.level, done.seq);
-    if (h.level != h.committed.level) {  // flushed to L4: the local copy goes
-        ctx_.catalog.add(done);
-        retired.push_back(h.committed);
-    }
+    std::vector<CheckpointRef> retired = retired_by(h);
+    if (h.level != h.committed.level) ctx_.catalog.add(done);
+    forget_retired(ctx_, h.retired_by_heads);  // the heads retired them before their verdict
+    std::erase_if(retired, [&](const CheckpointRef& r) {
+        return std::any_of(h.retired_by_heads.begin(), h.retired_by_heads.end(),
+                           [&](const CheckpointRef& x) { return x.seq == r.seq && x.level == r.level; });
+    });
     retire(ctx_, retired);
     forget_superseded_source();
     ctx_.log.debug("checkpoint " + std::to_string(done.ckpt_id) + " completed to " + level_name(done.level) +
                    (ctx_.config.head ? " by the head" : " in the background"));
+}
+
+std::vector<CheckpointRef> Session::retired_by(const HandedOver& h) const {
+    std::vector<CheckpointRef> retired = ctx_.catalog.superseded_by(h.level, h.committed.seq);
+    if (h.level != h.committed.level) retired.push_back(h.committed);  // flushed to L4: the local copy goes
+    return retired;
 }
 
 void Session::forget_superseded_source() {

@@ -108,6 +108,9 @@ class Session {
     struct HandedOver {
         CheckpointRef committed;  // as the application ranks committed it
         int level;                // the level the head or the rank's worker completes it to
+        // What the heads retire once they completed it (the others are
+        // retired here when their verdict comes).
+        std::vector<CheckpointRef> retired_by_heads = {};
     };
 
     void init_application_rank(MPI_Comm user);
@@ -163,6 +166,9 @@ class Session {
     void take_checkpoint(int ckpt_id, int level);  // collective: FTI_Checkpoint's own work
     std::optional<std::string> head_verdict();     // why the head failed, if it did
     void complete_handed_over(const HandedOver& h);
+    // What completing `h` retires: the checkpoints it supersedes and, when
+    // it was flushed to L4, its local copy.
+    std::vector<CheckpointRef> retired_by(const HandedOver& h) const;
     // Runs the call's own work, then reports the failure of the background
     // work that settle_handed_over() found, once: its own failure first.
     void with_background_report(const std::function<void()>& own_work);

@@ -13,6 +13,7 @@
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
+#include "store/retirement.hpp"
 #include "store/shared_l4.hpp"
 
 namespace mlckpt::core {
@@ -38,12 +39,6 @@ void remove_uncommitted(const Context& ctx, const Catalog& keep, const fs::path&
     }
 }
 
-// Rank 0: removes the metadata of `ref` and the copy beside its data.
-bool remove_metadata(const Context& ctx, const CheckpointRef& ref) {
-    remove_file(ctx.layout.meta_copy(ref.level, ref.seq, ctx.topo.node_id));
-    return remove_file(ctx.layout.meta_file(ref.level, ref.seq));
-}
-
 // Rank 0: only the newest L4 differential checkpoint describes the shared
 // files (older ones were overwritten in place; their metadata outlives them
 // only if a crash came between the commit and the retirement).
@@ -60,64 +55,6 @@ void drop_superseded_dcp_metadata(const Context& ctx, Catalog& found) {
     for (const CheckpointRef& r : stale) {
         remove_metadata(ctx, r);
         found.remove(r);
-    }
-}
-
-// keep_l4_ckpt, rank 0: the metadata of retired L4 checkpoint `r` moves to
-// the archive's metadata directory. An archived checkpoint of the same id
-// is dropped first: its files are replaced by `r`'s of the same names in
-// the archive, which is flat, as FTI's.
-void archive_metadata(const Context& ctx, const CheckpointRef& r) {
-    const fs::path meta = ctx.layout.meta_file(4, r.seq);
-    const fs::path meta_archive = ctx.layout.archive_meta_file(r.seq).parent_path();
-    const Directory archive = ctx.layout.make_dir(meta_archive);
-    ctx.layout.make_dir(ctx.layout.archive_dir());
-    std::error_code ec;
-    for (fs::directory_iterator it(meta_archive, ec), end; !ec && it != end; it.increment(ec)) {
-        std::uint64_t seq = 0;
-        int level = 0;
-        if (!StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
-        try {
-            if (parse_meta(read_text_file(it->path()), it->path().string()).ckpt_id == r.ckpt_id) {
-                remove_file(it->path());
-            }
-        } catch (const Error&) {
-            // unreadable: left for the verify tool to report
-        }
-    }
-    ctx.layout.make_dir(meta.parent_path()).rename(meta.filename().string(), archive, meta.filename().string());
-}
-
-// keep_l4_ckpt: the files of retired L4 checkpoint `r` move into
-// <glbl_dir>/<exec_id>/l4_archive/ under their own names. Each rank moves
-// its own file; then rank 0 moves what is left (the metadata copy, a file
-// that all ranks share) and removes the checkpoint's directory.
-void archive_files(Context& ctx, const CheckpointRef& r) {
-    const fs::path dir = ctx.layout.ckpt_dir(4, r.seq, 0);
-    const Directory archive = ctx.layout.make_dir(ctx.layout.archive_dir());
-    const std::string own = StorageLayout::data_file_name(r.ckpt_id, ctx.rank());
-    try {
-        const fs::path mine = ctx.data_path(r, ctx.topo.node_id);
-        if (mine.filename() == own && fs::exists(mine)) {
-            ctx.layout.make_dir(dir).rename(own, archive, own);
-        }
-    } catch (const Error& e) {
-        ctx.log.warning("archiving checkpoint " + std::to_string(r.ckpt_id) + ": " + e.what());
-    }
-    barrier(ctx.app);
-    if (ctx.rank() != 0) return;
-    try {
-        const Directory from = ctx.layout.make_dir(dir);
-        std::error_code ec;
-        std::vector<std::string> left;
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-            left.push_back(it->path().filename().string());
-        }
-        for (const std::string& name : left) from.rename(name, archive, name);
-        archive.sync();
-        ctx.background->remove_tree(dir);
-    } catch (const Error& e) {
-        ctx.log.warning("archiving checkpoint " + std::to_string(r.ckpt_id) + ": " + e.what());
     }
 }
 
@@ -246,62 +183,6 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
     } catch (...) {
         dir.remove(tmp);
         throw;
-    }
-}
-
-void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
-    if (refs.empty()) return;
-    auto archived = [&](const CheckpointRef& r) { return r.level == 4 && ctx.config.keep_l4_ckpt; };
-    if (ctx.rank() == 0) {
-        for (const CheckpointRef& r : refs) {
-            try {
-                if (archived(r)) {
-                    archive_metadata(ctx, r);
-                } else if (!remove_metadata(ctx, r)) {
-                    ctx.log.warning("cannot remove " + ctx.layout.meta_file(r.level, r.seq).string());
-                }
-            } catch (const Error& e) {
-                ctx.log.warning(std::string("retiring checkpoint ") + std::to_string(r.seq) + ": " + e.what());
-            }
-        }
-    }
-    if (std::any_of(refs.begin(), refs.end(), archived)) {
-        barrier(ctx.app);  // the archive's directory exists
-        for (const CheckpointRef& r : refs) {
-            if (archived(r)) archive_files(ctx, r);
-        }
-    }
-    // Metadata is gone before any data file goes.
-    barrier(ctx.app);
-    // Successive L4 differential checkpoints share one file per rank: it
-    // goes only with the last of them.
-    auto dcp_file_lives_on = [&](const CheckpointRef& r) {
-        if (r.level != kDcpLevel) return false;
-        return std::any_of(ctx.catalog.refs().begin(), ctx.catalog.refs().end(), [&](const CheckpointRef& o) {
-            return o.level == kDcpLevel && std::none_of(refs.begin(), refs.end(), [&](const CheckpointRef& x) {
-                       return x.seq == o.seq && x.level == o.level;
-                   });
-        });
-    };
-    // The files go in the background: the application need not wait while
-    // the file system frees them.
-    for (const CheckpointRef& r : refs) {
-        if (!archived(r) && !dcp_file_lives_on(r)) {
-            fs::path redundancy = ctx.redundancy_path(r, ctx.topo.node_id);
-            if (!redundancy.empty()) ctx.background->remove_file_and_empty_dir(redundancy);
-            ctx.background->remove_file_and_empty_dir(ctx.data_path(r, ctx.topo.node_id));
-        }
-        ctx.catalog.remove(r);
-    }
-    // A shared L4 file belongs to no rank in particular: rank 0 removes what
-    // is left of the directories once every rank removed its own files.
-    bool any_l4 =
-        std::any_of(refs.begin(), refs.end(), [&](const CheckpointRef& r) { return r.level == 4 && !archived(r); });
-    if (!any_l4) return;
-    barrier(ctx.app);
-    if (ctx.rank() != 0) return;
-    for (const CheckpointRef& r : refs) {
-        if (r.level == 4 && !archived(r)) ctx.background->remove_tree(ctx.layout.ckpt_dir(4, r.seq, 0));
     }
 }
 

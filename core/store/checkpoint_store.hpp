@@ -32,12 +32,6 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
 // the way (temporary name, fsync, rename). Throws naming the file.
 void copy_verified(const fs::path& source, const Directory& dir, const FileRecord& record, std::size_t buffer);
 
-// Collective. Removes the given checkpoints (L4 ones are archived with
-// keep_l4_ckpt). Failures here are warnings: the newer checkpoint is safe.
-// Their metadata is gone when this returns, so they are never selected
-// again; their files go in the background (ctx.background).
-void retire(Context& ctx, const std::vector<CheckpointRef>& refs);
-
 // The journal of this rank's L4 differential file, left by a crash or by a
 // background apply that failed: applied when its update was committed
 // (with a warning), removed otherwise, unless `keep_unknown` (a restart

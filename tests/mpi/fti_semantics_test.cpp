@@ -402,39 +402,101 @@ TEST(FtiSemantics, DebugLinesAsFti) {
 // FTI's programs end a run with head ranks without FTI_Finalize: they wait
 // for the head's verdict on the last checkpoint (an int on general_tag),
 // send FTI_ENDW on final_tag to their node's head and meet it in an
-// MPI_Barrier on MPI_COMM_WORLD. The next launch restarts from it.
+// MPI_Barrier on MPI_COMM_WORLD (node_size 2: a head and a rank a node).
+int head_verdict() {
+    int level = 0;
+    MPI_Recv(&level, 1, MPI_INT, world_rank() - world_rank() % 2, 2612, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return level;
+}
+void end_with_endw() {
+    int end = FTI_ENDW;
+    MPI_Send(&end, 1, MPI_INT, world_rank() - world_rank() % 2, 3107, MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// FTI_Init in a run that ends with FTI_ENDW: the application rank's data,
+// protected (it outlives the test: the session points at it until the
+// process ends), or null on a head, back after that run's barrier.
+Dataset* start_for_endw(const std::string& cfg) {
+    int rc = FTI_Init(cfg.c_str(), MPI_COMM_WORLD);
+    if (rc == FTI_HEAD) {
+        EXPECT_EQ(world_rank() % 2, 0);
+        EXPECT_FTI(FTI_SCES, FTI_Finalize());
+        return nullptr;
+    }
+    EXPECT_EQ(rc, FTI_SCES) << FTI_LastError();
+    if (rc != FTI_SCES) return nullptr;
+    static std::unique_ptr<Dataset> d;
+    d = std::make_unique<Dataset>(app_rank());
+    d->protect();
+    return d.get();
+}
+
+// Such a run's last checkpoint is where the next launch restarts.
 TEST(FtiSemantics, HeadsReleasedByEndw) {
     ASSERT_TRUE(heads_mode()) << "registered as a HEADS scenario";
     std::string cfg = config(grouped_options());
     if (phase() == 1) {
-        int rc = FTI_Init(cfg.c_str(), MPI_COMM_WORLD);
-        if (rc == FTI_HEAD) {  // back after the barrier that follows FTI_ENDW
-            EXPECT_EQ(world_rank() % 2, 0);
-            EXPECT_FTI(FTI_SCES, FTI_Finalize());
-            return;
-        }
-        ASSERT_EQ(rc, FTI_SCES) << FTI_LastError();
-        static std::unique_ptr<Dataset> d;
-        d = std::make_unique<Dataset>(app_rank());
-        d->protect();
+        Dataset* d = start_for_endw(cfg);
+        if (d == nullptr) return;
         d->fill(1);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L2));
-        const int head = world_rank() - world_rank() % 2;
-        int level = 0;
-        MPI_Recv(&level, 1, MPI_INT, head, 2612, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        EXPECT_EQ(level, FTI_L2) << "the head's verdict: the level it completed";
-        int end = FTI_ENDW;
-        MPI_Send(&end, 1, MPI_INT, head, 3107, MPI_COMM_WORLD);
-        MPI_Barrier(MPI_COMM_WORLD);
+        EXPECT_EQ(head_verdict(), FTI_L2) << "the head's verdict: the level it completed";
+        end_with_endw();
         return;  // no FTI_Finalize: the checkpoint stays
     }
+    recover_then_finalize(cfg, 1);
+}
+
+// FTI's heads retire what a checkpoint supersedes before they send their
+// verdict on it: a program that reads the verdict on its last checkpoint
+// and ends, as FTI's corner-case programs do, finds that checkpoint's files
+// alone (the older levels' and the L1 copy of an L4 checkpoint are gone),
+// and the restart recovers from L4.
+TEST(FtiSemantics, HeadsRetireBeforeTheirVerdict) {
+    ASSERT_TRUE(heads_mode()) << "registered as a HEADS scenario";
+    std::string cfg = config(grouped_options());
+    if (phase() == 1) {
+        Dataset* d = start_for_endw(cfg);
+        if (d == nullptr) return;
+        for (int level = FTI_L1; level <= FTI_L4; ++level) {
+            d->fill(level);
+            ASSERT_FTI(FTI_DONE, FTI_Checkpoint(level, level));
+        }
+        EXPECT_EQ(head_verdict(), FTI_L4);
+        MPI_Barrier(FTI_COMM_WORLD);  // every head has sent its verdict
+        if (app_rank() == 0) {
+            auto any = [](const fs::path&) { return true; };
+            EXPECT_EQ(files_below(local_dir(), any), std::vector<fs::path>{}) << "nothing is left on the nodes";
+            for (const fs::path& meta : files_below(meta_dir(), any)) {
+                EXPECT_EQ(meta.filename(), "ckpt4.l4.meta") << "only the L4 checkpoint's metadata is left";
+            }
+        }
+        end_with_endw();
+        return;  // no FTI_Finalize: the checkpoint stays
+    }
+    recover_then_finalize(cfg, FTI_L4);
+}
+
+// The checkpoint a restart selected stays readable until the application
+// collects the heads' verdict on a newer one, even when the heads complete
+// it to a level that supersedes the selected one (docs/api.md): the heads
+// retire the rest, the application ranks retire it.
+TEST(FtiSemantics, HeadsLeaveTheRestartsCheckpointUntilTheVerdict) {
+    ASSERT_TRUE(heads_mode()) << "registered as a HEADS scenario";
+    std::string cfg = config(grouped_options());
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L2, 1);
     if (!start(cfg)) return;
     EXPECT_EQ(FTI_Status(), 1);
     Dataset d(app_rank());
     d.protect();
+    d.fill(2);
+    ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
+    EXPECT_EQ(head_verdict(), FTI_L4);
+    EXPECT_EQ(FTI_Status(), 1);
     ASSERT_FTI(FTI_SCES, FTI_Recover());
-    EXPECT_TRUE(d.matches(1));
-    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    EXPECT_TRUE(d.matches(1)) << "the restart's checkpoint, not the newer one";
+    end_with_endw();
 }
 
 }  // namespace

@@ -44,6 +44,8 @@ mlckpt_add_mpi_scenario(FtiSemantics.DebugLinesAsFti RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(Hostile.PlantedLinksReachNothing RANKS 1 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Hostile.PlantedDirectoryLinksReachNothing RANKS 1 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(FtiSemantics.HeadsReleasedByEndw RANKS 4 8 PHASES ok ok HEADS)
+mlckpt_add_mpi_scenario(FtiSemantics.HeadsRetireBeforeTheirVerdict RANKS 4 8 PHASES ok ok HEADS)
+mlckpt_add_mpi_scenario(FtiSemantics.HeadsLeaveTheRestartsCheckpointUntilTheVerdict RANKS 4 PHASES killed ok HEADS)
 
 mlckpt_add_mpi_scenario(Faults.DeletedFileFallsBackToOlderCheckpoint RANKS 1 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Faults.DeletedNodeDirectoryFallsBack RANKS 4 8 PHASES ok ok)

@@ -1,0 +1,171 @@
+#include "store/retirement.hpp"
+
+#include <algorithm>
+
+#include "format/checkpoint_meta.hpp"
+#include "io/file.hpp"
+#include "levels/redundancy.hpp"
+#include "mpi/collective.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+// keep_l4_ckpt, the leader: the metadata of retired L4 checkpoint `r` moves
+// to the archive's metadata directory. An archived checkpoint of the same id
+// is dropped first: its files are replaced by `r`'s of the same names in
+// the archive, which is flat, as FTI's.
+void archive_metadata(const Context& ctx, const CheckpointRef& r) {
+    const fs::path meta = ctx.layout.meta_file(4, r.seq);
+    const fs::path meta_archive = ctx.layout.archive_meta_file(r.seq).parent_path();
+    const Directory archive = ctx.layout.make_dir(meta_archive);
+    ctx.layout.make_dir(ctx.layout.archive_dir());
+    std::error_code ec;
+    for (fs::directory_iterator it(meta_archive, ec), end; !ec && it != end; it.increment(ec)) {
+        std::uint64_t seq = 0;
+        int level = 0;
+        if (!StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
+        try {
+            if (parse_meta(read_text_file(it->path()), it->path().string()).ckpt_id == r.ckpt_id) {
+                remove_file(it->path());
+            }
+        } catch (const Error&) {
+            // unreadable: left for the verify tool to report
+        }
+    }
+    ctx.layout.make_dir(meta.parent_path()).rename(meta.filename().string(), archive, meta.filename().string());
+}
+
+// keep_l4_ckpt: the files of retired L4 checkpoint `r` move into
+// <glbl_dir>/<exec_id>/l4_archive/ under their own names. Each process
+// moves its owners' files; then the leader moves what is left (the
+// metadata copy, a file that all ranks share) and removes the checkpoint's
+// directory.
+void archive_files(const Context& ctx, const CheckpointRef& r, const Retirers& who) {
+    const fs::path dir = ctx.layout.ckpt_dir(4, r.seq, 0);
+    const Directory archive = ctx.layout.make_dir(ctx.layout.archive_dir());
+    for (const FileOwner& owner : who.owners) {
+        const std::string own = StorageLayout::data_file_name(r.ckpt_id, owner.rank);
+        try {
+            const fs::path file = ctx.data_path_for(r, owner.rank, ctx.topo.node_id);
+            if (file.filename() == own && fs::exists(file)) ctx.layout.make_dir(dir).rename(own, archive, own);
+        } catch (const Error& e) {
+            ctx.log.warning("archiving checkpoint " + std::to_string(r.ckpt_id) + ": " + e.what());
+        }
+    }
+    barrier(who.comm);
+    if (!who.leader) return;
+    try {
+        const Directory from = ctx.layout.make_dir(dir);
+        std::error_code ec;
+        std::vector<std::string> left;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            left.push_back(it->path().filename().string());
+        }
+        for (const std::string& name : left) from.rename(name, archive, name);
+        archive.sync();
+        ctx.background->remove_tree(dir);
+    } catch (const Error& e) {
+        ctx.log.warning("archiving checkpoint " + std::to_string(r.ckpt_id) + ": " + e.what());
+    }
+}
+
+}  // namespace
+
+bool remove_metadata(const Context& ctx, const CheckpointRef& ref) {
+    remove_file(ctx.layout.meta_copy(ref.level, ref.seq, ctx.topo.node_id));
+    return remove_file(ctx.layout.meta_file(ref.level, ref.seq));
+}
+
+Retirers application_retirers(const Context& ctx) {
+    return {ctx.app, ctx.rank() == 0, {{ctx.rank(), ctx.topo.left_app_rank}}, true};
+}
+
+Retirers head_retirers(const Context& ctx, MPI_Comm heads) {
+    Retirers who{heads, false, {}, false};
+    int rank = 0;
+    check_mpi(MPI_Comm_rank(heads, &rank), "MPI_Comm_rank");
+    who.leader = rank == 0;
+    for (std::size_t i = 0; i < ctx.topo.node_app_world_ranks.size(); ++i) {
+        const GroupMember m = head_member(ctx.topo, MPI_COMM_NULL, static_cast<int>(i));
+        who.owners.push_back({m.app_rank, m.left_app_rank});
+    }
+    return who;
+}
+
+void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& refs, const Retirers& who,
+                        const Catalog& others) {
+    if (refs.empty()) return;
+    auto archived = [&](const CheckpointRef& r) { return r.level == 4 && ctx.config.keep_l4_ckpt; };
+    if (who.leader) {
+        for (const CheckpointRef& r : refs) {
+            try {
+                if (archived(r)) {
+                    archive_metadata(ctx, r);
+                } else if (!remove_metadata(ctx, r)) {
+                    ctx.log.warning("cannot remove " + ctx.layout.meta_file(r.level, r.seq).string());
+                }
+            } catch (const Error& e) {
+                ctx.log.warning(std::string("retiring checkpoint ") + std::to_string(r.seq) + ": " + e.what());
+            }
+        }
+    }
+    if (std::any_of(refs.begin(), refs.end(), archived)) {
+        barrier(who.comm);  // the archive's directory exists
+        for (const CheckpointRef& r : refs) {
+            if (archived(r)) archive_files(ctx, r, who);
+        }
+    }
+    // Metadata is gone before any data file goes.
+    barrier(who.comm);
+    // Successive L4 differential checkpoints share one file per rank: it
+    // goes only with the last of them.
+    auto dcp_file_lives_on = [&](const CheckpointRef& r) {
+        if (r.level != kDcpLevel) return false;
+        return std::any_of(others.refs().begin(), others.refs().end(), [&](const CheckpointRef& o) {
+            return o.level == kDcpLevel && std::none_of(refs.begin(), refs.end(), [&](const CheckpointRef& x) {
+                       return x.seq == o.seq && x.level == o.level;
+                   });
+        });
+    };
+    // In the background, the application need not wait while the file
+    // system frees them.
+    auto remove = [&](const fs::path& file) {
+        if (who.in_background) return ctx.background->remove_file_and_empty_dir(file);
+        remove_file(file);
+        std::error_code ec;
+        fs::remove(file.parent_path(), ec);  // only if empty
+    };
+    for (const CheckpointRef& r : refs) {
+        if (archived(r) || dcp_file_lives_on(r)) continue;
+        for (const FileOwner& owner : who.owners) {
+            fs::path redundancy = ctx.redundancy_path_for(r, owner.rank, owner.left, ctx.topo.node_id);
+            if (!redundancy.empty()) remove(redundancy);
+            remove(ctx.data_path_for(r, owner.rank, ctx.topo.node_id));
+        }
+    }
+    // A shared L4 file belongs to no rank in particular: the leader removes
+    // what is left of the directories once every process removed its files.
+    bool any_l4 =
+        std::any_of(refs.begin(), refs.end(), [&](const CheckpointRef& r) { return r.level == 4 && !archived(r); });
+    if (any_l4) {
+        barrier(who.comm);
+        if (who.leader) {
+            for (const CheckpointRef& r : refs) {
+                if (r.level == 4 && !archived(r)) ctx.background->remove_tree(ctx.layout.ckpt_dir(4, r.seq, 0));
+            }
+        }
+    }
+    if (!who.in_background) ctx.background->wait();
+}
+
+void retire(Context& ctx, const std::vector<CheckpointRef>& refs) {
+    retire_checkpoints(ctx, refs, application_retirers(ctx), ctx.catalog);
+    forget_retired(ctx, refs);
+}
+
+void forget_retired(Context& ctx, const std::vector<CheckpointRef>& refs) {
+    for (const CheckpointRef& r : refs) ctx.catalog.remove(r);
+}
+
+}  // namespace mlckpt::core
