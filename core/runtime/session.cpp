@@ -561,7 +561,10 @@ void Session::complete_handed_over(const HandedOver& h) {
 
 std::vector<CheckpointRef> Session::retired_by(const HandedOver& h) const {
     std::vector<CheckpointRef> retired = ctx_.catalog.superseded_by(h.level, h.committed.seq);
-    if (h.level != h.committed.level) retired.push_back(h.committed);  // flushed to L4: the local copy goes
+    // Flushed to L4: the local copy goes, but where the heads flushed it.
+    // They keep it, as FTI's heads do, and it is the first restart source
+    // (the L4 files the fallback), until the next checkpoint retires it.
+    if (h.level != h.committed.level && !ctx_.config.head) retired.push_back(h.committed);
     return retired;
 }
 
@@ -1094,6 +1097,7 @@ void Session::finish_finalize() {
     }
     if (c.keep_last_ckpt && newest != nullptr) {
         CheckpointRef kept = *newest;
+        if (ctx_.catalog.contains(kept.seq, 4)) kept.level = 4;  // the heads' L1 copy of an L4 checkpoint
         if (kept.level < 4) kept = flush_to_l4(ctx_, kept);
         set_restart_state(2);
         std::vector<CheckpointRef> others;

@@ -167,7 +167,7 @@ class Session {
     std::optional<std::string> head_verdict();     // why the head failed, if it did
     void complete_handed_over(const HandedOver& h);
     // What completing `h` retires: the checkpoints it supersedes and, when
-    // it was flushed to L4, its local copy.
+    // a rank's worker flushed it to L4, its local copy.
     std::vector<CheckpointRef> retired_by(const HandedOver& h) const;
     // Runs the call's own work, then reports the failure of the background
     // work that settle_handed_over() found, once: its own failure first.
