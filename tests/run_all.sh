@@ -87,10 +87,15 @@ optimised=0
 sanitized=0
 fuzzed=0
 suite "optimised build" "$repo/build" || optimised=$?
-# Without the "large" MPI runs (8 or more ranks besides a smaller run of the
-# same scenario), which the optimised build runs: they would double the
-# sanitizer suite's time for code the smaller runs already cover.
-suite "sanitizer build" "$repo/build-asan" -LE '^large$' || sanitized=$?
+# Without what the optimised build runs and the sanitizers add nothing to:
+# the "large" MPI runs (8 or more ranks besides a smaller run of the same
+# scenario: the smaller runs cover the same code), the checks of the
+# sources, headers, installed tree and build lines ("build_checks"), the
+# programs of the documentation ("docs": their library calls are the unit
+# and MPI suites' too), and the tests that measure the process's memory
+# ("footprint": under AddressSanitizer it is the sanitizer's). They would
+# double the sanitizer suite's time.
+suite "sanitizer build" "$repo/build-asan" -LE '^(large|build_checks|docs|footprint)$' || sanitized=$?
 
 # Only the fuzz targets and the part of core they read with: the rest of the
 # project is built and tested above. Built last, so that a failure here

@@ -348,7 +348,8 @@ foreach(multiple "" MULTIPLE)
   mlckpt_add_mpi_scenario(Background.KilledDuringPromotionThenNodesLostL4 RANKS 4 PHASES killed ok BACKGROUND
                           ${multiple} ENV MLCKPT_FAULT_INJECT=promotion_written:2:2)
   mlckpt_add_mpi_scenario(Background.FullGlobalDirIsReported RANKS 4 PHASES killed killed ok BACKGROUND ${multiple})
-  mlckpt_add_mpi_scenario(Background.ManyCheckpointsKeepMemoryFlat RANKS 4 PHASES ok BACKGROUND ${multiple})
+  mlckpt_add_mpi_scenario(Background.ManyCheckpointsKeepMemoryFlat RANKS 4 PHASES ok BACKGROUND ${multiple}
+                          LABELS footprint)
   mlckpt_add_mpi_scenario(Background.EndWithoutFinalizeKeepsTheCommits RANKS 4 PHASES ok ok BACKGROUND ${multiple})
   mlckpt_add_mpi_scenario(Background.FinalizeWaitsForThePromotion RANKS 4 PHASES ok ok BACKGROUND ${multiple})
   foreach(test L2.KilledWhileCopying L3.KilledWhileEncoding)
@@ -375,7 +376,8 @@ foreach(multiple "" MULTIPLE)
   mlckpt_add_mpi_scenario(Background.KilledWhileWritingTheSnapshot RANKS 4 PHASES killed ok SNAPSHOT ${multiple}
                           ENV MLCKPT_FAULT_INJECT=after_data_write:2:2)
   mlckpt_add_mpi_scenario(Background.FullGlobalDirIsReported RANKS 4 PHASES killed killed ok SNAPSHOT ${multiple})
-  mlckpt_add_mpi_scenario(Background.ManyCheckpointsKeepMemoryFlat RANKS 4 PHASES ok SNAPSHOT ${multiple})
+  mlckpt_add_mpi_scenario(Background.ManyCheckpointsKeepMemoryFlat RANKS 4 PHASES ok SNAPSHOT ${multiple}
+                          LABELS footprint)
   mlckpt_add_mpi_scenario(Background.EndWithoutFinalizeKeepsTheCommits RANKS 4 PHASES ok ok SNAPSHOT ${multiple})
   mlckpt_add_mpi_scenario(Background.FinalizeWaitsForThePromotion RANKS 4 PHASES ok ok SNAPSHOT ${multiple})
   mlckpt_add_mpi_scenario(Background.RoundTripL1 RANKS 4 8 PHASES killed ok SNAPSHOT ${multiple})
