@@ -57,15 +57,8 @@ struct Written {
     }
 };
 
-TEST(Hdf5Format, EveryByteComesBack) {
-    Written f;
-    EXPECT_EQ(f.record.size, fs::file_size(f.path));
-    EXPECT_EQ(f.record.crc32, crc32_of_file(f.path, 4096));
-    ASSERT_EQ(f.record.vars.size(), 3u);
-    EXPECT_EQ(f.record.vars[1].crc32, crc32_of(std::as_bytes(std::span(f.pairs))));
-    EXPECT_EQ(f.record.vars[1].name, "pairs");
-    verify_checkpoint_file(f.path, f.record, IoMode::hdf5, 4096);
-
+// Each variable of `f`, read through a reader of its file, bit for bit.
+void expect_every_byte_back(const Written& f) {
     auto reader = open_checkpoint_reader(f.path, IoMode::hdf5, f.record);
     std::vector<double> grid(12);
     reader->read(f.record.vars[0], std::as_writable_bytes(std::span(grid)));
@@ -74,6 +67,17 @@ TEST(Hdf5Format, EveryByteComesBack) {
     reader->read(f.record.vars[1], std::as_writable_bytes(std::span(pairs)));
     EXPECT_EQ(std::memcmp(pairs.data(), f.pairs.data(), sizeof(Pair) * 3), 0) << "padding included";
     reader->read(f.record.vars[2], {});
+}
+
+TEST(Hdf5Format, EveryByteComesBack) {
+    Written f;
+    EXPECT_EQ(f.record.size, fs::file_size(f.path));
+    EXPECT_EQ(f.record.crc32, crc32_of_file(f.path, 4096));
+    ASSERT_EQ(f.record.vars.size(), 3u);
+    EXPECT_EQ(f.record.vars[1].crc32, crc32_of(std::as_bytes(std::span(f.pairs))));
+    EXPECT_EQ(f.record.vars[1].name, "pairs");
+    verify_checkpoint_file(f.path, f.record, IoMode::hdf5, 4096);
+    expect_every_byte_back(f);
 }
 
 std::string slurp(const fs::path& path) {
@@ -127,16 +131,11 @@ TEST(Hdf5Format, OlderFilesAreFoundByTheirIdAttribute) {
     f.record.size = fs::file_size(f.path);
     f.record.crc32 = crc32_of_file(f.path, 4096);
     for (VarRecord& v : f.record.vars) v.dataset.clear();
-    auto reader = open_checkpoint_reader(f.path, IoMode::hdf5, f.record);
-    std::vector<double> grid(12);
-    reader->read(f.record.vars[0], std::as_writable_bytes(std::span(grid)));
-    EXPECT_EQ(grid, f.grid);
-    std::vector<Pair> pairs(3);
-    reader->read(f.record.vars[1], std::as_writable_bytes(std::span(pairs)));
-    EXPECT_EQ(std::memcmp(pairs.data(), f.pairs.data(), sizeof(Pair) * 3), 0);
+    expect_every_byte_back(f);
     // Damage in an older file is caught and named as in a new one.
     flip_byte(f.path, f.record.vars[0].offset + 9);
     auto damaged = open_checkpoint_reader(f.path, IoMode::hdf5, f.record);
+    std::vector<double> grid(12);
     std::string one = test::error_message(
         ErrorKind::corrupt, [&] { damaged->read(f.record.vars[0], std::as_writable_bytes(std::span(grid))); });
     EXPECT_NE(one.find("dataset '/mesh/grid' (variable 0) fails its checksum"), std::string::npos) << one;
