@@ -228,7 +228,11 @@ int FTI_InitType(fti_id_t* type, int size) {
 
 fti_id_t FTI_InitCompositeType(const char* name, size_t size, FTIT_H5Group* h5g) {
     return guarded("FTI_InitCompositeType", [&] {
-        return session().registry().types().add_composite(name ? name : "", size, h5g ? h5g->name : "");
+        mlckpt::core::Registry& registry = session().registry();
+        const int group = h5g ? h5g->id : 0;
+        require(registry.groups().contains(group),
+                "group id " + std::to_string(group) + " is unknown; make groups with FTI_InitGroup");
+        return registry.types().add_composite(name ? std::string(name, ::strnlen(name, FTI_BUFS)) : "", size, group);
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include "format/file_formats.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <utility>
 
@@ -76,6 +77,12 @@ class LineReader {
     int line_no_ = 0;
 };
 
+// An absolute HDF5 path of printable characters, below the root.
+bool is_dataset_path(std::string_view path) {
+    if (path.size() < 2 || path.front() != '/' || path.back() == '/') return false;
+    return std::none_of(path.begin(), path.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+}
+
 FileRecord read_file_record(LineReader& in) {
     FileRecord r;
     r.file = std::string(in.expect("FILE"));
@@ -102,6 +109,13 @@ FileRecord read_file_record(LineReader& in) {
         if (key == "ORIG" || key == "ORIGPATH" || key == "ORIGNAME") {
             if (rest.empty()) in.error(std::string(key) + " without a value");
             (key == "ORIG" ? r.orig : key == "ORIGPATH" ? r.origpath : r.origname) = std::string(rest);
+            continue;
+        }
+        if (key == "DATASET") {
+            // DATASET <path>: the HDF5 dataset of the VAR record before it.
+            if (r.vars.empty() || !r.vars.back().dataset.empty()) in.error("DATASET without its VAR record");
+            if (!is_dataset_path(rest)) in.error("DATASET '" + std::string(rest) + "' is not an absolute HDF5 path");
+            r.vars.back().dataset = std::string(rest);
             continue;
         }
         if (key != "VAR") in.error("expected VAR or END_FILE, found '" + std::string(key) + "'");
@@ -161,6 +175,7 @@ std::string serialize_file_record(const FileRecord& r) {
                std::to_string(v.size) + " CRC " + crc32_hex(v.crc32);
         if (!v.name.empty()) out += " NAME " + v.name;
         out += "\n";
+        if (!v.dataset.empty()) out += "DATASET " + v.dataset + "\n";
     }
     out += "END_FILE\n";
     return out;

@@ -20,6 +20,10 @@ struct VarRecord {
     std::uint64_t size = 0;
     std::uint32_t crc32 = 0;
     std::string name;  // "" when the variable has no name
+    // HDF5 files (ckpt_io = 5): the path of the variable's dataset, "" in
+    // metadata written before it was recorded (the dataset then carries
+    // the variable's id as its attribute "mlckpt_id").
+    std::string dataset;
 };
 
 struct FileRecord {

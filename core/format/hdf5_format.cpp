@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "format/data_extents.hpp"
-#include "format/hdf5_types.hpp"
 #include "format/posix_format.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
@@ -15,8 +15,9 @@ namespace mlckpt::core {
 
 namespace {
 
+// Files written before the metadata recorded each dataset's path carry
+// the variable id as an attribute of its dataset.
 constexpr const char* kIdAttribute = "mlckpt_id";
-constexpr const char* kCrcAttribute = "mlckpt_crc32";
 constexpr std::size_t kReadBuffer = std::size_t{1} << 20;
 
 // The dataset of variable `id` holding `bytes` bytes: the schema's, or,
@@ -128,15 +129,15 @@ class Hdf5Reader final : public CheckpointReader {
         placed_ = verify_outside_datasets(path, record);
         if (placed_) data_.emplace(File::open_read(path));
         file_ = site_.own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
-        site_.check(H5Lvisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, &Hdf5Reader::collect, this), "list datasets");
+        const bool recorded =
+            std::all_of(record.vars.begin(), record.vars.end(), [](const VarRecord& v) { return !v.dataset.empty(); });
+        if (!recorded) {
+            site_.check(H5Lvisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, &Hdf5Reader::collect, this), "list datasets");
+        }
     }
 
     void read(const VarRecord& var, std::span<std::byte> out) const override {
-        auto it = paths_.find(var.id);
-        if (it == paths_.end()) {
-            site_.raise("no dataset has " + std::string(kIdAttribute) + " " + std::to_string(var.id));
-        }
-        const std::string& path = it->second;
+        const std::string& path = dataset_of(var);
         h5::Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "dataset '" + path + "'");
         h5::Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of dataset '" + path + "'");
         h5::Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of dataset '" + path + "'");
@@ -164,20 +165,26 @@ class Hdf5Reader final : public CheckpointReader {
                         "read dataset '" + path + "'");
             running.update(out);
         }
-        std::uint32_t stored = 0;
-        h5::Handle attr = site_.own(H5Aopen(ds.get(), kCrcAttribute, H5P_DEFAULT), H5Aclose,
-                                    "attribute " + std::string(kCrcAttribute) + " of '" + path + "'");
-        site_.check(H5Aread(attr.get(), H5T_NATIVE_UINT32, &stored), "read " + std::string(kCrcAttribute));
         const std::uint32_t crc = running.value();
-        if (crc != var.crc32 || crc != stored) {
+        if (crc != var.crc32) {
             fail(ErrorKind::corrupt, "HDF5 file '" + site_.file.string() + "': dataset '" + path + "' (variable " +
                                          std::to_string(var.id) + ") fails its checksum (metadata " +
-                                         crc32_hex(var.crc32) + ", dataset " + crc32_hex(stored) + ", computed " +
-                                         crc32_hex(crc) + ")");
+                                         crc32_hex(var.crc32) + ", computed " + crc32_hex(crc) + ")");
         }
     }
 
   private:
+    // Where the metadata says, else (older metadata) the dataset whose
+    // attribute names the variable.
+    const std::string& dataset_of(const VarRecord& var) const {
+        if (!var.dataset.empty()) return var.dataset;
+        auto it = paths_.find(var.id);
+        if (it == paths_.end()) {
+            site_.raise("no dataset has " + std::string(kIdAttribute) + " " + std::to_string(var.id));
+        }
+        return it->second;
+    }
+
     // H5Lvisit's callback: records every dataset that names its variable.
     static herr_t collect(hid_t group, const char* name, const H5L_info_t* info, void* self) {
         if (info->type != H5L_TYPE_HARD || H5Aexists_by_name(group, name, kIdAttribute, H5P_DEFAULT) <= 0) return 0;
@@ -216,6 +223,11 @@ Hdf5Writer::Hdf5Writer(const Directory& dir, const std::string& name, std::share
                       H5Fclose, "create");
     data_.emplace(File::open_update(dir, name));  // the file HDF5 created: never through a link
     record_.file = name;
+    std::set<std::string> datasets;
+    if (schema_) {
+        for (const auto& [id, d] : schema_->datasets) datasets.insert(dataset_path(d));
+    }
+    named_types_.emplace(file_.get(), site_, std::move(datasets));
     if (!schema_) return;
     for (const h5::GroupPath& g : schema_->groups) {
         const std::string text = h5::path_text(g);
@@ -228,12 +240,12 @@ void Hdf5Writer::add(int id, std::span<const std::byte> data, const std::string&
     const h5::Dataset d = dataset_for(schema_.get(), id, data.size());
     const std::string path = dataset_path(d);
     std::vector<hsize_t> dims(d.dims.begin(), d.dims.end());
-    h5::Handle type = h5::make_datatype(*d.type, site_);
+    const hid_t type = named_types_->dataset_type(d.type);
     h5::Handle space = site_.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
                                  "space of dataset '" + path + "'");
-    h5::Handle ds = site_.own(
-        H5Dcreate2(file_.get(), path.c_str(), type.get(), space.get(), H5P_DEFAULT, creation_.get(), H5P_DEFAULT),
-        H5Dclose, "dataset '" + path + "'");
+    h5::Handle ds =
+        site_.own(H5Dcreate2(file_.get(), path.c_str(), type, space.get(), H5P_DEFAULT, creation_.get(), H5P_DEFAULT),
+                  H5Dclose, "dataset '" + path + "'");
     // Where the bytes lie: the library writes them there, and a restart
     // checks the rest of the file before HDF5 opens it, each dataset when
     // it reads it.
@@ -249,14 +261,14 @@ void Hdf5Writer::add(int id, std::span<const std::byte> data, const std::string&
         write_overlapped(
             *data_, offset, data, [&](std::span<const std::byte> piece) { crc.update(piece); }, path_kind_);
     }
-    h5::write_attribute(site_, ds.get(), kIdAttribute, H5T_NATIVE_INT, {}, &id);
-    const std::uint32_t value = crc.value();
-    h5::write_attribute(site_, ds.get(), kCrcAttribute, H5T_NATIVE_UINT32, {}, &value);
     write_fti_attributes(site_, ds.get(), d);
-    record_.vars.push_back(describe_var(id, offset, data.size(), crc.value(), name));
+    VarRecord var = describe_var(id, offset, data.size(), crc.value(), name);
+    var.dataset = path;
+    record_.vars.push_back(std::move(var));
 }
 
 FileRecord Hdf5Writer::finish() {
+    named_types_.reset();  // HDF5 closes a file only once nothing in it is open
     site_.check(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL), "flush");
     site_.check(file_.close(), "close");
     data_->sync();  // HDF5's records and the datasets' bytes: HDF5 does not fsync

@@ -1,13 +1,12 @@
 // ckpt_io = 5: a rank's checkpoint is one HDF5 file, written with the
-// serial HDF5 API. Each protected variable is a dataset (docs/hdf5.md):
-// its name, group and shape from h5::Schema, its element type from FTI's
-// types; the bytes are the application's, unconverted. Each dataset carries
-// its variable id ("mlckpt_id") and the CRC-32 of its bytes
-// ("mlckpt_crc32"), which the metadata's VAR record repeats with the
-// dataset's offset in the file; the FILE record holds the size and CRC-32
-// of the whole file, so partner copies, parity and the L4 flush handle it
-// as bytes, like a POSIX file. A restart checks the bytes outside the
-// datasets before HDF5 opens the file, and each dataset when it is read.
+// serial HDF5 API, of the structure FTI gives it. Each protected variable
+// is a dataset (docs/hdf5.md): its name, group and shape from h5::Schema,
+// its element type from FTI's types (committed as FTI commits them); the
+// bytes are the application's, unconverted. The metadata's VAR record
+// holds the dataset's path, its offset in the file and the CRC-32 of its
+// bytes; the FILE record holds the size and CRC-32 of the whole file, so partner copies, parity and the L4 flush handle
+// it as bytes, like a POSIX file. A restart checks the bytes outside the datasets before HDF5 opens the file, and each
+// dataset when it is read.
 #pragma once
 
 #include <memory>
@@ -16,6 +15,7 @@
 #include "format/checkpoint_reader.hpp"
 #include "format/file_writer.hpp"
 #include "format/hdf5_handle.hpp"
+#include "format/hdf5_named_types.hpp"
 #include "format/hdf5_schema.hpp"
 #include "io/file.hpp"
 
@@ -43,7 +43,8 @@ class Hdf5Writer final : public FileWriter {
     std::shared_ptr<const h5::Schema> schema_;
     WritePath path_kind_;
     h5::Handle file_;
-    h5::Handle creation_;       // the datasets' creation properties
+    h5::Handle creation_;  // the datasets' creation properties
+    std::optional<h5::NamedTypes> named_types_;
     std::optional<File> data_;  // a second descriptor: the datasets' bytes
     FileRecord record_;
 };

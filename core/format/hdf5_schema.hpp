@@ -13,8 +13,12 @@
 
 namespace mlckpt::core::h5 {
 
+// A group path, from the root: {} is "/", {"a", "b"} is "/a/b".
+using GroupPath = std::vector<std::string>;
+
 // An element type: one of FTI's primitives (a native HDF5 type), an opaque
-// block of bytes (FTI_InitType; an array of bytes in the file), or a compound of named members
+// block of bytes (FTI_InitType; an n-byte integer of 8-bit precision in the
+// file, as FTI writes it), or a compound of named members
 // (FTI_InitCompositeType).
 struct Type {
     enum class Kind { primitive, opaque, compound };
@@ -29,10 +33,11 @@ struct Type {
     int primitive = 0;  // FTI's handle, FTI_CHAR (0) .. FTI_LDBE (10)
     std::size_t size = 0;
     std::vector<Member> members;
+    // Opaque and compound types: the named datatype a file holds when the
+    // type is a dataset's, as FTI commits it (a member's type stays inline).
+    std::string name;
+    GroupPath group;
 };
-
-// A group path, from the root: {} is "/", {"a", "b"} is "/a/b".
-using GroupPath = std::vector<std::string>;
 
 struct Dataset {
     std::string name;                 // FTI_DefineDataset's, else "Dataset_<id>"

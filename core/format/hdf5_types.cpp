@@ -29,11 +29,11 @@ Handle make_datatype(const Type& type, const Site& site) {
         case Type::Kind::primitive:
             return site.own(H5Tcopy(native(type.primitive)), H5Tclose, "native type");
         case Type::Kind::opaque: {
-            // An array of bytes: readers take it as it is (HDF5 converts an
-            // H5T_OPAQUE only to an opaque type of the same tag, which h5py
-            // does not make; FTI's n-byte integer has no numpy type).
-            const hsize_t bytes = type.size;
-            return site.own(H5Tarray_create2(H5T_NATIVE_UCHAR, 1, &bytes), H5Tclose, "byte array type");
+            // FTI's: a char widened to the type's size (8-bit precision), so
+            // that h5dump shows the files of both alike.
+            Handle t = site.own(H5Tcopy(H5T_NATIVE_CHAR), H5Tclose, "opaque type");
+            site.check(H5Tset_size(t.get(), type.size), "size of an opaque type");
+            return t;
         }
         case Type::Kind::compound: {
             Handle t = site.own(H5Tcreate(H5T_COMPOUND, type.size), H5Tclose, "compound type");

@@ -1,7 +1,7 @@
 // The HDF5 datatype of an h5::Type, as FTI builds it: FTI's primitives are
-// HDF5's native types, composite types are compounds of their named fields
-// at their offsets (array fields as HDF5 array types), of the composite's
-// full size. The in-memory layout is the file's, so HDF5 stores the
+// HDF5's native types, opaque types a char of their size, composite types
+// compounds of their named fields at their offsets (array fields as HDF5
+// array types), of the composite's full size. The in-memory layout is the file's, so HDF5 stores the
 // application's bytes as they are, padding included.
 #pragma once
 

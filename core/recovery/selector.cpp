@@ -67,8 +67,8 @@ RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& met
     // L1 and L4 files are found where the metadata says they were written;
     // L2 and L3 need the same groups, hence the same nodes.
     const bool own = rec.rank == ctx.rank() && redundancy_of(ref.level) == nullptr;
-    fs::path path =
-        own ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file : ctx.data_path(ref, ctx.topo.node_id);
+    fs::path path = own ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file
+                        : ctx.layout.for_io(meta.io).data_file(ref, ctx.rank(), ctx.topo.node_id);
     return {ref, meta.io, rec, path, std::nullopt, false};
 }
 
@@ -94,8 +94,13 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
         // The group rebuilds what is lost or fails its checks. Verified
         // whole, the redundancy kept is read too (as FTI_Init does), so that
         // damage to it is rebuilt now rather than found when it is needed.
-        std::string red_problem = problem_with(ctx.redundancy_path(ref, node), meta.redundancy_held_by(ctx.rank()),
-                                               meta.io, ctx.io_buffer_bytes(), whole);
+        // Named after the checkpoint's format, which an earlier run chose.
+        const StorageLayout layout = ctx.layout.for_io(meta.io);
+        RedundancyIo io = ctx.redundancy_io();
+        io.layout = &layout;
+        std::string red_problem =
+            problem_with(layout.redundancy_file(ref, ctx.rank(), ctx.topo.left_app_rank, node),
+                         meta.redundancy_held_by(ctx.rank()), meta.io, ctx.io_buffer_bytes(), whole);
         mine.redundancy_ok = red_problem.empty();
         if (!whole) {
             // A rebuild reads the group's sound files: when the group has
@@ -112,7 +117,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
         if (!mine.data_ok) ctx.log.warning("rebuilding lost data: " + data_problem);
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
         const GroupMember self = own_member(ctx.topo, ctx.group);
-        source.redundancy = redundancy->repair(ctx.redundancy_io(), self, meta, ref, mine);
+        source.redundancy = redundancy->repair(io, self, meta, ref, mine);
         source.redundancy_unrecorded = meta.redundancy.size() != meta.files.size();
         return source;
     }

@@ -39,11 +39,11 @@ int TypeTable::add_opaque(std::size_t size) {
                                    std::to_string(std::numeric_limits<int>::max()) + " bytes");
     }
     types_.push_back(simple("", size));
-    types_.back().name = "opaque" + std::to_string(types_.size() - 1);
+    types_.back().name = "Type" + std::to_string(types_.size() - 1);
     return static_cast<int>(types_.size() - 1);
 }
 
-int TypeTable::add_composite(const std::string& name, std::size_t size, const std::string& group) {
+int TypeTable::add_composite(const std::string& name, std::size_t size, int group) {
     int id = add_opaque(size);
     TypeInfo& t = types_.back();
     if (!name.empty()) t.name = name;

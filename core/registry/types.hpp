@@ -32,10 +32,10 @@ struct TypeField {
 };
 
 struct TypeInfo {
-    std::string name;
+    std::string name;  // FTI's: the composite's name, else "Type<id>" (its HDF5 named datatype)
     std::size_t size = 0;
     bool composite = false;
-    std::string group;  // group name given with a composite type
+    int group = 0;  // the FTI_InitGroup group given with a composite type (0: the root)
     std::vector<TypeField> fields;
 };
 
@@ -44,7 +44,7 @@ class TypeTable {
     TypeTable();
 
     int add_opaque(std::size_t size);
-    int add_composite(const std::string& name, std::size_t size, const std::string& group);
+    int add_composite(const std::string& name, std::size_t size, int group);
     void add_field(int composite, const std::string& name, int field_type, std::size_t offset, std::vector<int> dims);
 
     const TypeInfo& at(int id) const;  // throws a usage Error for an unknown handle

@@ -8,7 +8,7 @@ namespace {
 
 class TypeDescriber {
   public:
-    explicit TypeDescriber(const TypeTable& types) : types_(types) {}
+    TypeDescriber(const TypeTable& types, const GroupTree& groups) : types_(types), groups_(groups) {}
 
     std::shared_ptr<const h5::Type> describe(int id) {
         if (auto it = done_.find(id); it != done_.end()) return it->second;
@@ -22,6 +22,10 @@ class TypeDescriber {
             t->kind = h5::Type::Kind::compound;
             for (std::size_t i = 0; i < info.fields.size(); ++i) t->members.push_back(member(info.fields[i], i));
         }  // else opaque: FTI_InitType, or a composite type without fields
+        if (id >= kPrimitiveCount) {
+            t->name = info.name;
+            t->group = groups_.path(info.group);
+        }
         done_.emplace(id, t);
         return t;
     }
@@ -38,6 +42,7 @@ class TypeDescriber {
     }
 
     const TypeTable& types_;
+    const GroupTree& groups_;
     std::map<int, std::shared_ptr<const h5::Type>> done_;
 };
 
@@ -47,7 +52,7 @@ h5::GlobalSchema global_schema(const Registry& registry) {
     h5::GlobalSchema schema;
     const GroupTree& groups = registry.groups();
     for (int g = 1; g < groups.size(); ++g) schema.groups.push_back(groups.path(g));
-    TypeDescriber types(registry.types());
+    TypeDescriber types(registry.types(), groups);
     for (const auto& [id, d] : registry.global_datasets().datasets()) {
         schema.datasets.push_back({id, d.name, groups.path(d.group), d.dims, types.describe(d.type)});
     }
@@ -55,14 +60,14 @@ h5::GlobalSchema global_schema(const Registry& registry) {
 }
 
 std::shared_ptr<const h5::Type> hdf5_type(const Registry& registry, int type) {
-    return TypeDescriber(registry.types()).describe(type);
+    return TypeDescriber(registry.types(), registry.groups()).describe(type);
 }
 
 std::shared_ptr<const h5::Schema> hdf5_schema(const Registry& registry) {
     auto schema = std::make_shared<h5::Schema>();
     const GroupTree& groups = registry.groups();
     for (int g = 1; g < groups.size(); ++g) schema->groups.push_back(groups.path(g));  // parents come first
-    TypeDescriber types(registry.types());
+    TypeDescriber types(registry.types(), groups);
     for (const Variable& v : registry.variables()) {
         h5::Dataset d;
         d.name = "Dataset_" + std::to_string(v.id);

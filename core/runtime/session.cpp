@@ -843,7 +843,8 @@ void Session::check_redundancy_in_background() {
     auto check = std::make_shared<RedundancyCheck>();
     check->ref = source_->ref;
     check->io = source_->io;
-    check->path = ctx_.redundancy_path(source_->ref, ctx_.topo.node_id);
+    check->path = ctx_.layout.for_io(source_->io)
+                      .redundancy_file(source_->ref, ctx_.rank(), ctx_.topo.left_app_rank, ctx_.topo.node_id);
     check->record = *source_->redundancy;
     const std::size_t buffer = ctx_.io_buffer_bytes();
     ctx_.background->run([check, buffer] {
@@ -873,9 +874,11 @@ void Session::settle_restart_redundancy() {
     try {
         CheckpointMeta meta;
         run_collectively(ctx_.app, [&] { meta = read_meta(ctx_, check->ref); });
+        const StorageLayout layout = ctx_.layout.for_io(meta.io);  // the checkpoint's file names
+        RedundancyIo io = ctx_.redundancy_io();
+        io.layout = &layout;
         run_collectively(ctx_.app, [&] {
-            redundancy.repair(ctx_.redundancy_io(), own_member(ctx_.topo, ctx_.group), meta, check->ref,
-                              Holdings{true, damaged == 0});
+            redundancy.repair(io, own_member(ctx_.topo, ctx_.group), meta, check->ref, Holdings{true, damaged == 0});
         });
     } catch (const Error& e) {
         if (!e.remote()) {

@@ -27,7 +27,14 @@ StorageLayout::StorageLayout(const Config& config, std::string exec_id)
     : ckpt_dir_(config.ckpt_dir),
       glbl_dir_(config.glbl_dir),
       meta_dir_(config.meta_dir),
-      exec_id_(std::move(exec_id)) {}
+      exec_id_(std::move(exec_id)),
+      io_(config.ckpt_io) {}
+
+StorageLayout StorageLayout::for_io(IoMode io) const {
+    StorageLayout copy = *this;
+    copy.io_ = io;
+    return copy;
+}
 
 fs::path StorageLayout::node_exec_dir(int node) const {
     return ckpt_dir_ / ("node" + std::to_string(node)) / exec_id_;
@@ -72,13 +79,14 @@ fs::path StorageLayout::ckpt_dir(int level, std::uint64_t seq, int node) const {
 fs::path StorageLayout::data_file(const CheckpointRef& ref, int owner, int node) const {
     fs::path dir = ckpt_dir(ref.level, ref.seq, node);
     if (ref.level == kDcpLevel) return dir / dcp_file_name(owner);
-    return dir / data_file_name(ref.ckpt_id, owner);
+    return dir / data_file_name(ref.ckpt_id, owner, file_format(io_, ref.level));
 }
 
 fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int owner, int left, int node) const {
     fs::path dir = ckpt_dir(ref.level, ref.seq, node);
-    if (ref.level == 2) return dir / partner_file_name(ref.ckpt_id, left);
-    if (ref.level == 3) return dir / parity_file_name(ref.ckpt_id, owner);
+    const IoMode format = file_format(io_, ref.level);
+    if (ref.level == 2) return dir / partner_file_name(ref.ckpt_id, left, format);
+    if (ref.level == 3) return dir / parity_file_name(ref.ckpt_id, owner, format);
     return {};
 }
 
@@ -102,20 +110,24 @@ fs::path StorageLayout::archive_meta_file(std::uint64_t seq) const {
     return meta_exec_dir() / "archive" / ("ckpt" + std::to_string(seq) + ".l4.meta");
 }
 
-std::string StorageLayout::data_file_name(int ckpt_id, int rank) {
-    return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + ".fti";
+const char* StorageLayout::file_extension(IoMode format) {
+    return format == IoMode::hdf5 ? ".h5" : ".fti";
+}
+
+std::string StorageLayout::data_file_name(int ckpt_id, int rank, IoMode format) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + file_extension(format);
 }
 
 std::string StorageLayout::dcp_file_name(int rank) {
     return "dCP-Rank" + std::to_string(rank) + ".fti";
 }
 
-std::string StorageLayout::partner_file_name(int ckpt_id, int owner) {
-    return "Ckpt" + std::to_string(ckpt_id) + "-Pcof" + std::to_string(owner) + ".fti";
+std::string StorageLayout::partner_file_name(int ckpt_id, int owner, IoMode format) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Pcof" + std::to_string(owner) + file_extension(format);
 }
 
-std::string StorageLayout::parity_file_name(int ckpt_id, int holder) {
-    return "Ckpt" + std::to_string(ckpt_id) + "-RSed" + std::to_string(holder) + ".fti";
+std::string StorageLayout::parity_file_name(int ckpt_id, int holder, IoMode format) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-RSed" + std::to_string(holder) + file_extension(format);
 }
 
 bool StorageLayout::parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level) {

@@ -1,6 +1,8 @@
 // Where every file of an execution lives.
 //
 //   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/Ckpt<id>-Rank<r>.fti   L1-L3, node-local
+//                                                                     (.h5 for HDF5 files, as FTI, and
+//                                                                     their partner copies and parity)
 //   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/rank<r>/<name>         L1-L3, files routed with scr.h
 //   <ckpt_dir>/node<N>/<exec_id>/stage/                               staging (FTI_GetStageDir)
 //   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-Rank<r>.fti            L4
@@ -45,6 +47,10 @@ IoMode file_format(IoMode configured, int level);
 class StorageLayout {
   public:
     StorageLayout(const Config& config, std::string exec_id);
+    // The same directories, naming the files of checkpoints written under
+    // ckpt_io `io` (a checkpoint's recorded mode, when it may differ from
+    // the configured one).
+    StorageLayout for_io(IoMode io) const;
 
     const std::string& exec_id() const { return exec_id_; }
     fs::path node_exec_dir(int node) const;
@@ -79,10 +85,13 @@ class StorageLayout {
     // components below it are the library's and never are (make_dirs).
     Directory make_dir(const fs::path& dir) const { return make_dirs(base_of(dir), dir); }
 
-    static std::string data_file_name(int ckpt_id, int rank);
+    // The extension of files of `format`: ".h5" for HDF5, as FTI, else ".fti".
+    static const char* file_extension(IoMode format);
+    // The names of a checkpoint's files of `format` (file_format()).
+    static std::string data_file_name(int ckpt_id, int rank, IoMode format);
     static std::string dcp_file_name(int rank);
-    static std::string partner_file_name(int ckpt_id, int owner);  // L2 copy of `owner`'s file
-    static std::string parity_file_name(int ckpt_id, int holder);  // L3 parity kept by `holder`
+    static std::string partner_file_name(int ckpt_id, int owner, IoMode format);  // L2 copy of `owner`'s file
+    static std::string parity_file_name(int ckpt_id, int holder, IoMode format);  // L3 parity kept by `holder`
     // Parses "ckpt<seq>.l<L>.meta"; false for any other name.
     static bool parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level);
     // Parses "ckpt<seq>"; false for any other name.
@@ -93,6 +102,7 @@ class StorageLayout {
     fs::path glbl_dir_;
     fs::path meta_dir_;
     std::string exec_id_;
+    IoMode io_ = IoMode::posix;
 };
 
 }  // namespace mlckpt::core

@@ -45,10 +45,10 @@ void archive_files(const Context& ctx, const CheckpointRef& r, const Retirers& w
     const fs::path dir = ctx.layout.ckpt_dir(4, r.seq, 0);
     const Directory archive = ctx.layout.make_dir(ctx.layout.archive_dir());
     for (const FileOwner& owner : who.owners) {
-        const std::string own = StorageLayout::data_file_name(r.ckpt_id, owner.rank);
         try {
             const fs::path file = ctx.data_path_for(r, owner.rank, ctx.topo.node_id);
-            if (file.filename() == own && fs::exists(file)) ctx.layout.make_dir(dir).rename(own, archive, own);
+            const std::string own = file.filename().string();
+            if (fs::exists(file)) ctx.layout.make_dir(dir).rename(own, archive, own);
         } catch (const Error& e) {
             ctx.log.warning("archiving checkpoint " + std::to_string(r.ckpt_id) + ": " + e.what());
         }

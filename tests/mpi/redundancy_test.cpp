@@ -82,7 +82,7 @@ void repairs_damage(int level) {
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
     std::string redundancy = level == 2 ? "Pcof" : "RSed";
     fs::path original = the_file(data_file(1, 0));  // on node 0
-    auto on_node2 = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+    auto on_node2 = files_matching("Ckpt1-" + redundancy + "[0-9]+" + ckpt_ext_regex());
     std::erase_if(on_node2, [](const fs::path& f) { return f.string().find("/node2/") == std::string::npos; });
     ASSERT_FALSE(on_node2.empty());
     fs::path extra = on_node2.front();
@@ -152,7 +152,7 @@ void damaged_redundancy_is_caught_when_used(int level, const std::string& explan
     std::string cfg = config(groups_of_four_single_read());
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
     std::string redundancy = level == 2 ? "Pcof" : "RSed";
-    auto damaged = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+    auto damaged = files_matching("Ckpt1-" + redundancy + "[0-9]+" + ckpt_ext_regex());
     std::erase_if(damaged, [](const fs::path& f) { return f.string().find("/node0/") != std::string::npos; });
     ASSERT_EQ(damaged.size(), 6u) << "two ranks on each of nodes 1..3";
     world_barrier();
@@ -186,14 +186,14 @@ void regenerates(int level) {
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
     if (phase() == 2) {
         if (world_rank() == 0) {
-            auto extra = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+            auto extra = files_matching("Ckpt1-" + redundancy + "[0-9]+" + ckpt_ext_regex());
             ASSERT_EQ(extra.size(), ranks);
             for (const auto& f : extra) fs::remove(f);
         }
         world_barrier();
         if (!start(cfg)) return;
         MPI_Barrier(FTI_COMM_WORLD);
-        EXPECT_EQ(files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti").size(), ranks);
+        EXPECT_EQ(files_matching("Ckpt1-" + redundancy + "[0-9]+" + ckpt_ext_regex()).size(), ranks);
         static Dataset d(app_rank());
         d.protect();
         ASSERT_FTI(FTI_SCES, FTI_Recover());
@@ -201,7 +201,7 @@ void regenerates(int level) {
         return crash();  // crash again
     }
     if (world_rank() == 0) {
-        auto originals = files_matching("Ckpt1-Rank[0-9]+\\.fti");
+        auto originals = files_matching("Ckpt1-Rank[0-9]+" + ckpt_ext_regex());
         ASSERT_EQ(originals.size(), ranks);
         for (const auto& f : originals) fs::remove(f);
     }
@@ -250,7 +250,7 @@ void damaged_redundancy_is_rebuilt(int level) {
     std::string cfg = config(groups_of_four_single_read());
     std::string redundancy = level == 2 ? "Pcof" : "RSed";
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
-    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+" + ckpt_ext_regex());
     std::erase_if(files, [](const fs::path& f) { return f.string().find("/node2/") == std::string::npos; });
     ASSERT_FALSE(files.empty());
     damaged_then_rebuilt(cfg, {files.front()});
@@ -266,7 +266,7 @@ void all_redundancy_damaged(int level, bool verify_at_init) {
     std::string cfg = config(verify_at_init ? groups_of_four() : groups_of_four_single_read());
     std::string redundancy = level == 2 ? "Pcof" : "RSed";
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
-    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+\\.fti");
+    std::vector<fs::path> files = files_matching("Ckpt1-" + redundancy + "[0-9]+" + ckpt_ext_regex());
     ASSERT_EQ(files.size(), static_cast<std::size_t>(app_ranks_expected()));
     damaged_then_rebuilt(cfg, files);
     if (!session_open()) return;
@@ -382,7 +382,7 @@ TEST(L4, SurvivesTheLossOfEveryNode) {
     // Only L4 files count: in head mode the L1 files that the flush made
     // redundant are removed in the background, and the crash may come
     // before they are all gone (FTI_Init removes the rest).
-    const std::regex l4_file("Ckpt1-Rank[0-9]+\\.fti");
+    const std::regex l4_file("Ckpt1-Rank[0-9]+" + ckpt_ext_regex());
     auto l4 =
         files_below(global_dir(), [&](const fs::path& f) { return std::regex_match(f.filename().string(), l4_file); });
     EXPECT_EQ(l4.size(), static_cast<std::size_t>(app_ranks_expected()));

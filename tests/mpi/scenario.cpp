@@ -218,7 +218,11 @@ fs::path the_file(const std::string& name) {
 }
 
 std::string data_file(int ckpt_id, int rank) {
-    return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + ".fti";
+    return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + (io_mode() == "5" ? ".h5" : ".fti");
+}
+
+std::string ckpt_ext_regex() {
+    return io_mode() == "5" ? "\\.h5" : "\\.fti";
 }
 
 std::string l4_file(int ckpt_id, int rank) {

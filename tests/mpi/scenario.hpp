@@ -59,7 +59,10 @@ bool removed_in_background(const std::string& name);
 // every write past that fails (EFBIG, where a full disk gives ENOSPC)
 // instead of killing the process. The limit is lifted afterwards.
 void with_file_size_limit(bool limited, std::uint64_t bytes, const std::function<void()>& step);
-std::string data_file(int ckpt_id, int rank);  // "Ckpt<id>-Rank<r>.fti"
+std::string data_file(int ckpt_id, int rank);  // "Ckpt<id>-Rank<r>.fti" (".h5" with ckpt_io = 5)
+// The extension of per-rank files and their partner copies and parity, as
+// a regular expression: "\\.fti", or "\\.h5" with ckpt_io = 5.
+std::string ckpt_ext_regex();
 // The file that holds `rank`'s data of an L4 checkpoint: data_file(), or
 // with ckpt_io 2 and 4 the shared file (file 0 of a container).
 std::string l4_file(int ckpt_id, int rank);

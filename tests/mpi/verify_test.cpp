@@ -101,8 +101,8 @@ TEST(Verify, EveryLevel) {
 
     // A byte flipped in a partner copy, a parity file zeroed, an L4 file
     // cut in half, an L1 data file deleted.
-    const fs::path copy = one_on_node("Ckpt3-Pcof[0-9]+\\.fti", 2);
-    const fs::path parity = one_on_node("Ckpt2-RSed[0-9]+\\.fti", 1);
+    const fs::path copy = one_on_node("Ckpt3-Pcof[0-9]+" + ckpt_ext_regex(), 2);
+    const fs::path parity = one_on_node("Ckpt2-RSed[0-9]+" + ckpt_ext_regex(), 1);
     const fs::path l4 = the_file(l4_file(1, 0));
     const int last = heads_mode() ? 3 : 5;  // the last application rank (8 ranks; with heads, 4 of them)
     const fs::path l1 = the_file(data_file(4, last));

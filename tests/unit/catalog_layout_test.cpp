@@ -46,7 +46,7 @@ TEST(Layout, PathsAndNames) {
     EXPECT_EQ(l.ckpt_dir(4, 7, 3), "/g/exec/l4/ckpt7");
     EXPECT_EQ(l.meta_file(4, 7), "/m/exec/ckpt7.l4.meta");
     EXPECT_EQ(l.archive_dir(), "/g/exec/l4_archive");
-    EXPECT_EQ(StorageLayout::data_file_name(3, 12), "Ckpt3-Rank12.fti");
+    EXPECT_EQ(StorageLayout::data_file_name(3, 12, IoMode::posix), "Ckpt3-Rank12.fti");
     std::uint64_t seq = 0;
     int level = 0;
     EXPECT_TRUE(StorageLayout::parse_meta_file_name("ckpt17.l4.meta", seq, level));
@@ -57,6 +57,27 @@ TEST(Layout, PathsAndNames) {
     EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt1.l1.meta.tmp.5", seq, level));
     EXPECT_TRUE(StorageLayout::parse_ckpt_dir_name("ckpt3", seq));
     EXPECT_FALSE(StorageLayout::parse_ckpt_dir_name("ckpt3.tmp", seq));
+}
+
+// HDF5 checkpoints are named as FTI names them, "Ckpt<I>-Rank<R>.h5", and
+// so are their partner copies and parity; L4 differential files stay FTI-FF.
+TEST(Layout, Hdf5FilesEndInH5) {
+    Config cfg;
+    cfg.ckpt_dir = "/l";
+    cfg.glbl_dir = "/g";
+    cfg.meta_dir = "/m";
+    cfg.ckpt_io = IoMode::hdf5;
+    const StorageLayout l(cfg, "exec");
+    EXPECT_EQ(l.data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/ckpt7/Ckpt3-Rank12.h5");
+    EXPECT_EQ(l.data_file({7, 4, 3}, 12, 0), "/g/exec/l4/ckpt7/Ckpt3-Rank12.h5");
+    EXPECT_EQ(l.redundancy_file({7, 2, 3}, 12, 11, 0), "/l/node0/exec/l2/ckpt7/Ckpt3-Pcof11.h5");
+    EXPECT_EQ(l.redundancy_file({7, 3, 3}, 12, 11, 0), "/l/node0/exec/l3/ckpt7/Ckpt3-RSed12.h5");
+    EXPECT_EQ(l.data_file({7, kDcpLevel, 3}, 12, 0), "/g/exec/dcp/dCP-Rank12.fti");
+    // A checkpoint written under another ckpt_io keeps its names.
+    EXPECT_EQ(l.for_io(IoMode::posix).data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/ckpt7/Ckpt3-Rank12.fti");
+    cfg.ckpt_io = IoMode::posix;
+    EXPECT_EQ(StorageLayout(cfg, "exec").for_io(IoMode::hdf5).redundancy_file({7, 2, 3}, 12, 11, 0),
+              "/l/node0/exec/l2/ckpt7/Ckpt3-Pcof11.h5");
 }
 
 // make_dir follows links only down to the configured directory a path lies

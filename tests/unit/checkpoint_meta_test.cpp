@@ -25,8 +25,8 @@ CheckpointMeta sample() {
         f.complete = true;
         f.size = 524294;
         f.crc32 = 0x1b39e4e4;
-        f.vars.push_back({0, 0, 524288, 0xdeadbeef, "temperature field"});
-        f.vars.push_back({5, 524288, 6, 0x00000001, ""});
+        f.vars.push_back({0, 0, 524288, 0xdeadbeef, "temperature field", "/fields/temperature field"});
+        f.vars.push_back({5, 524288, 6, 0x00000001, "", ""});
         m.files.push_back(f);
     }
     return m;
@@ -72,6 +72,37 @@ TEST(CheckpointMeta, RoundTripsEveryField) {
     EXPECT_EQ(back.files[1].vars[1].offset, 524288u);
     EXPECT_EQ(back.files[1].find_var(5)->size, 6u);
     EXPECT_EQ(back.files[1].find_var(9), nullptr);
+}
+
+// HDF5 files: each variable's dataset path on a DATASET line after its VAR
+// record; metadata written before it (no DATASET line) still reads, with
+// an empty path; a path that is not an absolute HDF5 path is refused.
+TEST(CheckpointMeta, Hdf5DatasetPaths) {
+    const FileRecord f = sample().files[0];
+    const std::string text = serialize_file_record(f);
+    EXPECT_NE(text.find("NAME temperature field\nDATASET /fields/temperature field\n"), std::string::npos) << text;
+    FileRecord back = parse_file_record(text, "r");
+    EXPECT_EQ(back.vars[0].dataset, "/fields/temperature field");
+    EXPECT_EQ(back.vars[1].dataset, "");
+
+    std::string older = text;
+    older.erase(older.find("DATASET "), std::string("DATASET /fields/temperature field\n").size());
+    back = parse_file_record(older, "r");
+    EXPECT_EQ(back.vars[0].dataset, "");
+    EXPECT_EQ(back.vars[0].name, "temperature field");
+
+    for (const char* bad : {"DATASET fields/t", "DATASET /", "DATASET /a\x1b", "DATASET /a/"}) {
+        std::string wrong = text;
+        wrong.replace(wrong.find("DATASET /fields/temperature field"),
+                      std::string("DATASET /fields/temperature field").size(), bad);
+        const std::string message = test::error_message(ErrorKind::corrupt, [&] { parse_file_record(wrong, "r"); });
+        EXPECT_NE(message.find("is not an absolute HDF5 path"), std::string::npos) << bad << ": " << message;
+    }
+    std::string twice = text;
+    twice.insert(twice.find("DATASET "), "DATASET /x\n");
+    EXPECT_NE(test::error_message(ErrorKind::corrupt, [&] { parse_file_record(twice, "r"); })
+                  .find("DATASET without its VAR record"),
+              std::string::npos);
 }
 
 TEST(CheckpointMeta, FileRecordRoundTrip) {

@@ -44,7 +44,7 @@ TEST(DataExtents, VariablesAreReadAndCheckedThroughTheExtents) {
     Extents e = {{1000, 100}, {3000, 100}};  // a 200-byte stream in two pieces
     std::vector<std::byte> expected(bytes.begin() + 1090, bytes.begin() + 1100);
     expected.insert(expected.end(), bytes.begin() + 3000, bytes.begin() + 3020);
-    VarRecord var{7, 90, 30, crc32_of(expected), ""};
+    VarRecord var{7, 90, 30, crc32_of(expected), "", ""};
     std::vector<std::byte> got(30);
     read_checked_var(file, e, var, got);
     EXPECT_EQ(got, expected);

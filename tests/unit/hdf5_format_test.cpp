@@ -30,7 +30,7 @@ struct Pair {
 
 struct Written {
     test::TempDir dir;
-    fs::path path = dir.path() / "Ckpt1-Rank0.fti";
+    fs::path path = dir.path() / "Ckpt1-Rank0.h5";
     std::vector<double> grid = std::vector<double>(12);
     std::vector<Pair> pairs = std::vector<Pair>(3);
     std::vector<int> empty;
@@ -42,7 +42,7 @@ struct Written {
         for (Pair& p : pairs) p.x[1] = 2.0;
         Registry reg(100);
         int group = reg.groups().add("mesh", 0);
-        int pair = reg.types().add_composite("Pair", sizeof(Pair), "");
+        int pair = reg.types().add_composite("Pair", sizeof(Pair), group);
         reg.types().add_field(pair, "x", kDouble, offsetof(Pair, x), {2});
         reg.types().add_field(pair, "tag", kChar, offsetof(Pair, tag), {});
         reg.protect(0, grid.data(), 12, kDouble);
@@ -57,15 +57,8 @@ struct Written {
     }
 };
 
-TEST(Hdf5Format, EveryByteComesBack) {
-    Written f;
-    EXPECT_EQ(f.record.size, fs::file_size(f.path));
-    EXPECT_EQ(f.record.crc32, crc32_of_file(f.path, 4096));
-    ASSERT_EQ(f.record.vars.size(), 3u);
-    EXPECT_EQ(f.record.vars[1].crc32, crc32_of(std::as_bytes(std::span(f.pairs))));
-    EXPECT_EQ(f.record.vars[1].name, "pairs");
-    verify_checkpoint_file(f.path, f.record, IoMode::hdf5, 4096);
-
+// Each variable of `f`, read through a reader of its file, bit for bit.
+void expect_every_byte_back(const Written& f) {
     auto reader = open_checkpoint_reader(f.path, IoMode::hdf5, f.record);
     std::vector<double> grid(12);
     reader->read(f.record.vars[0], std::as_writable_bytes(std::span(grid)));
@@ -74,6 +67,17 @@ TEST(Hdf5Format, EveryByteComesBack) {
     reader->read(f.record.vars[1], std::as_writable_bytes(std::span(pairs)));
     EXPECT_EQ(std::memcmp(pairs.data(), f.pairs.data(), sizeof(Pair) * 3), 0) << "padding included";
     reader->read(f.record.vars[2], {});
+}
+
+TEST(Hdf5Format, EveryByteComesBack) {
+    Written f;
+    EXPECT_EQ(f.record.size, fs::file_size(f.path));
+    EXPECT_EQ(f.record.crc32, crc32_of_file(f.path, 4096));
+    ASSERT_EQ(f.record.vars.size(), 3u);
+    EXPECT_EQ(f.record.vars[1].crc32, crc32_of(std::as_bytes(std::span(f.pairs))));
+    EXPECT_EQ(f.record.vars[1].name, "pairs");
+    verify_checkpoint_file(f.path, f.record, IoMode::hdf5, 4096);
+    expect_every_byte_back(f);
 }
 
 std::string slurp(const fs::path& path) {
@@ -86,6 +90,55 @@ void flip_byte(const fs::path& path, std::size_t at) {
     std::string bytes = slurp(path);
     bytes.at(at) = static_cast<char>(~bytes[at]);
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// As FTI's files: a composite type is committed in its group under its
+// name, and its datasets refer to it; the datasets carry no attribute of
+// the library's, the metadata holds their paths and checksums.
+TEST(Hdf5Format, TypesAreCommittedAsFtiCommitsThem) {
+    Written f;
+    EXPECT_EQ(f.record.vars[0].dataset, "/mesh/grid");
+    EXPECT_EQ(f.record.vars[1].dataset, "/Dataset_1");
+    EXPECT_EQ(f.record.vars[2].dataset, "/Dataset_2");
+    h5::Handle file(H5Fopen(f.path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    ASSERT_GE(file.get(), 0);
+    H5O_info_t info{};
+    ASSERT_GE(H5Oget_info_by_name2(file.get(), "/mesh/Pair", &info, H5O_INFO_BASIC, H5P_DEFAULT), 0);
+    EXPECT_EQ(info.type, H5O_TYPE_NAMED_DATATYPE);
+    h5::Handle pairs(H5Dopen2(file.get(), "/Dataset_1", H5P_DEFAULT), H5Dclose);
+    h5::Handle type(H5Dget_type(pairs.get()), H5Tclose);
+    EXPECT_GT(H5Tcommitted(type.get()), 0) << "the dataset refers to the named type";
+    h5::Handle grid(H5Dopen2(file.get(), "/mesh/grid", H5P_DEFAULT), H5Dclose);
+    h5::Handle native(H5Dget_type(grid.get()), H5Tclose);
+    EXPECT_EQ(H5Tcommitted(native.get()), 0) << "FTI's primitives are not committed";
+    for (const char* dataset : {"/mesh/grid", "/Dataset_1", "/Dataset_2"}) {
+        ASSERT_GE(H5Oget_info_by_name2(file.get(), dataset, &info, H5O_INFO_NUM_ATTRS, H5P_DEFAULT), 0);
+        EXPECT_EQ(info.num_attrs, 0u) << dataset;
+    }
+}
+
+// A file of an earlier version: its metadata has no dataset paths and each
+// dataset names its variable in the attribute mlckpt_id. It still restarts.
+TEST(Hdf5Format, OlderFilesAreFoundByTheirIdAttribute) {
+    Written f;
+    {
+        h5::Handle file(H5Fopen(f.path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+        for (const VarRecord& v : f.record.vars) {
+            h5::Handle ds(H5Dopen2(file.get(), v.dataset.c_str(), H5P_DEFAULT), H5Dclose);
+            h5::write_attribute({f.path}, ds.get(), "mlckpt_id", H5T_NATIVE_INT, {}, &v.id);
+        }
+    }
+    f.record.size = fs::file_size(f.path);
+    f.record.crc32 = crc32_of_file(f.path, 4096);
+    for (VarRecord& v : f.record.vars) v.dataset.clear();
+    expect_every_byte_back(f);
+    // Damage in an older file is caught and named as in a new one.
+    flip_byte(f.path, f.record.vars[0].offset + 9);
+    auto damaged = open_checkpoint_reader(f.path, IoMode::hdf5, f.record);
+    std::vector<double> grid(12);
+    std::string one = test::error_message(
+        ErrorKind::corrupt, [&] { damaged->read(f.record.vars[0], std::as_writable_bytes(std::span(grid))); });
+    EXPECT_NE(one.find("dataset '/mesh/grid' (variable 0) fails its checksum"), std::string::npos) << one;
 }
 
 TEST(Hdf5Format, VarRecordsPlaceTheDatasets) {

@@ -116,6 +116,22 @@ TEST(Inspect, PosixFileNamesItsMetadata) {
     EXPECT_EQ(err2.str().find("POSIX"), std::string::npos) << err2.str();
 }
 
+// An HDF5 checkpoint file (FTI's name, ".h5") is named as one, with its metadata.
+TEST(Inspect, Hdf5FileNamesItsMetadata) {
+    mlckpt::test::TempDir dir;
+    const auto ckpt = dir.path() / "ckpt" / "node0" / "exec-1" / "l2" / "ckpt4";
+    std::filesystem::create_directories(ckpt);
+    const std::string path = (ckpt / "Ckpt2-Pcof3.h5").string();
+    std::ofstream(path) << std::string(200, 'x');
+    std::ostringstream out, err;
+    EXPECT_EQ(inspect({path}, out, err), 1);
+    for (const char* expected : {"the partner copy of the data file of rank 3 in checkpoint 2",
+                                 "HDF5 (ckpt_io = 5) checkpoint file", "<meta_dir>/exec-1/ckpt4.l2.meta"}) {
+        EXPECT_NE(err.str().find(expected), std::string::npos) << expected << "\n" << err.str();
+    }
+    EXPECT_EQ(err.str().find("POSIX"), std::string::npos) << err.str();
+}
+
 // Whatever bytes a file holds, the tool prints no control byte and its
 // --json output is ASCII (valid UTF-8) JSON.
 TEST(Inspect, HostileBytesAreEscaped) {

@@ -78,11 +78,15 @@ TEST(Registry, NamesBindFreeIdsAndAreStable) {
 
 TEST(Registry, CompositeTypes) {
     TypeTable t;
-    int pair = t.add_composite("pair", 16, "grp");
+    int pair = t.add_composite("pair", 16, 3);
     t.add_field(pair, "a", kDouble, 0, {});
     t.add_field(pair, "b", kInt, 8, {2});
     EXPECT_EQ(t.at(pair).fields.size(), 2u);
-    EXPECT_EQ(t.at(pair).group, "grp");
+    EXPECT_EQ(t.at(pair).group, 3);
+    // The names of their HDF5 named datatypes, as FTI's: given, else "Type<id>".
+    EXPECT_EQ(t.at(pair).name, "pair");
+    EXPECT_EQ(t.at(t.add_composite("", 8, 0)).name, "Type" + std::to_string(pair + 1));
+    EXPECT_EQ(t.at(t.add_opaque(8)).name, "Type" + std::to_string(pair + 2));
     EXPECT_NE(usage_error([&] { t.add_field(pair, "c", kDouble, 12, {}); }).find("ends at byte 20"), std::string::npos);
     EXPECT_NE(usage_error([&] { t.add_field(kInt, "c", kInt, 0, {}); }).find("not a composite type"),
               std::string::npos);

@@ -89,11 +89,11 @@ class Execution {
             FileRecord rec;
             rec.rank = rec.holder = r;
             rec.node = r / 2;
-            rec.file = StorageLayout::data_file_name(ckpt_id, r);
+            rec.file = StorageLayout::data_file_name(ckpt_id, r, IoMode::posix);
             rec.complete = true;
             rec.size = bytes.size();
             rec.crc32 = crc32_of(std::as_bytes(std::span(bytes.data(), bytes.size())));
-            rec.vars.push_back({1, 0, rec.size, rec.crc32, ""});
+            rec.vars.push_back({1, 0, rec.size, rec.crc32, "", ""});
             fs::create_directories(l.ckpt_dir(level, seq, rec.node));
             std::ofstream(l.ckpt_dir(level, seq, rec.node) / rec.file, std::ios::binary) << bytes;
             meta.files.push_back(rec);

@@ -74,15 +74,17 @@ std::string describe_unknown(const std::string& path) {
     const std::filesystem::path p = std::filesystem::absolute(path).lexically_normal();
     std::smatch name;
     const std::string file = p.filename().string();
-    if (!std::regex_match(file, name, std::regex(R"(Ckpt(\d+)-(Rank|Pcof|RSed)(\d+)\.fti)"))) return text;
+    if (!std::regex_match(file, name, std::regex(R"(Ckpt(\d+)-(Rank|Pcof|RSed)(\d+)\.(fti|h5))"))) return text;
+    const bool hdf5 = name[4] == "h5";
     const std::string what = name[2] == "Rank"   ? "the data file of rank " + name[3].str()
                              : name[2] == "Pcof" ? "the partner copy of the data file of rank " + name[3].str()
                                                  : "the Reed-Solomon parity kept by rank " + name[3].str();
     text += ".\n  Its name makes it " + what + " in checkpoint " + name[1].str() + ". " +
-            (name[2] == "RSed" ? "A parity file is raw parity bytes"
+            (name[2] == "RSed" ? "A parity file is raw parity bytes, with no description of its own"
+             : hdf5            ? "It looks like an HDF5 (ckpt_io = 5) checkpoint file: h5dump and h5py read it"
                                : "It looks like a POSIX (ckpt_io = 1) checkpoint file: the variables' bytes one after "
-                                 "the other") +
-            ", with no description of its own.\n  Its size and CRC-32" +
+                                 "the other, with no description of its own") +
+            ".\n  Its size and CRC-32" +
             (name[2] == "RSed" ? std::string() : " and its variables' offsets, sizes and CRC-32s") +
             " are in the checkpoint metadata, ";
     // <dir>/<exec_id>/l<L>/ckpt<seq>/<file>: the metadata is <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta.

@@ -407,10 +407,10 @@ class Verifier {
         }
     }
 
-    fs::path data_path(const CheckpointReport& c, const FileRecord& r, FileReport& f) const {
+    fs::path data_path(const CheckpointReport& c, const FileRecord& r, IoMode io, FileReport& f) const {
         if (node_local(c) && c.level >= 2) {
             // L2 and L3 find a rank's file by the same name as the restart does.
-            return layout_.data_file({c.seq, c.level, c.ckpt_id}, r.rank, r.node);
+            return layout_.for_io(io).data_file({c.seq, c.level, c.ckpt_id}, r.rank, r.node);
         }
         if (!is_file_name(r.file)) {
             f.outcome = damaged("name", "the metadata names the file '" + r.file +
@@ -473,7 +473,7 @@ class Verifier {
         std::map<fs::path, std::size_t> index;
         for (const FileRecord& r : m->files) {
             FileReport f{"data", {r.rank}, -1, r.node, {}, {}};
-            f.path = data_path(c, r, f);
+            f.path = data_path(c, r, m->io, f);
             auto [it, added] = index.try_emplace(f.path, files.size());
             if (!added && !f.path.empty()) {
                 files[it->second].first.ranks.push_back(r.rank);
@@ -492,7 +492,7 @@ class Verifier {
             const bool parity = r.type == "PARITY";
             FileReport f{parity ? "parity" : "partner copy", {parity ? r.holder : r.rank}, r.holder, r.node, {}, {}};
             if (node_local(c) && (c.level == 2 || c.level == 3)) {
-                f.path = layout_.redundancy_file({c.seq, c.level, c.ckpt_id}, r.holder, r.rank, r.node);
+                f.path = layout_.for_io(m->io).redundancy_file({c.seq, c.level, c.ckpt_id}, r.holder, r.rank, r.node);
             } else if (is_file_name(r.file)) {  // not made by the library: checked as recorded
                 f.path = directory(c, r.node) / r.file;
             } else {
