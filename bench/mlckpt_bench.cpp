@@ -2,7 +2,7 @@
 //
 //   mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8|9 --io 1..5
 //                --mib N --runs N --dir DIR --out FILE [--cold] [--changed PERCENT]
-//                [--background | --snapshot] [--thread-multiple]
+//                [--background | --snapshot] [--thread-multiple] [--verify-at-init 0|1]
 //
 // checkpoint: a fresh execution protects N MiB per rank and takes `runs`
 //   checkpoints at the level, after two that warm up (level 8: `runs` full
@@ -35,7 +35,9 @@
 //   an MD5 of them; level 9: a restart with failure = 3 from the global
 //   file, beside a collective MPI-IO read + CRC-32 of each rank's slice of
 //   the raw shared file); with --cold every file is first dropped from the
-//   page cache.
+//   page cache. --verify-at-init sets the configuration's [advanced]
+//   verify_at_init for this restart (default 1, as FTI: FTI_Init reads and
+//   checks every file whole; 0: the data is checked once, while read).
 // Rank 0 appends one JSON object per launch to FILE.
 #include <mpi.h>
 #include <unistd.h>
@@ -74,6 +76,7 @@ struct Options {
     bool background = false;
     bool snapshot = false;
     bool thread_multiple = false;
+    int verify_at_init = 1;
 };
 
 constexpr std::size_t kDcpBlock = 16384;
@@ -110,11 +113,12 @@ bool parse(int argc, char** argv, Options& o) {
         o.dir = kv.at("dir");
         o.out = kv.at("out");
         if (kv.count("changed")) o.changed_percent = std::stod(kv.at("changed"));
+        if (kv.count("verify-at-init")) o.verify_at_init = std::stoi(kv.at("verify-at-init"));
     } catch (const std::exception&) {
         return false;
     }
     return (o.phase == "checkpoint" || o.phase == "recover") && o.runs > 0 && o.mib > 0 &&
-           !(o.background && o.snapshot);
+           !(o.background && o.snapshot) && (o.verify_at_init == 0 || o.verify_at_init == 1);
 }
 
 int group_size() {
@@ -140,6 +144,22 @@ bool single_file(const Options& o) {
     return o.level == FTI_L4_H5_SINGLE;
 }
 
+constexpr const char* kVerifyKey = "verify_at_init = ";
+
+// A restart keeps the configuration the library rewrote (failure = 1): only
+// its verify_at_init line changes, to this launch's value.
+void set_verify_at_init(const fs::path& path, int value) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    in.close();
+    std::string s = text.str();
+    const std::size_t at = s.find(kVerifyKey);
+    if (at == std::string::npos) throw std::runtime_error(path.string() + " has no verify_at_init line");
+    s[at + std::strlen(kVerifyKey)] = static_cast<char>('0' + value);
+    std::ofstream(path) << s;
+}
+
 // A recovery from the global file is a variate restart (failure = 3), a
 // fresh execution: each such launch writes its own configuration.
 std::string write_config(const Options& o) {
@@ -156,7 +176,10 @@ std::string write_config(const Options& o) {
         // The budget is the data's size: the memory target is then a bound on the library's own use.
         if (o.snapshot) out << "async_snapshot = 1\nasync_snapshot_mb = " << o.mib << "\n";
         out << "[restart]\nfailure = " << (single_file(o) && o.phase == "recover" ? 3 : 0)
-            << "\nexec_id =\n[advanced]\nlocal_test = 1\n";
+            << "\nexec_id =\n[advanced]\nlocal_test = 1\n"
+            << kVerifyKey << o.verify_at_init << "\n";
+    } else if (g_rank == 0) {
+        set_verify_at_init(path, o.verify_at_init);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     return path.string();
@@ -522,6 +545,7 @@ Json recover_phase(const Options& o) {
     const double md5 = ftiff ? raw_md5(MPI_COMM_WORLD, std::as_bytes(std::span(data))) : 0.0;
     Json j = common(o);
     j.field("cold", o.cold ? "yes" : "no")
+        .field("verify_at_init", o.verify_at_init)
         .field("files_evicted", evicted)
         .field("recover_s", seconds)
         .field("init_s", init_seconds)
@@ -547,7 +571,7 @@ int main(int argc, char** argv) {
         if (g_rank == 0) {
             std::cerr << "usage: mlckpt_bench --phase checkpoint|recover --level 1|2|3|4|8|9 --io 1..5 --mib N "
                          "--runs N --dir DIR --out FILE [--cold] [--changed PERCENT] [--background | --snapshot] "
-                         "[--thread-multiple] (MPI_THREAD_MULTIPLE must be provided)\n"
+                         "[--thread-multiple] [--verify-at-init 0|1] (MPI_THREAD_MULTIPLE must be provided)\n"
                          "(normally run by bench/run_bench.py)\n";
         }
         MPI_Finalize();

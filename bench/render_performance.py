@@ -160,6 +160,24 @@ def time_to_solution(tts):
     return "\n".join(rows) if tts else "(not measured)"
 
 
+def restart_integrity(results):
+    """Cold restarts with the integrity settled at FTI_Init (verify_at_init
+    = 1) and with the data checked once while read (0), beside the raw
+    read + CRC-32 of the same bytes in the same launches."""
+    rows = ["| case | ranks | MiB/rank | raw read+CRC cold [s] | restart, verify_at_init = 1 [s] | of which FTI_Init "
+            "[s] | ratio | restart, verify_at_init = 0 [s] | of which FTI_Init [s] | ratio | cost of 1 over 0 |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        if "recover_cold_single_read_s" not in r:
+            continue
+        rows.append(f"| {case_name(r)} | {r['ranks']} | {r['mib']} | {r['raw_read_cold_s']:.3f} | "
+                    f"{r['recover_cold_s']:.3f} | {r['init_cold_s']:.3f} | {run_bench.recover_ratio(r):.2f} | "
+                    f"{r['recover_cold_single_read_s']:.3f} | {r['init_cold_single_read_s']:.3f} | "
+                    f"{r['recover_single_read_vs_raw']:.2f} | "
+                    f"{r['recover_cold_s'] / r['recover_cold_single_read_s']:.2f} |")
+    return "\n".join(rows) if len(rows) > 2 else "(not measured)"
+
+
 def merge(reports):
     """One report from several: cases ordered by size, then ranks, in the
     order the bench ran them; later files replace a case's figures."""
@@ -182,10 +200,21 @@ def merge(reports):
             "targets": [t for key in order for t in by_case[key][1]] + [x for _, xs in by_tts.values() for x in xs]}
 
 
+def integrity_results(paths):
+    results = []
+    for path in paths:
+        with open(path) as f:
+            results += json.load(f)["results"]
+    return results
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", nargs="+")
     p.add_argument("--docs", default=os.path.join(HERE, "..", "docs"))
+    p.add_argument("--restart-integrity", action="append", default=[], metavar="RESULTS",
+                   help="results (run_bench.py at this version) for the table of the restart's integrity "
+                        "check only, kept out of the main table")
     args = p.parse_args()
     reports = []
     for path in args.results:
@@ -199,7 +228,8 @@ def main():
         text = f.read()
     for key, value in (("MACHINE", machine), ("TABLE", table(results, m.get("cores"), m)), ("LIMITS", limits(results, m)),
                        ("TARGETS", targets(report)), ("PLOTS", plots(results, args.docs)),
-                       ("TIME_TO_SOLUTION", time_to_solution(report["time_to_solution"]))):
+                       ("TIME_TO_SOLUTION", time_to_solution(report["time_to_solution"])),
+                       ("RESTART_INTEGRITY", restart_integrity(integrity_results(args.restart_integrity)))):
         text = text.replace("{{" + key + "}}", value)
     with open(os.path.join(args.docs, "performance.md"), "w") as f:
         f.write(text)

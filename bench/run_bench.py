@@ -5,7 +5,10 @@ machine's limit for the same work, with the ratio and the target.
 Each case is one checkpoint launch (a fresh execution taking --runs
 checkpoints, with a raw write() + fsync() of the same bytes beside each)
 followed by --runs recovery launches with the page cache dropped and --runs
-with it warm (each a relaunch, as after a crash). Results go to a JSON file
+with it warm (each a relaunch, as after a crash), and --runs cold ones with
+[advanced] verify_at_init = 0 (the data checked once, while FTI_Recover
+reads it) beside the default's (FTI_Init reads and checks every file
+whole, as FTI). Results go to a JSON file
 that bench/render_performance.py turns into docs/performance.md.
 
     python3 bench/run_bench.py [--build build] [--ranks 1,4,8] [--mib 64,256]
@@ -118,15 +121,23 @@ def run_case(args, ranks, mib, level, io, mode=None):
         os.remove(out)
     extra = mode_options(mode, args.thread)
     launch(args, ranks, "checkpoint", level, io, mib, workdir, out, extra)
+    # Cold restarts with FTI's integrity check at FTI_Init (verify_at_init
+    # = 1, the default) and, in turn with them, with the data checked once
+    # while FTI_Recover reads it (0): the cost of settling it at FTI_Init.
+    # A restart from the global file reads no per-rank checkpoint.
+    single_read_too = level != SINGLE_FILE
     for _ in range(args.recoveries):
         launch(args, ranks, "recover", level, io, mib, workdir, out, ["--cold", *extra])
+        if single_read_too:
+            launch(args, ranks, "recover", level, io, mib, workdir, out, ["--cold", "--verify-at-init", "0", *extra])
     for _ in range(args.recoveries):
         launch(args, ranks, "recover", level, io, mib, workdir, out, extra)
     shutil.rmtree(workdir, ignore_errors=True)
     with open(out) as f:
         launches = [json.loads(line) for line in f]
     ckpt = launches[0]
-    cold = [l for l in launches[1:] if l["cold"] == "yes"]
+    single_read = [l for l in launches[1:] if l["cold"] == "yes" and l.get("verify_at_init") == 0]
+    cold = [l for l in launches[1:] if l["cold"] == "yes" and l.get("verify_at_init", 1) == 1]
     warm = [l for l in launches[1:] if l["cold"] == "no"]
     med = statistics.median
     result = {
@@ -152,6 +163,11 @@ def run_case(args, ranks, mib, level, io, mode=None):
     # by a factor of two or three between runs, and a pair sees one speed.
     result["checkpoint_vs_raw"] = paired(ckpt["raw_write_s"], ckpt["checkpoint_s"])
     result["recover_vs_raw"] = paired([l["raw_read_s"] for l in cold], [l["recover_s"] for l in cold])
+    if single_read:
+        result["recover_cold_single_read_s"] = med(l["recover_s"] for l in single_read)
+        result["init_cold_single_read_s"] = med(l["init_s"] for l in single_read)
+        result["recover_single_read_vs_raw"] = paired([l["raw_read_s"] for l in single_read],
+                                                      [l["recover_s"] for l in single_read])
     if "raw_new_file_write_s" in ckpt:
         result["checkpoint_vs_raw_new_file"] = paired(ckpt["raw_new_file_write_s"], ckpt["checkpoint_s"])
     if "md5_runs_s" in ckpt:  # FTI-FF: writing and hashing overlap, the slower of the two is the limit
@@ -410,14 +426,14 @@ def targets(results, cores):
 
 def print_table(results):
     print(f"{'case':<32}{'ranks':>6}{'MiB':>6}{'files':>7}{'ckpt s':>9}{'GB/s':>7}{'raw wr s':>10}{'ratio':>7}"
-          f"{'rec cold s':>12}{'raw rd s':>10}{'ratio':>7}{'rec warm s':>12}{'RSS+ MiB':>10}")
+          f"{'rec cold s':>12}{'raw rd s':>10}{'ratio':>7}{'rec warm s':>12}{'RSS+ MiB':>10}{'1-read s':>10}")
     for r in results:
         gb = r["protected_bytes"] / 1e9
         print(f"{result_name(r):<32}{r['ranks']:>6}{r['mib']:>6}{int(r['files']):>7}"
               f"{r['checkpoint_s']:>9.3f}{gb / r['checkpoint_s']:>7.2f}{r['raw_write_s']:>10.3f}"
               f"{checkpoint_ratio(r):>7.2f}{r['recover_cold_s']:>12.3f}{r['raw_read_cold_s']:>10.3f}"
               f"{recover_ratio(r):>7.2f}{r['recover_warm_s']:>12.3f}"
-              f"{r['rss_extra_bytes'] / 2**20:>10.1f}")
+              f"{r['rss_extra_bytes'] / 2**20:>10.1f}{r.get('recover_cold_single_read_s', float('nan')):>10.3f}")
 
 
 def main():

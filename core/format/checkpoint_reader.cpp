@@ -5,8 +5,9 @@
 
 namespace mlckpt::core {
 
-std::unique_ptr<CheckpointReader> open_checkpoint_reader(const fs::path& path, IoMode io, const FileRecord& record) {
-    return file_format_of(io).open_reader(path, record);
+std::unique_ptr<CheckpointReader> open_checkpoint_reader(const fs::path& path, IoMode io, const FileRecord& record,
+                                                         DataWhere where) {
+    return file_format_of(io).open_reader(path, record, where);
 }
 
 void verify_checkpoint_file(const fs::path& path, const FileRecord& record, IoMode io, std::size_t buffer_bytes) {

@@ -31,10 +31,18 @@ class CheckpointReader {
     virtual const ftiff::Layout* layout() const { return nullptr; }
 };
 
+// Where a reader will most likely find the data: only on storage, or also in
+// the page cache because the restart's verification has just read the file
+// whole. A format that reads around the page cache from storage (FTI-FF
+// under MD5) reads through it in the second case instead of reading the
+// bytes from storage twice.
+enum class DataWhere { storage, just_verified };
+
 // Opens the file of `record` in format `io` and checks what can be checked
 // without reading the data (presence, size, structure). Throws a corrupt or
 // io Error naming the file.
-std::unique_ptr<CheckpointReader> open_checkpoint_reader(const fs::path& path, IoMode io, const FileRecord& record);
+std::unique_ptr<CheckpointReader> open_checkpoint_reader(const fs::path& path, IoMode io, const FileRecord& record,
+                                                         DataWhere where = DataWhere::storage);
 
 // Verifies a rank's data against its record: size always; then CRC-32 for
 // POSIX data, parity, MPI-IO slices and container tasks, the file's own

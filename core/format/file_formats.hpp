@@ -39,7 +39,7 @@ struct FileFormat {
     // Per-rank files; nullptr for shared formats.
     std::unique_ptr<FileWriter> (*create_writer)(const WriterSetup&);
     // Opens a rank's data and checks its structure (see open_checkpoint_reader).
-    std::unique_ptr<CheckpointReader> (*open_reader)(const fs::path&, const FileRecord&);
+    std::unique_ptr<CheckpointReader> (*open_reader)(const fs::path&, const FileRecord&, DataWhere);
     // Verifies a rank's data whole (see verify_checkpoint_file).
     void (*verify)(const fs::path&, const FileRecord&, std::size_t buffer_bytes);
 };

@@ -280,7 +280,7 @@ std::int64_t stored_bytes(const Layout& layout, int id) {
     return total;
 }
 
-void read_variable(const File& file, const Layout& layout, int id, std::span<std::byte> out) {
+void read_variable(const File& file, const Layout& layout, int id, std::span<std::byte> out, bool in_page_cache) {
     std::int64_t stored = stored_bytes(layout, id);
     if (stored < 0) corrupt(file, "has no variable " + std::to_string(id));
     if (stored != static_cast<std::int64_t>(out.size())) {
@@ -302,13 +302,15 @@ void read_variable(const File& file, const Layout& layout, int id, std::span<std
         auto piece = out.subspan(static_cast<std::size_t>(c->dptr), static_cast<std::size_t>(c->chunk_size));
         // Under MD5 (version 1) the hash is the bound: the bytes bypass the
         // page cache, whose allocations and copy would take the cores MD5
-        // needs. Block hashes (version 2) are CRC-32s, and the read is the
-        // bound: the page cache's read-ahead keeps the disk busier.
+        // needs, unless they are in it already. Block hashes (version 2) are
+        // CRC-32s, and the read is the bound: the page cache's read-ahead
+        // keeps the disk busier.
         ChunkHasher hasher(layout.chunk_hash_block());
+        const bool direct = layout.chunk_hash_block() == 0 && !in_page_cache;
         read_overlapped(
             file, static_cast<std::uint64_t>(c->fptr), piece,
             [&](std::span<const std::byte> part) { hasher.update(part); },
-            layout.chunk_hash_block() == 0 ? ReadPath::direct : ReadPath::page_cache);
+            direct ? ReadPath::direct : ReadPath::page_cache);
         if (hasher.finish() != c->hash) chunk_fails(file, layout, *c);
     }
 }

@@ -92,7 +92,10 @@ std::int64_t stored_bytes(const Layout& layout, int id);
 
 // Reads variable `id` into `out` (exactly its stored size), checking the hash
 // of every chunk; a mismatch names the variable and the chunk's file offset.
-void read_variable(const File& file, const Layout& layout, int id, std::span<std::byte> out);
+// `in_page_cache`: the file was just read whole (verified), so the reads go
+// through the page cache, whatever the hash.
+void read_variable(const File& file, const Layout& layout, int id, std::span<std::byte> out,
+                   bool in_page_cache = false);
 
 // Checks the hash of every chunk and that every container's unused tail is
 // zero, streaming in pieces of `buffer_bytes`; returns the number of chunks

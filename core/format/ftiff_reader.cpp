@@ -10,22 +10,24 @@ namespace {
 
 class FtiffReader final : public CheckpointReader {
   public:
-    explicit FtiffReader(File file) : file_(std::move(file)), layout_(ftiff::read_structure(file_).layout) {}
+    FtiffReader(File file, DataWhere where)
+        : file_(std::move(file)), layout_(ftiff::read_structure(file_).layout), where_(where) {}
 
     void read(const VarRecord& var, std::span<std::byte> out) const override {
-        ftiff::read_variable(file_, layout_, var.id, out);
+        ftiff::read_variable(file_, layout_, var.id, out, where_ == DataWhere::just_verified);
     }
     const ftiff::Layout* layout() const override { return &layout_; }
 
   private:
     File file_;
     ftiff::Layout layout_;
+    DataWhere where_;
 };
 
 }  // namespace
 
-std::unique_ptr<CheckpointReader> open_ftiff_reader(const fs::path& path, const FileRecord&) {
-    return std::make_unique<FtiffReader>(File::open_read(path));
+std::unique_ptr<CheckpointReader> open_ftiff_reader(const fs::path& path, const FileRecord&, DataWhere where) {
+    return std::make_unique<FtiffReader>(File::open_read(path), where);
 }
 
 void verify_ftiff_data(const fs::path& path, const FileRecord& record, std::size_t buffer_bytes) {

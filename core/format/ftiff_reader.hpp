@@ -9,7 +9,7 @@
 
 namespace mlckpt::core {
 
-std::unique_ptr<CheckpointReader> open_ftiff_reader(const fs::path& path, const FileRecord& record);
+std::unique_ptr<CheckpointReader> open_ftiff_reader(const fs::path& path, const FileRecord& record, DataWhere where);
 void verify_ftiff_data(const fs::path& path, const FileRecord& record, std::size_t buffer_bytes);
 
 }  // namespace mlckpt::core

@@ -283,7 +283,7 @@ FileRecord Hdf5Writer::finish() {
     return record_;
 }
 
-std::unique_ptr<CheckpointReader> open_hdf5_reader(const fs::path& path, const FileRecord& record) {
+std::unique_ptr<CheckpointReader> open_hdf5_reader(const fs::path& path, const FileRecord& record, DataWhere) {
     return std::make_unique<Hdf5Reader>(path, record);
 }
 

@@ -67,19 +67,19 @@ void verify_stream_crc(const File& file, const Extents& extents, const FileRecor
 
 }  // namespace
 
-std::unique_ptr<CheckpointReader> open_posix_reader(const fs::path& path, const FileRecord& record) {
+std::unique_ptr<CheckpointReader> open_posix_reader(const fs::path& path, const FileRecord& record, DataWhere) {
     File file = File::open_read(path);
     Extents extents = whole_file(file, record);
     return std::make_unique<StreamReader>(std::move(file), std::move(extents));
 }
 
-std::unique_ptr<CheckpointReader> open_mpiio_reader(const fs::path& path, const FileRecord& record) {
+std::unique_ptr<CheckpointReader> open_mpiio_reader(const fs::path& path, const FileRecord& record, DataWhere) {
     File file = File::open_read(path);
     Extents extents = mpiio_slice(file, record);
     return std::make_unique<StreamReader>(std::move(file), std::move(extents));
 }
 
-std::unique_ptr<CheckpointReader> open_container_reader(const fs::path& path, const FileRecord& record) {
+std::unique_ptr<CheckpointReader> open_container_reader(const fs::path& path, const FileRecord& record, DataWhere) {
     File file = File::open_read(path);
     Extents extents = container_task(file, record);
     return std::make_unique<StreamReader>(std::move(file), std::move(extents));

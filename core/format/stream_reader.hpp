@@ -12,9 +12,10 @@
 
 namespace mlckpt::core {
 
-std::unique_ptr<CheckpointReader> open_posix_reader(const fs::path& path, const FileRecord& record);
-std::unique_ptr<CheckpointReader> open_mpiio_reader(const fs::path& path, const FileRecord& record);
-std::unique_ptr<CheckpointReader> open_container_reader(const fs::path& path, const FileRecord& record);
+std::unique_ptr<CheckpointReader> open_posix_reader(const fs::path& path, const FileRecord& record, DataWhere where);
+std::unique_ptr<CheckpointReader> open_mpiio_reader(const fs::path& path, const FileRecord& record, DataWhere where);
+std::unique_ptr<CheckpointReader> open_container_reader(const fs::path& path, const FileRecord& record,
+                                                        DataWhere where);
 
 // Checks the CRC-32 of a rank's slice of an MPI-IO file, or of its task in a
 // container, against its record.

@@ -711,9 +711,14 @@ void Session::check_stored_size(const Variable& var) const {
     }
 }
 
+std::unique_ptr<CheckpointReader> Session::open_source_reader() const {
+    return open_checkpoint_reader(source_->path, source_->io, source_->record,
+                                  source_->data_verified ? DataWhere::just_verified : DataWhere::storage);
+}
+
 std::exception_ptr Session::read_vars(const std::vector<int>& ids) const noexcept {
     try {
-        std::unique_ptr<CheckpointReader> reader = open_checkpoint_reader(source_->path, source_->io, source_->record);
+        std::unique_ptr<CheckpointReader> reader = open_source_reader();
         for (int id : ids) {
             const Variable& var = registry_.at(id);
             check_stored_size(var);
@@ -780,7 +785,7 @@ void Session::recover_var_init() {
     recover_var_refused_.clear();
     recovering_vars_ = true;
     try {
-        recover_var_reader_ = open_checkpoint_reader(source_->path, source_->io, source_->record);
+        recover_var_reader_ = open_source_reader();
     } catch (const Error& e) {
         // FTI_RecoverVarFinalize turns to a repaired or older checkpoint.
         if (e.kind() != ErrorKind::corrupt && e.kind() != ErrorKind::io) throw;

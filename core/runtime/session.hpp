@@ -126,6 +126,8 @@ class Session {
     void recover_from_global_file(const std::vector<int>& ids, std::exception_ptr failure);
     std::exception_ptr read_from_global_file(const std::vector<int>& ids) noexcept;
     std::exception_ptr read_vars(const std::vector<int>& ids) const noexcept;
+    // The restart source's reader, told whether FTI_Init has just read it whole.
+    std::unique_ptr<CheckpointReader> open_source_reader() const;
     void settle_recovery(std::exception_ptr failure, const std::vector<int>& ids);  // collective
     // After a recovery from L2 or L3, this rank's partner copy or parity is
     // verified whole on the background thread (damage to it would otherwise
