@@ -15,25 +15,8 @@ trap 'echo "drop-in test: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 build=$1 source=$2 iniparser_include=$3
 shift 3
 flags="$*"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-prefix=$scratch/prefix
-cmake --install "$build" --prefix "$prefix" > "$scratch/install.log"
+source "$source/tests/install/scratch_prefix.sh"
 dropin=$source/tests/install/dropin
-
-bash "$source/tests/support/write_config.sh" "$scratch/config.fti" "$scratch" 1
-run() { (cd "$scratch" && timeout 60 "$source/tests/support/mpiexec.sh" -n 1 "$@" "$scratch/config.fti"); }
-# The program must use the installed libraries, not the build tree's.
-installed_only() {
-    local linked
-    linked=$(ldd "$1") # captured: grep -q must not cut ldd's pipe
-    grep -q "$prefix/lib/libmlckpt.so" <<< "$linked"
-    if grep -q "$build" <<< "$linked"; then
-        echo "drop-in test: $1 links the build tree's libraries:" >&2
-        echo "$linked" >&2
-        exit 1
-    fi
-}
 configure() {
     cmake -S "$1" -B "$2" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
         -DCMAKE_C_COMPILER=mpicc -DCMAKE_Fortran_COMPILER=mpifort \

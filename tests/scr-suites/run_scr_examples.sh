@@ -83,6 +83,22 @@ tests=("test_api|" "test_api_shared_file|--shared" "test_config|" "test_api_mult
 writes_checkpoint() { [ "$1" != test_ckpt ] && [ "$1" != test_config ]; }
 rows=()
 failures=0
+# verdict ROWS LABEL ROW PASSED LOG [PROBLEM...]: appends "| ROW | pass |
+# PASSED |" to the array named ROWS when no problem is given, else a FAIL row
+# listing them (and counts the failure); prints the verdict under LABEL.
+verdict() {
+    local -n into=$1
+    local label=$2 row=$3 passed=$4 log=$5
+    shift 5
+    if [ $# -eq 0 ]; then
+        into+=("| $row | pass | $passed |")
+        echo "$label: PASS"
+    else
+        failures=$((failures + 1))
+        into+=("| $row | FAIL | $* |")
+        echo "$label: FAIL: $* (log: $log)"
+    fi
+}
 for entry in "${tests[@]}"; do
     name=${entry%%|*}
     args=${entry#*|}
@@ -120,15 +136,9 @@ for entry in "${tests[@]}"; do
             ! grep -q "Restarting from\|restarting from dataset" <<< "$second"; then
             problems+=("the second launch did not restart")
         fi
-        if [ ${#problems[@]} -eq 0 ]; then
-            restarted=$(grep -m1 -o "Restarting from checkpoint named [^ ]*\|restarting from dataset '[^']*'" <<< "$second")
-            rows+=("| $test_name | pass | ${restarted:-no checkpoint written (as with SCR)} |")
-            echo "$test_name: PASS"
-        else
-            failures=$((failures + 1))
-            rows+=("| $test_name | FAIL | ${problems[*]} |")
-            echo "$test_name: FAIL: ${problems[*]} (log: $log)"
-        fi
+        restarted=$(grep -m1 -o "Restarting from checkpoint named [^ ]*\|restarting from dataset '[^']*'" <<< "$second")
+        verdict rows "$test_name" "$test_name" "${restarted:-no checkpoint written (as with SCR)}" "$log" \
+            ${problems[@]+"${problems[@]}"}
     done
 done
 
@@ -168,14 +178,8 @@ scenario() {  # description, expected restart ("" for none, or a regex), then no
     elif ! grep -qx "$expect" <<< "$got"; then
         problems+=("restarted from '${got:-nothing}', expected $expect")
     fi
-    if [ ${#problems[@]} -eq 0 ]; then
-        scenario_rows+=("| $step | $what | pass | ${got:+restarted from }${got:-fresh start} |")
-        echo "testing step $step ($what): PASS"
-    else
-        failures=$((failures + 1))
-        scenario_rows+=("| $step | $what | FAIL | ${problems[*]} |")
-        echo "testing step $step ($what): FAIL: ${problems[*]} (log: $log)"
-    fi
+    verdict scenario_rows "testing step $step ($what)" "$step | $what" "${got:+restarted from }${got:-fresh start}" \
+        "$log" ${problems[@]+"${problems[@]}"}
 }
 newest_cached() {  # the cache directory of the newest dataset on node $1
     ls -d "$scen/cache/node$1/.scr/"l*/ckpt* 2>/dev/null | sed 's/.*ckpt//' | sort -n | tail -1
