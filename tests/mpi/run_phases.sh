@@ -12,6 +12,13 @@
 # SIGKILL (exit code 128 + 9). A failed assertion, a timeout or any other
 # crash fails the scenario.
 #
+# MLCKPT_TEST_NODES=K runs each launch on K separate nodes of this machine
+# (hosts n0 ... n<K-1>, the ranks spread evenly in rank order), each with its
+# hostname and node-local storage (WORKDIR/nodes/n<i>, seen by that node's
+# processes as WORKDIR/local): see tests/support/node_agent.sh. Where the
+# namespaces it needs cannot be made, the scenario is skipped (exit code 77)
+# with the reason, never passed.
+#
 # MLCKPT_PHASE_TIMEOUT (seconds, default 300) bounds each launch against
 # hangs; it is not a speed check: a launch that reaches it fails. Before it
 # is killed, the stacks of all its processes (mpiexec and every rank) are
@@ -25,6 +32,25 @@ limit=${MLCKPT_PHASE_TIMEOUT:-300}
 sigkill_exit=137
 rm -rf "$workdir"
 mkdir -p "$workdir"
+nodes=${MLCKPT_TEST_NODES:-}
+if [ -n "$nodes" ]; then
+    if ! why=$(unshare --uts --mount --propagation private true 2>&1); then
+        echo "=== SKIPPED: separate nodes need UTS and mount namespaces (unshare as root): ${why:-refused}"
+        exit 77
+    fi
+    export MLCKPT_NODE_STORAGE=$workdir/nodes MLCKPT_NODE_LOCAL=$workdir/local
+fi
+# The launch options that spread NP ranks over the nodes.
+node_options() {
+    [ -n "$nodes" ] || return 0
+    local np=$1 hosts=() i
+    for ((i = 0; i < nodes; i++)); do hosts+=("n$i:$(((np + nodes - 1) / nodes))"); done
+    local IFS=,
+    # Between nodes over TCP, on the loopback interface: the only one every
+    # machine has (Open MPI leaves it out by default).
+    echo "--mca plm_rsh_agent $support/node_agent.sh --mca btl self,vader,tcp --mca btl_tcp_if_include lo" \
+        "--mca oob_tcp_if_include lo --host ${hosts[*]}"
+}
 phase=1
 for spec in "$@"; do
     np=${spec%%:*}
@@ -35,7 +61,9 @@ for spec in "$@"; do
     # The launch's output goes to the terminal and to the log; the exit code
     # is the launch's (124 when the bound was reached).
     stacks="$workdir/hang-stacks/phase$phase"
-    "$support/run_bounded.sh" "$limit" "$stacks" "$support/mpiexec.sh" --oversubscribe -n "$np" "$binary" \
+    # shellcheck disable=SC2046 # node_options' words are separate options
+    "$support/run_bounded.sh" "$limit" "$stacks" "$support/mpiexec.sh" --oversubscribe $(node_options "$np") \
+        -n "$np" "$binary" \
         --gtest_filter="$test" --phase="$phase" --workdir="$workdir" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     elapsed=$((SECONDS - start))

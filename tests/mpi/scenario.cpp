@@ -71,6 +71,10 @@ int app_rank() {
 fs::path local_dir() {
     return workdir() / "local";
 }
+fs::path node_storage(int node) {
+    if (separate_nodes() == 0) return local_dir() / ("node" + std::to_string(node));
+    return workdir() / "nodes" / ("n" + std::to_string(node));
+}
 fs::path global_dir() {
     return workdir() / "global";
 }
@@ -82,6 +86,7 @@ std::string config(const ConfigOptions& o) {
     fs::path path = workdir() / "config.fti";
     if (phase() == 1 && world_rank() == 0) {
         int node_size = o.node_size > 0 ? o.node_size : (world_size() % 2 == 0 ? 2 : 1);
+        if (separate_nodes() > 0) node_size = world_size() / separate_nodes();  // as the launch placed them
         std::map<std::string, std::string> basic = {
             {"node_size", std::to_string(node_size)},
             {"group_size", std::to_string(o.group_size > 0 ? o.group_size : 1)},
@@ -102,7 +107,7 @@ std::string config(const ConfigOptions& o) {
         out << "# written by the mlckpt test harness\n[basic]\n";
         for (const auto& [k, v] : basic) out << k << " = " << v << "\n";
         out << "\n[restart]\n; filled in by the library\nfailure = 0\nexec_id =\n";
-        out << "\n[advanced]\nlocal_test = 1\nblock_size = 64\n";
+        out << "\n[advanced]\nlocal_test = " << (separate_nodes() > 0 ? 0 : 1) << "\nblock_size = 64\n";
         for (const auto& [k, v] : o.advanced) out << k << " = " << v << "\n";
         if (!o.injection.empty()) out << "\n[injection]\n";
         for (const auto& [k, v] : o.injection) out << k << " = " << v << "\n";
@@ -130,21 +135,41 @@ std::vector<fs::path> files_below(const fs::path& root, const std::function<bool
     return out;
 }
 
+namespace {
+
+// The work dir's files, each once: on separate nodes WORKDIR/local is this
+// node's view of its own storage, which WORKDIR/nodes shows as well.
+std::vector<fs::path> workdir_files(const std::function<bool(const fs::path&)>& wanted) {
+    if (separate_nodes() == 0) return files_below(workdir(), wanted);
+    const fs::path own_view = local_dir();
+    return files_below(workdir(), [&](const fs::path& file) {
+        return wanted(file) && file.string().rfind(own_view.string() + "/", 0) != 0;
+    });
+}
+
+}  // namespace
+
 std::vector<fs::path> find_files(const std::string& name) {
-    return files_below(workdir(), [&](const fs::path& file) { return file.filename() == name; });
+    return workdir_files([&](const fs::path& file) { return file.filename() == name; });
 }
 
 std::vector<fs::path> files_matching(const std::string& pattern) {
     const std::regex re(pattern);
-    return files_below(workdir(), [&](const fs::path& file) { return std::regex_match(file.filename().string(), re); });
+    return workdir_files([&](const fs::path& file) { return std::regex_match(file.filename().string(), re); });
 }
 
 void delete_nodes(std::initializer_list<int> nodes) {
     if (world_rank() == 0) {
         for (int n : nodes) {
-            fs::path dir = local_dir() / ("node" + std::to_string(n));
+            fs::path dir = node_storage(n);
             EXPECT_TRUE(fs::is_directory(dir)) << dir;
-            fs::remove_all(dir);
+            if (separate_nodes() == 0) {
+                fs::remove_all(dir);
+                continue;
+            }
+            // The node's disk, mounted already by this launch: what is on
+            // it goes, as on a replacement node (mount points stay).
+            for (const fs::directory_entry& entry : fs::directory_iterator(dir)) fs::remove_all(entry.path());
         }
     }
     world_barrier();
@@ -394,6 +419,11 @@ bool env_flag(const char* name) {
 
 bool heads_mode() {
     return env_flag("MLCKPT_TEST_HEADS");
+}
+
+int separate_nodes() {
+    const char* v = std::getenv("MLCKPT_TEST_NODES");
+    return v != nullptr && *v != '\0' ? std::atoi(v) : 0;
 }
 
 bool background_mode() {

@@ -40,7 +40,12 @@ struct ConfigOptions {
 // Phase 1: rank 0 writes <workdir>/config.fti (local_test = 1, directories in
 // the workdir). Later phases reuse the file the library rewrote. Collective.
 std::string config(const ConfigOptions& options = {});
-fs::path local_dir();   // ckpt_dir
+fs::path local_dir();  // ckpt_dir (on separate nodes: this node's own)
+// Where node `node`'s local storage is, seen from any rank: emptying it
+// loses the node's checkpoint files (simulated nodes: its folder in
+// ckpt_dir; separate nodes: the node's whole disk, WORKDIR/nodes/n<node>,
+// which the node's processes see as ckpt_dir).
+fs::path node_storage(int node);
 fs::path global_dir();  // glbl_dir
 fs::path meta_dir();    // meta_dir
 
@@ -159,6 +164,11 @@ std::string io_mode();
 // the scenarios): head = 1 with keep_heads_alive, inline_l2..l4 = 0, so the
 // heads do the L2/L3/L4 work asynchronously.
 bool heads_mode();
+// Separate nodes (MLCKPT_TEST_NODES=K, the "multinode" variants): the launch
+// runs on K nodes with hostnames and node-local storage of their own
+// (tests/support/node_agent.sh) and the configuration has local_test = 0;
+// 0 when nodes are simulated (local_test = 1).
+int separate_nodes();
 // Background mode (MLCKPT_TEST_BACKGROUND=1, the "background" variants):
 // head = 0 and inline_l2..l4 = 0, so each rank's worker thread does the
 // L2/L3/L4 work after the commit.

@@ -385,3 +385,16 @@ foreach(multiple "" MULTIPLE)
                           PREFIX mpi.before_meta_commit ENV MLCKPT_FAULT_INJECT=before_meta_commit:0:2)
   mlckpt_add_mpi_scenario(Background.SnapshotOverTheBudgetIsWrittenAtOnce RANKS 4 PHASES ok SNAPSHOT ${multiple})
 endforeach()
+
+# Separate nodes (issue 37): the nodes are real enough (own hostname,
+# shared-memory domain and local storage), then the same node-loss matrix with local_test = 0 on
+# 4 nodes of 2 ranks (heads: a head and an application rank each), each
+# node's local storage its own (tests/support/node_agent.sh); a lost node's
+# whole disk is removed between the launches.
+foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
+             L3.NoLoss L3.OneNodeLost L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost
+             L2.DamageIsRepaired L3.DamageIsRepaired)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok NODES 4)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok NODES 4 HEADS)
+endforeach()
+mlckpt_add_mpi_scenario(SeparateNodes.EachNodeHasItsOwnNameAndStorage RANKS 8 PHASES ok NODES 4)
