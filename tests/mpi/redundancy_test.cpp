@@ -387,8 +387,7 @@ TEST(L4, SurvivesTheLossOfEveryNode) {
         files_below(global_dir(), [&](const fs::path& f) { return std::regex_match(f.filename().string(), l4_file); });
     EXPECT_EQ(l4.size(), static_cast<std::size_t>(app_ranks_expected()));
     world_barrier();  // everybody has looked before rank 0 deletes
-    if (world_rank() == 0) fs::remove_all(local_dir());
-    world_barrier();
+    delete_every_node();
     recover_then_finalize(cfg, 1);
 }
 

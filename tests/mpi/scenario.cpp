@@ -158,18 +158,36 @@ std::vector<fs::path> files_matching(const std::string& pattern) {
     return workdir_files([&](const fs::path& file) { return std::regex_match(file.filename().string(), re); });
 }
 
+namespace {
+
+// Rank 0: node `n`'s local checkpoint files are gone.
+void lose_node(int n) {
+    fs::path dir = node_storage(n);
+    EXPECT_TRUE(fs::is_directory(dir)) << dir;
+    if (separate_nodes() == 0) {
+        fs::remove_all(dir);
+        return;
+    }
+    // The node's disk, mounted already by this launch: what is on it goes,
+    // as on a replacement node (mount points stay).
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir)) fs::remove_all(entry.path());
+}
+
+}  // namespace
+
 void delete_nodes(std::initializer_list<int> nodes) {
     if (world_rank() == 0) {
-        for (int n : nodes) {
-            fs::path dir = node_storage(n);
-            EXPECT_TRUE(fs::is_directory(dir)) << dir;
-            if (separate_nodes() == 0) {
-                fs::remove_all(dir);
-                continue;
-            }
-            // The node's disk, mounted already by this launch: what is on
-            // it goes, as on a replacement node (mount points stay).
-            for (const fs::directory_entry& entry : fs::directory_iterator(dir)) fs::remove_all(entry.path());
+        for (int n : nodes) lose_node(n);
+    }
+    world_barrier();
+}
+
+void delete_every_node() {
+    if (world_rank() == 0) {
+        if (separate_nodes() == 0) {
+            fs::remove_all(local_dir());
+        } else {
+            for (int n = 0; n < separate_nodes(); ++n) lose_node(n);
         }
     }
     world_barrier();

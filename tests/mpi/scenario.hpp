@@ -85,6 +85,8 @@ bool same_files(const fs::path& a, const fs::path& b);
 // Removes the node-local directories of simulated nodes `nodes` (rank 0),
 // then a barrier.
 void delete_nodes(std::initializer_list<int> nodes);
+// The same for every node: all node-local storage is lost.
+void delete_every_node();
 
 // A small tmpfs mounted on `dir` by rank 0, where mounting is allowed: a
 // real full disk (ENOSPC). Collective. Unmounted when the object goes,

@@ -398,3 +398,23 @@ foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentN
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok NODES 4 HEADS)
 endforeach()
 mlckpt_add_mpi_scenario(SeparateNodes.EachNodeHasItsOwnNameAndStorage RANKS 8 PHASES ok NODES 4)
+# Every level and every ckpt_io, heads, the background and snapshot modes
+# and L4 differential checkpoints on separate nodes.
+foreach(io 1 3 5)
+  mlckpt_add_mpi_scenario(Roundtrip.MixedLevels RANKS 8 PHASES ok ok IO ${io} NODES 4)
+endforeach()
+foreach(io 1 2 3 4 5)
+  mlckpt_add_mpi_scenario(Roundtrip.L4 RANKS 8 PHASES ok ok IO ${io} NODES 4)
+endforeach()
+foreach(io 1 3 5)  # it counts the per-rank L4 files
+  mlckpt_add_mpi_scenario(L4.SurvivesTheLossOfEveryNode RANKS 8 PHASES ok ok IO ${io} NODES 4)
+endforeach()
+foreach(test L2.OneNodeLost L3.OneNodeLost)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok FTIFF NODES 4)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok IO 5 NODES 4)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok BACKGROUND NODES 4)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok SNAPSHOT NODES 4)
+endforeach()
+mlckpt_add_mpi_scenario(L4.SurvivesTheLossOfEveryNode RANKS 8 PHASES killed ok HEADS NODES 4)
+mlckpt_add_mpi_scenario(Dcp.OnlyChangedBlocksAreWrittenCrc32 RANKS 8 PHASES ok ok NODES 4)
+mlckpt_add_mpi_scenario(Dcp.CrashDuringUpdateRollsBack RANKS 8 PHASES killed ok NODES 4)
