@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "baselines.hpp"
+#include "command_line.hpp"
 #include "fti.h"
 #include "system_stats.hpp"
 #include "topology/cpu_share.hpp"
@@ -87,23 +88,13 @@ int g_rank = 0;
 int g_ranks = 1;
 
 bool parse(int argc, char** argv, Options& o) {
-    std::map<std::string, std::string> kv;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--cold") {
-            o.cold = true;
-        } else if (a == "--background") {
-            o.background = true;
-        } else if (a == "--snapshot") {
-            o.snapshot = true;
-        } else if (a == "--thread-multiple") {
-            o.thread_multiple = true;
-        } else if (a.rfind("--", 0) == 0 && i + 1 < argc) {
-            kv[a.substr(2)] = argv[++i];
-        } else {
-            return false;
-        }
-    }
+    CommandLine line;
+    if (!parse_command_line(argc, argv, 1, {"cold", "background", "snapshot", "thread-multiple"}, line)) return false;
+    o.cold = line.switches.count("cold") != 0;
+    o.background = line.switches.count("background") != 0;
+    o.snapshot = line.switches.count("snapshot") != 0;
+    o.thread_multiple = line.switches.count("thread-multiple") != 0;
+    const std::map<std::string, std::string>& kv = line.values;
     try {
         o.phase = kv.at("phase");
         o.level = std::stoi(kv.at("level"));

@@ -17,6 +17,7 @@ import json
 import os
 import sys
 
+import render_scaling
 import run_bench
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -215,6 +216,8 @@ def main():
     p.add_argument("--restart-integrity", action="append", default=[], metavar="RESULTS",
                    help="results (run_bench.py at this version) for the table of the restart's integrity "
                         "check only, kept out of the main table")
+    p.add_argument("--scaling", action="append", default=[], metavar="RESULTS",
+                   help="results of run_bench.py --scaling, for the scaling section")
     args = p.parse_args()
     reports = []
     for path in args.results:
@@ -229,7 +232,8 @@ def main():
     for key, value in (("MACHINE", machine), ("TABLE", table(results, m.get("cores"), m)), ("LIMITS", limits(results, m)),
                        ("TARGETS", targets(report)), ("PLOTS", plots(results, args.docs)),
                        ("TIME_TO_SOLUTION", time_to_solution(report["time_to_solution"])),
-                       ("RESTART_INTEGRITY", restart_integrity(integrity_results(args.restart_integrity)))):
+                       ("RESTART_INTEGRITY", restart_integrity(integrity_results(args.restart_integrity))),
+                       ("SCALING", render_scaling.section(args.scaling, args.docs))):
         text = text.replace("{{" + key + "}}", value)
     with open(os.path.join(args.docs, "performance.md"), "w") as f:
         f.write(text)

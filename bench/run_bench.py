@@ -15,6 +15,7 @@ that bench/render_performance.py turns into docs/performance.md.
         [--cases L1:1,L1:3,L2:1,L3:1,L4:1,L4:2,L4:3,L4:4,L4:5,DCP:3,H5S:5] [--runs 5]
         [--recoveries N] [--thread multiple|single] [--time-to-solution SECONDS]
         [--dir DIR] [--out bench-results.json]
+    python3 bench/run_bench.py --scaling ...   (bench/scaling.py: the control path against the rank count)
 
 Cases BG<L>:<io> complete level L in the background (head = 0,
 inline_l<L> = 0), SNAP<L>:<io> take in-memory snapshots (async_snapshot =
@@ -437,6 +438,10 @@ def print_table(results):
 
 
 def main():
+    if "--scaling" in sys.argv[1:]:  # the control path against the rank count: bench/scaling.py
+        import scaling
+        scaling.main([a for a in sys.argv[1:] if a != "--scaling"])
+        return
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")
     p.add_argument("--ranks", default="1,4,8")

@@ -202,6 +202,16 @@ const FileRecord* CheckpointMeta::redundancy_held_by(int holder) const {
     return nullptr;
 }
 
+const FileRecord& CheckpointMeta::file_of(int rank) const {
+    const auto at = static_cast<std::size_t>(rank);
+    if (rank >= 0 && at < files.size() && files[at].rank == rank) return files[at];  // a whole checkpoint's
+    for (const FileRecord& r : files) {
+        if (r.rank == rank) return r;
+    }
+    fail(ErrorKind::corrupt,
+         "the metadata of checkpoint " + std::to_string(ckpt_id) + " has no file of rank " + std::to_string(rank));
+}
+
 std::string serialize_meta(const CheckpointMeta& m) {
     std::string out;
     out += std::string(kMagic) + "\n";

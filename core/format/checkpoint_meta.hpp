@@ -76,6 +76,9 @@ struct CheckpointMeta {
     bool is_dataset() const { return flags != 0; }
 
     const FileRecord* redundancy_held_by(int holder) const;
+    // The FULL record of application rank `rank`; a corrupt Error when the
+    // metadata (or the part of it this rank holds) has none.
+    const FileRecord& file_of(int rank) const;
 };
 
 std::string serialize_file_record(const FileRecord& record);

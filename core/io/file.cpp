@@ -97,10 +97,18 @@ Directory Directory::open(const fs::path& path) {
 
 Directory Directory::make_child(const std::string& name) const {
     check_name(*this, name);
-    if (::mkdirat(fd(), name.c_str(), kDirectoryMode) != 0 && errno != EEXIST) {
+    // Opened first, created only when missing: on a parallel file system a
+    // mkdir of an existing directory still goes to the metadata server,
+    // once per rank when every rank makes the same checkpoint directory.
+    int existing;
+    do {
+        existing = ::openat(fd(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    } while (existing < 0 && errno == EINTR);
+    if (existing >= 0) return Directory(existing, path_of(name));
+    if (errno == ENOENT && ::mkdirat(fd(), name.c_str(), kDirectoryMode) != 0 && errno != EEXIST) {
         fail_errno("cannot create directory", path_of(name), errno);
     }
-    return child(name);
+    return child(name);  // names a link or a file, if that is what is there
 }
 
 Directory Directory::child(const std::string& name) const {

@@ -223,7 +223,7 @@ FileRecord repair_parity(const RedundancyIo& io, const GroupMember& m, const Che
     for (std::size_t g = 0; g < k; ++g) {
         int app = m.app_ranks[g];
         int node = m.nodes[g];
-        st.sizes.push_back(meta.files.at(static_cast<std::size_t>(app)).size);
+        st.sizes.push_back(meta.file_of(app).size);
         st.data_ok.push_back(held[g].data_ok);
         st.parity_ok.push_back(held[g].redundancy_ok);
         if (!st.data_ok.back()) {
@@ -247,7 +247,7 @@ FileRecord repair_parity(const RedundancyIo& io, const GroupMember& m, const Che
                                              " parity files tolerates " + std::to_string(k) + " lost");
     }
     Expected expect;
-    expect.data_crc = meta.files.at(static_cast<std::size_t>(m.app_rank)).crc32;
+    expect.data_crc = meta.file_of(m.app_rank).crc32;
     if (stored != nullptr) expect.parity_crc = stored->crc32;
     std::uint32_t crc = lost == 0 ? stored->crc32 : code_group(io, m, ref, st, expect);
     return parity_record(io, m, ref, st.parity_size, mine.redundancy_ok && stored ? stored->crc32 : crc);

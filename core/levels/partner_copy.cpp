@@ -89,8 +89,8 @@ FileRecord repair_partner_copies(const RedundancyIo& io, const GroupMember& m, c
     }
 
     const int g = m.position;
-    const FileRecord& own_record = meta.files.at(static_cast<std::size_t>(m.app_rank));
-    const FileRecord& left_record = meta.files.at(static_cast<std::size_t>(m.left_app_rank));
+    const FileRecord& own_record = meta.file_of(m.app_rank);
+    const FileRecord& left_record = meta.file_of(m.left_app_rank);
     fs::path own = m.data_path(io, ref);
     fs::path copy = m.redundancy_path(io, ref);
     // The file and the copy kept here share the node's checkpoint directory.

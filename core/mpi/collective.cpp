@@ -182,6 +182,32 @@ std::string bcast_string(MPI_Comm comm, const std::string& value, int root) {
     return out;
 }
 
+namespace {
+
+// Fills `displs` for strings of `lens` bytes laid end to end; their total,
+// which MPI's int counts bound to 2 GiB.
+std::size_t concatenated_size(const std::vector<int>& lens, std::vector<int>& displs, const std::string& what) {
+    displs.assign(lens.size(), 0);
+    long long total = 0;
+    for (std::size_t i = 0; i < lens.size(); ++i) {
+        displs[i] = static_cast<int>(total);
+        total += lens[i];
+        if (total > INT_MAX) fail(ErrorKind::mpi, what + " exceed 2 GiB");
+    }
+    return static_cast<std::size_t>(total);
+}
+
+std::vector<std::string> split_at(const std::string& all, const std::vector<int>& lens,
+                                  const std::vector<int>& displs) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < lens.size(); ++i) {
+        out.push_back(all.substr(static_cast<std::size_t>(displs[i]), static_cast<std::size_t>(lens[i])));
+    }
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& value, int root) {
     int rank = 0;
     int size = 0;
@@ -192,23 +218,54 @@ std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& value,
     MPI_Request request = MPI_REQUEST_NULL;
     check_mpi(MPI_Igather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, comm, &request), "MPI_Igather");
     wait_for(request, "the lengths of every rank's text", {comm, Peer::kEveryRank});
-    std::vector<int> displs(lens.size());
-    long long total = 0;
-    for (std::size_t i = 0; i < lens.size(); ++i) {
-        displs[i] = static_cast<int>(total);
-        total += lens[i];
-    }
-    if (total > INT_MAX) fail(ErrorKind::mpi, "metadata of all ranks exceeds 2 GiB");
-    std::string all(static_cast<std::size_t>(total), '\0');
+    std::vector<int> displs;
+    std::string all(concatenated_size(lens, displs, "the metadata of all ranks"), '\0');
     check_mpi(MPI_Igatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, root, comm,
                            &request),
               "MPI_Igatherv");
     wait_for(request, "every rank's text", {comm, Peer::kEveryRank});
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < lens.size(); ++i) {
-        out.push_back(all.substr(static_cast<std::size_t>(displs[i]), static_cast<std::size_t>(lens[i])));
+    return split_at(all, lens, displs);
+}
+
+std::string scatter_strings(MPI_Comm comm, const std::vector<std::string>& values, int root) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    std::vector<int> lens;
+    std::vector<int> displs;
+    std::string all;
+    if (rank == root) {
+        unsigned long long total = 0;
+        for (const std::string& v : values) total += v.size();
+        // MPI's counts are int: a root with more says so to every rank (length -1) instead of leaving them waiting.
+        for (const std::string& v : values) lens.push_back(total > INT_MAX ? -1 : static_cast<int>(v.size()));
+        if (total <= INT_MAX) {
+            all.reserve(concatenated_size(lens, displs, "the texts to scatter"));
+            for (const std::string& v : values) all += v;
+        }
     }
-    return out;
+    int len = 0;
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Iscatter(lens.data(), 1, MPI_INT, &len, 1, MPI_INT, root, comm, &request), "MPI_Iscatter");
+    wait_for(request, "the length of each rank's text", {comm, Peer::kEveryRank});
+    if (len < 0) fail(ErrorKind::mpi, "the texts to scatter from rank " + std::to_string(root) + " exceed 2 GiB");
+    std::string mine(static_cast<std::size_t>(len), '\0');
+    check_mpi(MPI_Iscatterv(all.data(), lens.data(), displs.data(), MPI_CHAR, mine.data(), len, MPI_CHAR, root, comm,
+                            &request),
+              "MPI_Iscatterv");
+    wait_for(request, "each rank's text", {comm, Peer::kEveryRank});
+    return mine;
+}
+
+std::vector<std::string> allgather_strings(MPI_Comm comm, const std::string& value) {
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    int len = static_cast<int>(value.size());
+    std::vector<int> lens(static_cast<std::size_t>(size));
+    allgather(&len, lens.data(), 1, MPI_INT, comm, "the lengths of the group's texts");
+    std::vector<int> displs;
+    std::string all(concatenated_size(lens, displs, "the texts of the group"), '\0');
+    allgatherv(value.data(), len, all.data(), lens.data(), displs.data(), MPI_CHAR, comm, "the group's texts");
+    return split_at(all, lens, displs);
 }
 
 }  // namespace mlckpt::core

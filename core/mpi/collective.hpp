@@ -75,5 +75,9 @@ std::string agreed_message(int rank, int first, const std::string& message, cons
 std::string bcast_string(MPI_Comm comm, const std::string& value, int root);
 // Gathers one string per rank at `root` (empty vector elsewhere).
 std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& value, int root);
+// Sends string i of `values` (given at `root` only, one per rank) to rank i.
+std::string scatter_strings(MPI_Comm comm, const std::vector<std::string>& values, int root);
+// Every rank's string, on every rank: for small communicators (an L2/L3 group).
+std::vector<std::string> allgather_strings(MPI_Comm comm, const std::string& value);
 
 }  // namespace mlckpt::core

@@ -8,6 +8,7 @@
 #include "mpi/collective.hpp"
 #include "recovery/ftiff_scan.hpp"
 #include "store/checkpoint_store.hpp"
+#include "store/rank_meta.hpp"
 
 namespace mlckpt::core {
 
@@ -18,17 +19,12 @@ std::string describe(const CheckpointRef& r) {
     return "checkpoint " + std::to_string(r.ckpt_id) + " (" + level + ", seq " + std::to_string(r.seq) + ")";
 }
 
-// Checks that apply to the whole checkpoint: every rank reaches the same
-// verdict from the same metadata.
-void check_fits_run(const Context& ctx, const CheckpointMeta& meta, const fs::path& meta_path) {
+// Checks that apply to the whole checkpoint, made by rank 0 for every rank.
+void check_fits_run(const Context& ctx, const CheckpointMeta& meta) {
     if (meta.ranks != ctx.topo.app_size) {
         fail(ErrorKind::not_recoverable, "it was written by " + std::to_string(meta.ranks) +
                                              " application ranks, this run has " + std::to_string(ctx.topo.app_size) +
                                              "; restart with the same number of ranks");
-    }
-    if (meta.files.size() != static_cast<std::size_t>(meta.ranks)) {
-        fail(ErrorKind::corrupt, "metadata '" + meta_path.string() + "' lists " + std::to_string(meta.files.size()) +
-                                     " files for " + std::to_string(meta.ranks) + " ranks");
     }
     if (redundancy_of(meta.level) != nullptr && (meta.node_size != ctx.config.node_size ||
                                                  meta.group_size != ctx.config.group_size || !ctx.topo.groups_valid)) {
@@ -63,7 +59,7 @@ std::string problem_with(const fs::path& path, const FileRecord* record, IoMode 
 }  // namespace
 
 RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& meta, const CheckpointRef& ref) {
-    const FileRecord& rec = meta.files[static_cast<std::size_t>(ctx.rank())];
+    const FileRecord& rec = meta.file_of(ctx.rank());
     // L1 and L4 files are found where the metadata says they were written;
     // L2 and L3 need the same groups, hence the same nodes.
     const bool own = rec.rank == ctx.rank() && redundancy_of(ref.level) == nullptr;
@@ -74,12 +70,8 @@ RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& met
 
 namespace {
 
-RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std::string& meta_text,
-                               Verification check) {
-    fs::path meta_path = ctx.layout.meta_file(ref.level, ref.seq);
-    CheckpointMeta meta = parse_meta(meta_text, meta_path.string());
-    check_fits_run(ctx, meta, meta_path);
-
+RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const RankMeta& part, Verification check) {
+    const CheckpointMeta& meta = part.meta;
     RecoverySource source = own_recovery_source(ctx, meta, ref);
     const FileRecord* own = source.record.rank == ctx.rank() ? &source.record : nullptr;
     const int node = ctx.topo.node_id;
@@ -118,7 +110,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
         if (!mine.redundancy_ok) ctx.log.warning("rebuilding lost redundancy: " + red_problem);
         const GroupMember self = own_member(ctx.topo, ctx.group);
         source.redundancy = redundancy->repair(io, self, meta, ref, mine);
-        source.redundancy_unrecorded = meta.redundancy.size() != meta.files.size();
+        source.redundancy_unrecorded = !part.redundancy_recorded;
         return source;
     }
     if (!mine.data_ok) fail(ErrorKind::corrupt, data_problem);
@@ -128,18 +120,11 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const std
 // Tries one candidate collectively: fills result.source, or adds why not to
 // result.report.
 bool try_candidate(Context& ctx, const CheckpointRef& ref, Verification check, Selection& result) {
-    std::string text;
-    if (ctx.rank() == 0) {
-        try {
-            text = read_text_file(ctx.layout.meta_file(ref.level, ref.seq));
-        } catch (const Error&) {
-            text.clear();  // reported below by every rank's parse
-        }
-    }
-    text = bcast_string(ctx.app, text, 0);
     RecoverySource source;
     try {
-        run_collectively(ctx.app, [&] { source = check_candidate(ctx, ref, text, check); });
+        const RankMeta part = distribute_meta(ctx, ref, MetaScope::group,
+                                              [&](const CheckpointMeta& whole) { check_fits_run(ctx, whole); });
+        run_collectively(ctx.app, [&] { source = check_candidate(ctx, ref, part, check); });
         if (source.redundancy_unrecorded) {
             // Rebuilt at this restart: record it, so a later failure can use it.
             commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy}, source.io);

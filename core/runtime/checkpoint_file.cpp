@@ -136,17 +136,21 @@ class DcpFile final : public CheckpointFile {
 
 // The FB's maxFs and ptFs: the largest file of the L2/L3 group (of all ranks
 // without groups) and the file of the left neighbour, whose copy this rank
-// keeps at L2. Collective over the application ranks.
+// keeps at L2. Collective over the application ranks; what a rank receives
+// is one size per member of its group, whatever the number of ranks.
 FtiffWriter::Sizes exchange_file_sizes(const Context& ctx, std::int64_t mine) {
-    std::vector<std::int64_t> all(static_cast<std::size_t>(ctx.topo.app_size));
-    allgather(&mine, all.data(), 1, MPI_INT64_T, ctx.app);
     FtiffWriter::Sizes sizes;
     if (!ctx.topo.groups_valid) {
-        sizes.max_fs = *std::max_element(all.begin(), all.end());
+        allreduce(&mine, &sizes.max_fs, 1, MPI_INT64_T, MPI_MAX, ctx.app, "the largest checkpoint file");
         return sizes;
     }
-    for (int r : ctx.topo.group_app_ranks) sizes.max_fs = std::max(sizes.max_fs, all[static_cast<std::size_t>(r)]);
-    sizes.pt_fs = all[static_cast<std::size_t>(ctx.topo.left_app_rank)];
+    // The group's communicator is ranked by ring position, as group_app_ranks.
+    const std::size_t members = ctx.topo.group_app_ranks.size();
+    std::vector<std::int64_t> group(members);
+    allgather(&mine, group.data(), 1, MPI_INT64_T, ctx.group, "the sizes of the group's checkpoint files");
+    sizes.max_fs = *std::max_element(group.begin(), group.end());
+    const auto position = static_cast<std::size_t>(ctx.topo.group_rank);
+    sizes.pt_fs = group[(position + members - 1) % members];
     return sizes;
 }
 

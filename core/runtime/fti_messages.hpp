@@ -12,6 +12,10 @@ namespace mlckpt::core::fti_messages {
 std::string execution_id(const std::string& exec_id, bool restart);
 std::string recovering_from(int level, int ckpt_id);
 inline const char* const kInitialized = "FTI has been initialized.";
+// A restart that finds nothing to recover, on every rank, as FTI warns
+// (FTI's suites look for the word "Error" in the second line).
+inline const char* const kRecoveryFailed = "FTI failed to recover the checkpoint files.";
+inline const char* const kRecoveryFailedReason = "Error => no recoverable checkpoint";
 
 // FTI_Protect: the first protection of an id (named or not), and again.
 std::string protect_first(int id, const std::string& name, double mb_per_rank);

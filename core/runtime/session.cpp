@@ -17,6 +17,7 @@
 #include "runtime/head_service.hpp"
 #include "storage/execution_dirs.hpp"
 #include "store/checkpoint_store.hpp"
+#include "store/rank_meta.hpp"
 #include "store/retirement.hpp"
 #include "store/shared_l4.hpp"
 
@@ -150,6 +151,8 @@ void Session::init_application_rank(MPI_Comm user) {
             adopt(std::move(*selection.source));
         } else {
             init_problem_ = selection.report;
+            ctx_.log.warning(fti_messages::kRecoveryFailed);
+            ctx_.log.warning(fti_messages::kRecoveryFailedReason);
         }
     }
     if (c.variate_restart) {
@@ -877,8 +880,7 @@ void Session::settle_restart_redundancy() {
                          std::to_string(check->ref.ckpt_id) + " is damaged (" + check->problem + "); rebuilding it");
     }
     try {
-        CheckpointMeta meta;
-        run_collectively(ctx_.app, [&] { meta = read_meta(ctx_, check->ref); });
+        const CheckpointMeta meta = distribute_meta(ctx_, check->ref, MetaScope::group).meta;
         const StorageLayout layout = ctx_.layout.for_io(meta.io);  // the checkpoint's file names
         RedundancyIo io = ctx_.redundancy_io();
         io.layout = &layout;

@@ -13,6 +13,7 @@
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
+#include "store/rank_meta.hpp"
 #include "store/retirement.hpp"
 #include "store/shared_l4.hpp"
 
@@ -193,9 +194,8 @@ CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
 
 CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
     CheckpointRef target{ref.seq, 4, ref.ckpt_id};
-    CheckpointMeta meta;
-    run_collectively(ctx.app, [&] { meta = read_meta(ctx, ref); });
-    FileRecord mine = meta.files.at(static_cast<std::size_t>(ctx.rank()));
+    const CheckpointMeta meta = distribute_meta(ctx, ref, MetaScope::own).meta;
+    FileRecord mine = meta.file_of(ctx.rank());
     fs::path source = ctx.layout.ckpt_dir(ref.level, ref.seq, mine.node) / mine.file;
     // Per-rank files go into the shared file of ckpt_io 2 or 4; files of
     // another format (written by an earlier run) are copied as they are.

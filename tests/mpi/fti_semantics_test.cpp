@@ -137,15 +137,6 @@ TEST(FtiSemantics, RollbackInPlaceL4) {
     rollback_in_place(FTI_L4);
 }
 
-// Captures what the library prints (stdout and stderr) during `step`.
-std::string output_of(const std::function<void()>& step) {
-    testing::internal::CaptureStdout();
-    testing::internal::CaptureStderr();
-    step();
-    std::string out = testing::internal::GetCapturedStdout();
-    return out + testing::internal::GetCapturedStderr();
-}
-
 // FTI's corner cases: FTI_Init again without FTI_Finalize starts over,
 // quietly (the protected variables and types are forgotten, as in FTI);
 // once the run has checkpointed it is a restart from there; and a new

@@ -34,11 +34,17 @@ rm -rf "$workdir"
 mkdir -p "$workdir"
 nodes=${MLCKPT_TEST_NODES:-}
 if [ -n "$nodes" ]; then
-    if ! why=$(unshare --uts --mount --propagation private true 2>&1); then
-        echo "=== SKIPPED: separate nodes need UTS and mount namespaces (unshare as root): ${why:-refused}"
+    export MLCKPT_NODE_STORAGE=$workdir/nodes MLCKPT_NODE_LOCAL=$workdir/local
+    # What the agent does for each node, tried once: a hostname and a bind
+    # mount of the node's storage in namespaces of their own.
+    mkdir -p "$MLCKPT_NODE_STORAGE/probe" "$MLCKPT_NODE_LOCAL"
+    if ! why=$(unshare --uts --mount --propagation private \
+        sh -c 'hostname probe && mount --bind "$0" "$1"' "$MLCKPT_NODE_STORAGE/probe" "$MLCKPT_NODE_LOCAL" 2>&1); then
+        echo "=== SKIPPED: separate nodes need UTS and mount namespaces, a hostname and a bind mount in them" \
+            "(unshare and mount as root): ${why:-refused}"
         exit 77
     fi
-    export MLCKPT_NODE_STORAGE=$workdir/nodes MLCKPT_NODE_LOCAL=$workdir/local
+    rmdir "$MLCKPT_NODE_STORAGE/probe"
 fi
 # The launch options that spread NP ranks over the nodes.
 node_options() {

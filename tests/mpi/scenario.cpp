@@ -340,6 +340,14 @@ bool session_open() {
     return FTI_COMM_WORLD != MPI_COMM_NULL && FTI_COMM_WORLD != MPI_COMM_WORLD;
 }
 
+std::string output_of(const std::function<void()>& step) {
+    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
+    step();
+    std::string out = testing::internal::GetCapturedStdout();
+    return out + testing::internal::GetCapturedStderr();
+}
+
 void mark(const std::string& name) {
     int first = session_open() ? app_rank() : world_rank();
     if (first == 0) std::ofstream(workdir() / ("marker-" + name)) << "1";

@@ -110,6 +110,9 @@ class SmallFileSystem {
 // Unmounts what a SmallFileSystem of an earlier launch left on `dir` (rank 0).
 void unmount_small_file_system(const fs::path& dir);
 
+// What the library prints (stdout and stderr) during `step`.
+std::string output_of(const std::function<void()>& step);
+
 // Marker files let a later phase check how far an earlier one got.
 void mark(const std::string& name);
 bool marked(const std::string& name);

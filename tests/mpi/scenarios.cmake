@@ -398,6 +398,13 @@ foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentN
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok NODES 4 HEADS)
 endforeach()
 mlckpt_add_mpi_scenario(SeparateNodes.EachNodeHasItsOwnNameAndStorage RANKS 8 PHASES ok NODES 4)
+# What a restart sends each rank of a checkpoint's metadata: its own part
+# and its group's, never the whole (per-rank cost flat in the rank count).
+foreach(test RankMeta.EachRankReceivesItsOwnRecordsAndItsGroupsOnly
+             RankMeta.RedundancyNotRecordedForEveryHolderIsSeenByEveryRank RankMeta.RecordsOutOfPlaceAreCorruptOnEveryRank)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok)
+endforeach()
+mlckpt_add_mpi_scenario(RankMeta.EachRankReceivesItsOwnRecordsAndItsGroupsOnly RANKS 8 PHASES ok NODES 4)
 # Every level and every ckpt_io, heads, the background and snapshot modes
 # and L4 differential checkpoints on separate nodes.
 foreach(io 1 3 5)

@@ -1,0 +1,236 @@
+"""The scaling bench (run_bench.py --scaling): the control path of
+checkpoint and restart from a few ranks to a few hundred, oversubscribed,
+with so little data per rank that only the control path is measured.
+
+For each case (level:ckpt_io, "H" in front for heads: one head per node of
+two ranks) and rank count, one write launch of bench/scaling_bench (FTI_Init,
+--checkpoints checkpoints) and one restart launch (FTI_Init, FTI_Recover,
+FTI_Finalize), each under
+  - Open MPI's monitoring (pml/coll): the bytes every rank sent and received,
+    collectives included, as they crossed the wire;
+  - bench/fs_op_counter.c preloaded: the file-system metadata operations on
+    the shared file system (glbl_dir, meta_dir) and on node-local storage
+    (ckpt_dir), split into FTI_Init, checkpoints, recovery and FTI_Finalize;
+and rank 0's record of the slowest rank's time per phase and the peak
+resident memory per rank. With --fti PREFIX the same program is built
+against FTI (PREFIX/include, PREFIX/lib) and run beside, case for case.
+
+    python3 bench/run_bench.py --scaling [--build build] [--ranks 2,4,8,16,32,64,128,256]
+        [--cases L1:1,L2:1,L3:1,L4:1,L4:2,L4:4,HL2:1] [--checkpoints 3] [--vars 1] [--bytes 1024]
+        [--fti PREFIX] [--dir DIR] [--out scaling.json]
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import run_bench  # the machine's description, as in the main bench's results
+
+MPI_ENV = {
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    "OMPI_MCA_rmaps_base_oversubscribe": "1",
+    "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
+}
+PHASES = ("init", "checkpoint", "recover", "finalize")
+
+
+def parse_case(text):
+    """(level, ckpt_io, heads) of "L2:1" or "HL2:1"."""
+    level, io = text.split(":")
+    heads = level.startswith("H")
+    return int(level.lstrip("HL")), int(io), heads
+
+
+def case_name(level, io, heads):
+    return f"L{level} ckpt_io {io}" + (" heads" if heads else "")
+
+
+def topology(ranks, heads):
+    """node_size and group_size for `ranks` ranks: two ranks per node from
+    8 ranks (one of them the head with heads), else one; groups of up to four
+    nodes, the node count a multiple of the group's."""
+    node_size = 2 if heads or ranks >= 8 else 1
+    nodes = ranks // node_size
+    group = next(g for g in (4, 2, 1) if nodes % g == 0 and nodes >= g)
+    return node_size, group
+
+
+def write_config(path, workdir, level, io, heads, ranks):
+    node_size, group = topology(ranks, heads)
+    with open(path, "w") as f:
+        f.write(f"""[basic]
+head = {1 if heads else 0}
+node_size = {node_size}
+ckpt_dir = {workdir}/local
+glbl_dir = {workdir}/global
+meta_dir = {workdir}/meta
+ckpt_l1 = 0
+ckpt_l2 = 0
+ckpt_l3 = 0
+ckpt_l4 = 0
+inline_l2 = 1
+inline_l3 = 1
+inline_l4 = 1
+keep_last_ckpt = {1 if heads else 0}
+group_size = {group}
+verbosity = 3
+ckpt_io = {io}
+enable_staging = 0
+enable_dcp = 0
+dcp_mode = 0
+dcp_block_size = 16384
+[restart]
+failure = 0
+exec_id = XXXX
+[injection]
+rank = 0
+number = 0
+position = 0
+frequency = 0
+[advanced]
+block_size = 1024
+transfer_size = 16
+mpi_tag = 2612
+local_test = 1
+""")
+
+
+def build_against_fti(args, prefix):
+    """scaling_bench built from the same source against FTI's prefix."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    binary = os.path.join(args.dir, "scaling_bench_fti")
+    # An FTI built with HDF5 includes hdf5.h from fti.h.
+    hdf5 = subprocess.run(["pkg-config", "--cflags", "hdf5-openmpi"], stdout=subprocess.PIPE, text=True).stdout.split()
+    cmd = ["mpicxx", "-std=c++20", "-O2", os.path.join(here, "scaling_bench.cpp"), os.path.join(here, "system_stats.cpp"),
+           f"-I{prefix}/include", *hdf5, f"-L{prefix}/lib", f"-Wl,-rpath,{prefix}/lib", "-lfti", "-ldl", "-o", binary]
+    subprocess.run(cmd, check=True)
+    return binary
+
+
+def run_launch(args, binary, ranks, config, workdir, phase, level, out):
+    counts = os.path.join(workdir, f"counts-{phase}")
+    monitor = os.path.join(workdir, f"monitor-{phase}")
+    os.makedirs(counts)
+    os.makedirs(monitor)
+    cmd = ["mpiexec", "--oversubscribe", "--bind-to", "none", "-n", str(ranks),
+           "--mca", "pml_monitoring_enable", "2", "--mca", "pml_monitoring_enable_output", "3",
+           "--mca", "pml_monitoring_filename", os.path.join(monitor, "prof"),
+           "-x", f"LD_PRELOAD={args.counter}", "-x", f"MLCKPT_COUNT_DIR={counts}",
+           "-x", f"MLCKPT_COUNT_SHARED={workdir}/global:{workdir}/meta",
+           "-x", f"MLCKPT_COUNT_LOCAL={workdir}/local",
+           binary, config, "--phase", phase, "--level", str(level), "--checkpoints", str(args.checkpoints),
+           "--vars", str(args.vars), "--bytes", str(args.bytes), "--out", out]
+    if phase == "write" and "head = 1" in open(config).read():
+        cmd.append("--finalize")
+    env = dict(os.environ, **MPI_ENV)
+    result = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            timeout=args.timeout)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout[-4000:])
+        raise SystemExit(f"scaling: {' '.join(cmd)} failed ({result.returncode})")
+    with open(out) as f:
+        record = json.loads(f.readlines()[-1])
+    record["traffic"] = traffic(monitor, ranks)
+    record["fs_ops"] = fs_ops(counts)
+    return record
+
+
+def traffic(monitor, ranks):
+    """Bytes each world rank sent and received (point to point and the
+    messages of collectives, from Open MPI's monitoring): the maximum, the
+    median and rank 0's."""
+    sent = collections.Counter()
+    received = collections.Counter()
+    for path in glob.glob(os.path.join(monitor, "prof.*.prof")):
+        with open(path) as f:
+            for line in f:
+                parts = line.split("\t")
+                if parts[0] in ("E", "I") and len(parts) >= 4:
+                    src, dst, nbytes = int(parts[1]), int(parts[2]), int(parts[3].split()[0])
+                    sent[src] += nbytes
+                    received[dst] += nbytes
+    out = {}
+    for name, c in (("sent", sent), ("received", received)):
+        values = sorted(c.get(r, 0) for r in range(ranks))
+        out[name] = {"max": values[-1], "median": values[len(values) // 2], "rank0": c.get(0, 0)}
+    return out
+
+
+def fs_ops(counts):
+    """File-system operations per phase and place: the total over every
+    process and the most by one process."""
+    per_process = collections.defaultdict(collections.Counter)
+    for path in glob.glob(os.path.join(counts, "*.counts")):
+        with open(path) as f:
+            for line in f:
+                phase, where, op, n = line.split()
+                per_process[path][(phase, where, op)] += int(n)
+    out = collections.defaultdict(lambda: collections.defaultdict(dict))
+    keys = {k for c in per_process.values() for k in c}
+    for phase, where, op in sorted(keys):
+        values = [c.get((phase, where, op), 0) for c in per_process.values()]
+        out[phase][where][op] = {"total": sum(values), "max": max(values)}
+    return json.loads(json.dumps(out))
+
+
+def run_case(args, impl, binary, ranks, level, io, heads):
+    workdir = os.path.join(args.dir, f"{impl}-{ranks}-{level}-{io}-{int(heads)}")
+    shutil.rmtree(workdir, ignore_errors=True)
+    os.makedirs(workdir)
+    config = os.path.join(workdir, "config.fti")
+    write_config(config, workdir, level, io, heads, ranks)
+    out = os.path.join(workdir, "launches.jsonl")
+    write = run_launch(args, binary, ranks, config, workdir, "write", level, out)
+    restart = run_launch(args, binary, ranks, config, workdir, "restart", level, out)
+    shutil.rmtree(workdir, ignore_errors=True)
+    if restart["wrong_ranks"] != 0:
+        raise SystemExit(f"scaling: {impl} {case_name(level, io, heads)} at {ranks} ranks recovered wrong data")
+    return {"impl": impl, "level": level, "io": io, "heads": heads, "world": ranks, "ranks": write["ranks"],
+            "checkpoints": args.checkpoints, "vars": args.vars, "bytes": args.bytes,
+            "init_s": write["init_s"], "checkpoint_s": statistics.median(write["checkpoint_s"]),
+            "restart_init_s": restart["init_s"], "recover_s": restart["recover_s"],
+            "finalize_s": restart["finalize_s"],
+            "peak_rss_mib": {"write": {k: write[f"peak_rss_mib_{k}"] for k in ("max", "median", "rank0")},
+                             "restart": {k: restart[f"peak_rss_mib_{k}"] for k in ("max", "median", "rank0")}},
+            "traffic": {"write": write["traffic"], "restart": restart["traffic"]},
+            "fs_ops": {"write": write["fs_ops"], "restart": restart["fs_ops"]}}
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="run_bench.py --scaling", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build", default="build")
+    p.add_argument("--ranks", default="2,4,8,16,32,64,128,256")
+    p.add_argument("--cases", default="L1:1,L2:1,L3:1,L4:1,L4:2,L4:4,HL2:1")
+    p.add_argument("--checkpoints", type=int, default=3)
+    p.add_argument("--vars", type=int, default=1)
+    p.add_argument("--bytes", type=int, default=1024)
+    p.add_argument("--fti", default=None, metavar="PREFIX", help="also run the program built against FTI")
+    p.add_argument("--timeout", type=float, default=1800, help="seconds per launch")
+    p.add_argument("--dir", default=None)
+    p.add_argument("--out", default="scaling.json")
+    args = p.parse_args(argv)
+    args.dir = os.path.abspath(args.dir or tempfile.mkdtemp(prefix="mlckpt-scaling-"))
+    os.makedirs(args.dir, exist_ok=True)
+    args.counter = os.path.abspath(os.path.join(args.build, "bench", "libfs_op_counter.so"))
+    impls = [("mlckpt", os.path.abspath(os.path.join(args.build, "bench", "scaling_bench")))]
+    if args.fti:
+        impls.append(("fti", build_against_fti(args, os.path.abspath(args.fti))))
+    machine = run_bench.machine(args)
+    machine["mpi"] = subprocess.run(["mpiexec", "--version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
+    results = []
+    for ranks in [int(x) for x in args.ranks.split(",")]:
+        for level, io, heads in (parse_case(c) for c in args.cases.split(",") if c):
+            for impl, binary in impls:
+                print(f"scaling: {impl} {case_name(level, io, heads)}, {ranks} ranks", file=sys.stderr, flush=True)
+                results.append(run_case(args, impl, binary, ranks, level, io, heads))
+                with open(args.out, "w") as f:  # what is measured so far survives an interrupted run
+                    json.dump({"machine": machine, "results": results}, f, indent=1)
+    print(f"results: {args.out}")
