@@ -40,7 +40,7 @@ struct GroupMember {
         return io.layout->data_file(ref, app_rank, node);
     }
     fs::path redundancy_path(const RedundancyIo& io, const CheckpointRef& ref) const {
-        return io.layout->redundancy_file(ref, app_rank, left_app_rank, node);
+        return io.layout->redundancy_file(ref, app_rank, node);
     }
 };
 

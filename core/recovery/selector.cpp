@@ -91,8 +91,8 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const Ran
         RedundancyIo io = ctx.redundancy_io();
         io.layout = &layout;
         std::string red_problem =
-            problem_with(layout.redundancy_file(ref, ctx.rank(), ctx.topo.left_app_rank, node),
-                         meta.redundancy_held_by(ctx.rank()), meta.io, ctx.io_buffer_bytes(), whole);
+            problem_with(layout.redundancy_file(ref, ctx.rank(), node), meta.redundancy_held_by(ctx.rank()), meta.io,
+                         ctx.io_buffer_bytes(), whole);
         mine.redundancy_ok = red_problem.empty();
         if (!whole) {
             // A rebuild reads the group's sound files: when the group has

@@ -851,8 +851,7 @@ void Session::check_redundancy_in_background() {
     auto check = std::make_shared<RedundancyCheck>();
     check->ref = source_->ref;
     check->io = source_->io;
-    check->path = ctx_.layout.for_io(source_->io)
-                      .redundancy_file(source_->ref, ctx_.rank(), ctx_.topo.left_app_rank, ctx_.topo.node_id);
+    check->path = ctx_.layout.for_io(source_->io).redundancy_file(source_->ref, ctx_.rank(), ctx_.topo.node_id);
     check->record = *source_->redundancy;
     const std::size_t buffer = ctx_.io_buffer_bytes();
     ctx_.background->run([check, buffer] {

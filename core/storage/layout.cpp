@@ -82,11 +82,11 @@ fs::path StorageLayout::data_file(const CheckpointRef& ref, int owner, int node)
     return dir / data_file_name(ref.ckpt_id, owner, file_format(io_, ref.level));
 }
 
-fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int owner, int left, int node) const {
+fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int holder, int node) const {
     fs::path dir = ckpt_dir(ref.level, ref.seq, node);
     const IoMode format = file_format(io_, ref.level);
-    if (ref.level == 2) return dir / partner_file_name(ref.ckpt_id, left, format);
-    if (ref.level == 3) return dir / parity_file_name(ref.ckpt_id, owner, format);
+    if (ref.level == 2) return dir / partner_file_name(ref.ckpt_id, holder, format);
+    if (ref.level == 3) return dir / parity_file_name(ref.ckpt_id, holder, format);
     return {};
 }
 
@@ -122,8 +122,8 @@ std::string StorageLayout::dcp_file_name(int rank) {
     return "dCP-Rank" + std::to_string(rank) + ".fti";
 }
 
-std::string StorageLayout::partner_file_name(int ckpt_id, int owner, IoMode format) {
-    return "Ckpt" + std::to_string(ckpt_id) + "-Pcof" + std::to_string(owner) + file_extension(format);
+std::string StorageLayout::partner_file_name(int ckpt_id, int holder, IoMode format) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Pcof" + std::to_string(holder) + file_extension(format);
 }
 
 std::string StorageLayout::parity_file_name(int ckpt_id, int holder, IoMode format) {

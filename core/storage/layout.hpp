@@ -62,10 +62,10 @@ class StorageLayout {
     fs::path ckpt_dir(int level, std::uint64_t seq, int node) const;
     // The data file of application rank `owner` kept on `node`.
     fs::path data_file(const CheckpointRef& ref, int owner, int node) const;
-    // The redundancy file kept with application rank `owner` on `node`: the
-    // partner copy of its left neighbour `left` at L2, its parity at L3;
+    // The redundancy file application rank `holder` keeps on `node`: the
+    // partner copy of its left neighbour's file at L2, its parity at L3;
     // empty at other levels.
-    fs::path redundancy_file(const CheckpointRef& ref, int owner, int left, int node) const;
+    fs::path redundancy_file(const CheckpointRef& ref, int holder, int node) const;
     // Where application rank `owner` keeps the files it routed into dataset
     // `ref` (scr.h) on `node`: <checkpoint directory>/rank<owner>/. Levels
     // 1-3 only: at L4 the files are at the paths the application named.
@@ -90,7 +90,9 @@ class StorageLayout {
     // The names of a checkpoint's files of `format` (file_format()).
     static std::string data_file_name(int ckpt_id, int rank, IoMode format);
     static std::string dcp_file_name(int rank);
-    static std::string partner_file_name(int ckpt_id, int owner, IoMode format);  // L2 copy of `owner`'s file
+    // L2: the copy `holder` keeps of its left neighbour's file, named after
+    // the holder, as FTI names it.
+    static std::string partner_file_name(int ckpt_id, int holder, IoMode format);
     static std::string parity_file_name(int ckpt_id, int holder, IoMode format);  // L3 parity kept by `holder`
     // Parses "ckpt<seq>.l<L>.meta"; false for any other name.
     static bool parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level);

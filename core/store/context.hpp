@@ -48,15 +48,15 @@ struct Context {
     }
     // The redo journal of this rank's L4 differential file.
     fs::path dcp_journal_path() const { return fs::path(data_path_for({0, kDcpLevel, 0}, rank(), 0)) += ".journal"; }
-    // Path of the redundancy file kept with application rank `owner` (the
-    // partner copy of its left neighbour `left` at L2, its parity at L3);
+    // Path of the redundancy file application rank `holder` keeps (the
+    // partner copy of its left neighbour's file at L2, its parity at L3);
     // empty for other levels.
-    fs::path redundancy_path_for(const CheckpointRef& ref, int owner, int left, int node) const {
-        return layout.redundancy_file(ref, owner, left, node);
+    fs::path redundancy_path_for(const CheckpointRef& ref, int holder, int node) const {
+        return layout.redundancy_file(ref, holder, node);
     }
     fs::path data_path(const CheckpointRef& ref, int node) const { return data_path_for(ref, rank(), node); }
     fs::path redundancy_path(const CheckpointRef& ref, int node) const {
-        return redundancy_path_for(ref, rank(), topo.left_app_rank, node);
+        return redundancy_path_for(ref, rank(), node);
     }
 };
 

@@ -44,9 +44,9 @@ void archive_metadata(const Context& ctx, const CheckpointRef& r) {
 void archive_files(const Context& ctx, const CheckpointRef& r, const Retirers& who) {
     const fs::path dir = ctx.layout.ckpt_dir(4, r.seq, 0);
     const Directory archive = ctx.layout.make_dir(ctx.layout.archive_dir());
-    for (const FileOwner& owner : who.owners) {
+    for (const int owner : who.owners) {
         try {
-            const fs::path file = ctx.data_path_for(r, owner.rank, ctx.topo.node_id);
+            const fs::path file = ctx.data_path_for(r, owner, ctx.topo.node_id);
             const std::string own = file.filename().string();
             if (fs::exists(file)) ctx.layout.make_dir(dir).rename(own, archive, own);
         } catch (const Error& e) {
@@ -78,7 +78,7 @@ bool remove_metadata(const Context& ctx, const CheckpointRef& ref) {
 }
 
 Retirers application_retirers(const Context& ctx) {
-    return {ctx.app, ctx.rank() == 0, {{ctx.rank(), ctx.topo.left_app_rank}}, true};
+    return {ctx.app, ctx.rank() == 0, {ctx.rank()}, true};
 }
 
 Retirers head_retirers(const Context& ctx, MPI_Comm heads) {
@@ -88,7 +88,7 @@ Retirers head_retirers(const Context& ctx, MPI_Comm heads) {
     who.leader = rank == 0;
     for (std::size_t i = 0; i < ctx.topo.node_app_world_ranks.size(); ++i) {
         const GroupMember m = head_member(ctx.topo, MPI_COMM_NULL, static_cast<int>(i));
-        who.owners.push_back({m.app_rank, m.left_app_rank});
+        who.owners.push_back(m.app_rank);
     }
     return who;
 }
@@ -138,10 +138,10 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
     };
     for (const CheckpointRef& r : refs) {
         if (archived(r) || dcp_file_lives_on(r)) continue;
-        for (const FileOwner& owner : who.owners) {
-            fs::path redundancy = ctx.redundancy_path_for(r, owner.rank, owner.left, ctx.topo.node_id);
+        for (const int owner : who.owners) {
+            fs::path redundancy = ctx.redundancy_path_for(r, owner, ctx.topo.node_id);
             if (!redundancy.empty()) remove(redundancy);
-            remove(ctx.data_path_for(r, owner.rank, ctx.topo.node_id));
+            remove(ctx.data_path_for(r, owner, ctx.topo.node_id));
         }
     }
     // A shared L4 file belongs to no rank in particular: the leader removes

@@ -15,18 +15,11 @@
 
 namespace mlckpt::core {
 
-// An application rank whose files are removed, and its left neighbour in
-// the ring (whose partner copy it keeps at L2).
-struct FileOwner {
-    int rank = 0;
-    int left = 0;
-};
-
 // The processes that retire together.
 struct Retirers {
     MPI_Comm comm = MPI_COMM_NULL;  // all of them: retiring is collective over it
     bool leader = false;            // the one that removes the metadata and the shared L4 directories
-    std::vector<FileOwner> owners;  // whose files this process removes
+    std::vector<int> owners;        // application ranks whose files (theirs and what they keep) this process removes
     bool in_background = true;      // files go in ctx.background; else they are gone on return
 };
 

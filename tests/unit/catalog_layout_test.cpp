@@ -70,14 +70,14 @@ TEST(Layout, Hdf5FilesEndInH5) {
     const StorageLayout l(cfg, "exec");
     EXPECT_EQ(l.data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/ckpt7/Ckpt3-Rank12.h5");
     EXPECT_EQ(l.data_file({7, 4, 3}, 12, 0), "/g/exec/l4/ckpt7/Ckpt3-Rank12.h5");
-    EXPECT_EQ(l.redundancy_file({7, 2, 3}, 12, 11, 0), "/l/node0/exec/l2/ckpt7/Ckpt3-Pcof11.h5");
-    EXPECT_EQ(l.redundancy_file({7, 3, 3}, 12, 11, 0), "/l/node0/exec/l3/ckpt7/Ckpt3-RSed12.h5");
+    EXPECT_EQ(l.redundancy_file({7, 2, 3}, 12, 0), "/l/node0/exec/l2/ckpt7/Ckpt3-Pcof12.h5");
+    EXPECT_EQ(l.redundancy_file({7, 3, 3}, 12, 0), "/l/node0/exec/l3/ckpt7/Ckpt3-RSed12.h5");
     EXPECT_EQ(l.data_file({7, kDcpLevel, 3}, 12, 0), "/g/exec/dcp/dCP-Rank12.fti");
     // A checkpoint written under another ckpt_io keeps its names.
     EXPECT_EQ(l.for_io(IoMode::posix).data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/ckpt7/Ckpt3-Rank12.fti");
     cfg.ckpt_io = IoMode::posix;
-    EXPECT_EQ(StorageLayout(cfg, "exec").for_io(IoMode::hdf5).redundancy_file({7, 2, 3}, 12, 11, 0),
-              "/l/node0/exec/l2/ckpt7/Ckpt3-Pcof11.h5");
+    EXPECT_EQ(StorageLayout(cfg, "exec").for_io(IoMode::hdf5).redundancy_file({7, 2, 3}, 12, 0),
+              "/l/node0/exec/l2/ckpt7/Ckpt3-Pcof12.h5");
 }
 
 // make_dir follows links only down to the configured directory a path lies

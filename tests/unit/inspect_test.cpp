@@ -125,7 +125,7 @@ TEST(Inspect, Hdf5FileNamesItsMetadata) {
     std::ofstream(path) << std::string(200, 'x');
     std::ostringstream out, err;
     EXPECT_EQ(inspect({path}, out, err), 1);
-    for (const char* expected : {"the partner copy of the data file of rank 3 in checkpoint 2",
+    for (const char* expected : {"the partner copy that rank 3 keeps of its left neighbour's data file in checkpoint 2",
                                  "HDF5 (ckpt_io = 5) checkpoint file", "<meta_dir>/exec-1/ckpt4.l2.meta"}) {
         EXPECT_NE(err.str().find(expected), std::string::npos) << expected << "\n" << err.str();
     }

@@ -111,7 +111,7 @@ class Prefix {
             for (int r = 0; r < ranks; ++r) {
                 const int left = (r + ranks - 1) % ranks;
                 const std::string& copy = streams[static_cast<std::size_t>(left)];
-                const fs::path at = layout_.redundancy_file(ref, r, left, r);
+                const fs::path at = layout_.redundancy_file(ref, r, r);
                 put(at, copy);
                 m.redundancy.push_back(redundancy(left, r, at, "PARTNER", copy));
             }
@@ -133,7 +133,7 @@ class Prefix {
             const ReedSolomon rs(ranks);
             ReedSolomon::apply(rs.plan(sources, targets), longest, in, out);
             for (int r = 0; r < ranks; ++r) {
-                const fs::path at = layout_.redundancy_file(ref, r, r, r);
+                const fs::path at = layout_.redundancy_file(ref, r, r);
                 put(at, parity[static_cast<std::size_t>(r)]);
                 m.redundancy.push_back(redundancy(r, r, at, "XOR", parity[static_cast<std::size_t>(r)]));
             }
@@ -145,8 +145,8 @@ class Prefix {
         return layout_.routed_dir({seq, level, static_cast<int>(seq)}, rank, rank) /
                ("r" + std::to_string(rank) + "f" + std::to_string(file) + ".dat");
     }
-    fs::path kept(std::uint64_t seq, int level, int holder, int left) const {
-        return layout_.redundancy_file({seq, level, static_cast<int>(seq)}, holder, left, holder);
+    fs::path kept(std::uint64_t seq, int level, int holder) const {
+        return layout_.redundancy_file({seq, level, static_cast<int>(seq)}, holder, holder);
     }
     fs::path node(int n) const { return cache() / ("node" + std::to_string(n)); }
 
@@ -255,12 +255,12 @@ TEST(ScrIndex, PartnerCopiesRebuildANode) {
     p.write(1, 2, "ckpt", 1, {{1000, 10}, {5000}, {}, {7, 3000, 1}});
     EXPECT_EQ(p.index({"--verify", "ckpt"}).code, kIndexOk);
     const auto before = p.snapshot();
-    fs::remove_all(p.node(1));                                         // rank 1's file, the copy of rank 0
-    std::ofstream(p.kept(1, 2, 0, 3), std::ios::binary) << "garbage";  // the copy of rank 3
+    fs::remove_all(p.node(1));                                      // rank 1's file, the copy of rank 0
+    std::ofstream(p.kept(1, 2, 0), std::ios::binary) << "garbage";  // the copy of rank 3
     const IndexRun damaged = p.index({"--verify", "1"});
     EXPECT_EQ(damaged.code, kIndexRebuildable) << damaged.out;
     EXPECT_TRUE(has(line_with(damaged.out, p.cached(1, 2, 1, 0).string()), "is missing")) << damaged.out;
-    EXPECT_TRUE(has(line_with(damaged.out, p.kept(1, 2, 0, 3).string()), "partner copy of rank 3")) << damaged.out;
+    EXPECT_TRUE(has(line_with(damaged.out, p.kept(1, 2, 0).string()), "partner copy of rank 3")) << damaged.out;
     const IndexRun rebuilt = p.index({"--rebuild", "1"});
     EXPECT_EQ(rebuilt.code, kIndexOk) << rebuilt.out << rebuilt.err;
     EXPECT_TRUE(has(rebuilt.out, "rebuilt: '" + p.cached(1, 2, 1, 0).string() + "'")) << rebuilt.out;
@@ -308,10 +308,10 @@ TEST(ScrIndex, ParityRebuildsHalfTheFragments) {
     fs::remove(p.cached(1, 3, 0, 1));
     std::string shorter = read_all(p.cached(1, 3, 3, 2)).substr(0, 100);
     std::ofstream(p.cached(1, 3, 3, 2), std::ios::binary) << shorter;
-    fs::remove(p.kept(1, 3, 1, 1));
-    std::string flipped = read_all(p.kept(1, 3, 2, 2));
+    fs::remove(p.kept(1, 3, 1));
+    std::string flipped = read_all(p.kept(1, 3, 2));
     flipped[77] = static_cast<char>(flipped[77] ^ 1);
-    std::ofstream(p.kept(1, 3, 2, 2), std::ios::binary) << flipped;
+    std::ofstream(p.kept(1, 3, 2), std::ios::binary) << flipped;
     const IndexRun damaged = p.index({"--verify", "1"});
     EXPECT_EQ(damaged.code, kIndexRebuildable) << damaged.out;
     EXPECT_EQ(std::count(damaged.out.begin(), damaged.out.end(), '\n'), 7) << damaged.out;  // 4 problems
@@ -323,7 +323,7 @@ TEST(ScrIndex, ParityRebuildsHalfTheFragments) {
     // Five of eight: beyond Reed-Solomon with k = 4.
     fs::remove_all(p.node(0));
     fs::remove_all(p.node(1));
-    fs::remove(p.kept(1, 3, 3, 3));
+    fs::remove(p.kept(1, 3, 3));
     const IndexRun beyond = p.index({"--verify", "1"});
     EXPECT_EQ(beyond.code, kIndexBeyondRepair) << beyond.out;
     EXPECT_TRUE(has(beyond.out, "lost 5 of its 8")) << beyond.out;

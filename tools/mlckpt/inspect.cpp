@@ -76,9 +76,10 @@ std::string describe_unknown(const std::string& path) {
     const std::string file = p.filename().string();
     if (!std::regex_match(file, name, std::regex(R"(Ckpt(\d+)-(Rank|Pcof|RSed)(\d+)\.(fti|h5))"))) return text;
     const bool hdf5 = name[4] == "h5";
-    const std::string what = name[2] == "Rank"   ? "the data file of rank " + name[3].str()
-                             : name[2] == "Pcof" ? "the partner copy of the data file of rank " + name[3].str()
-                                                 : "the Reed-Solomon parity kept by rank " + name[3].str();
+    const std::string what =
+        name[2] == "Rank"   ? "the data file of rank " + name[3].str()
+        : name[2] == "Pcof" ? "the partner copy that rank " + name[3].str() + " keeps of its left neighbour's data file"
+                            : "the Reed-Solomon parity kept by rank " + name[3].str();
     text += ".\n  Its name makes it " + what + " in checkpoint " + name[1].str() + ". " +
             (name[2] == "RSed" ? "A parity file is raw parity bytes, with no description of its own"
              : hdf5            ? "It looks like an HDF5 (ckpt_io = 5) checkpoint file: h5dump and h5py read it"

@@ -184,7 +184,7 @@ fs::path ScrPrefix::file_path(const DatasetCopy& copy, const FileRecord& record)
 }
 
 fs::path ScrPrefix::redundancy_path(const DatasetCopy& copy, const FileRecord& record) const {
-    return layout_.redundancy_file(copy.ref, record.holder, record.rank, record.node);
+    return layout_.redundancy_file(copy.ref, record.holder, record.node);
 }
 
 bool ScrPrefix::cache_visible() const {

@@ -492,7 +492,7 @@ class Verifier {
             const bool parity = r.type == "PARITY";
             FileReport f{parity ? "parity" : "partner copy", {parity ? r.holder : r.rank}, r.holder, r.node, {}, {}};
             if (node_local(c) && (c.level == 2 || c.level == 3)) {
-                f.path = layout_.for_io(m->io).redundancy_file({c.seq, c.level, c.ckpt_id}, r.holder, r.rank, r.node);
+                f.path = layout_.for_io(m->io).redundancy_file({c.seq, c.level, c.ckpt_id}, r.holder, r.node);
             } else if (is_file_name(r.file)) {  // not made by the library: checked as recorded
                 f.path = directory(c, r.node) / r.file;
             } else {
