@@ -123,8 +123,7 @@ void fill_levels(FTIT_checkpoint (&levels)[5], const Context& ctx) {
     for (int level = 1; level <= 4; ++level) {
         FTIT_checkpoint& l = levels[level];
         // The directories that hold the level's checkpoints, each in its own ckpt<seq>.
-        std::filesystem::path dir = level == 4 ? layout.global_exec_dir() : layout.node_exec_dir(ctx.topo.node_id);
-        put(l.dir, (dir / ("l" + std::to_string(level))).string());
+        put(l.dir, layout.level_dir(level, ctx.topo.node_id).string());
         put(l.metaDir, layout.meta_exec_dir().string());
         l.isInline = cfg.is_inline(level) ? 1 : 0;
         l.ckptIntv = static_cast<int>(cfg.interval_minutes(level));  // whole minutes, as FTI reads them
@@ -134,7 +133,7 @@ void fill_levels(FTIT_checkpoint (&levels)[5], const Context& ctx) {
         }
     }
     FTIT_checkpoint& l4 = levels[4];
-    put(l4.dcpDir, layout.ckpt_dir(core::kDcpLevel, 0, 0).string());
+    put(l4.dcpDir, layout.level_dir(core::kDcpLevel, 0).string());
     if (!ctx.topo.is_head) put(l4.dcpName, core::StorageLayout::dcp_file_name(ctx.rank()));
     put(l4.archDir, (layout.global_exec_dir() / "l4_archive").string());
     put(l4.archMeta, (layout.meta_exec_dir() / "archive").string());

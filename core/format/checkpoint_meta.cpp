@@ -14,7 +14,11 @@ namespace mlckpt::core {
 
 namespace {
 
-constexpr std::string_view kMagic = "MLCKPT_META 2";
+constexpr std::string_view kMagicName = "MLCKPT_META";
+// Version 3 added DIR; version 2 metadata describes checkpoints that each
+// had a directory of their own, and partner copies named after the rank
+// whose file they copy.
+constexpr int kVersion = 3;
 
 std::uint32_t crc_of_text(std::string_view text) {
     return crc32_of(std::as_bytes(std::span(text.data(), text.size())));
@@ -214,11 +218,12 @@ const FileRecord& CheckpointMeta::file_of(int rank) const {
 
 std::string serialize_meta(const CheckpointMeta& m) {
     std::string out;
-    out += std::string(kMagic) + "\n";
+    out += std::string(kMagicName) + " " + std::to_string(kVersion) + "\n";
     out += "EXEC_ID " + m.exec_id + "\n";
     out += "CKPT " + std::to_string(m.ckpt_id) + "\n";
     out += "SEQ " + std::to_string(m.seq) + "\n";
     out += "LEVEL " + std::to_string(m.level) + "\n";
+    out += "DIR " + std::string(m.own_dir ? "own" : "level") + "\n";
     out += "IO " + std::to_string(static_cast<int>(m.io)) + "\n";
     out += "RANKS " + std::to_string(m.ranks) + "\n";
     out += "NODE_SIZE " + std::to_string(m.node_size) + "\n";
@@ -256,15 +261,21 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
 
     LineReader in(text.substr(0, last), source);
     auto [magic, version] = in.next();
-    if (std::string(magic) + " " + std::string(version) != kMagic) {
-        in.error("not an mlckpt metadata file of version 2 (found '" + std::string(magic) + " " + std::string(version) +
-                 "')");
+    if (magic != kMagicName || (version != "2" && version != std::to_string(kVersion))) {
+        in.error("not an mlckpt metadata file of version 2 or " + std::to_string(kVersion) + " (found '" +
+                 std::string(magic) + " " + std::string(version) + "')");
     }
     CheckpointMeta m;
     m.exec_id = std::string(in.expect("EXEC_ID"));
     m.ckpt_id = in.expect_number<int>("CKPT");
     m.seq = in.expect_number<std::uint64_t>("SEQ");
     m.level = in.expect_number<int>("LEVEL");
+    m.own_dir = true;
+    if (version != "2") {
+        const std::string_view dir = in.expect("DIR");
+        if (dir != "own" && dir != "level") in.error("DIR must be 'own' or 'level', found '" + std::string(dir) + "'");
+        m.own_dir = dir == "own";
+    }
     int io = in.expect_number<int>("IO");
     if (!is_registered_format(io)) in.error("unknown IO mode " + std::to_string(io));
     m.io = static_cast<IoMode>(io);

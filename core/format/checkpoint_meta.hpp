@@ -55,6 +55,8 @@ struct CheckpointMeta {
     int ckpt_id = 0;        // the application's id (FTI_Checkpoint's first argument)
     std::uint64_t seq = 0;  // commit order within the execution: newest is largest
     int level = 1;
+    // Its files are in l<L>/ckpt<seq>/ rather than l<L>/ (CheckpointRef).
+    bool own_dir = false;
     IoMode io = IoMode::posix;
     int ranks = 0;       // application ranks of the run that wrote it
     int node_size = 0;   // [basic] node_size of the run (heads included)

@@ -13,31 +13,29 @@ namespace mlckpt::core {
 
 namespace {
 
-// Every rank's directories, newest first (lower level first for a tie).
-std::vector<std::pair<std::uint64_t, int>> all_directories(const Context& ctx) {
-    std::ostringstream mine;
-    for (const auto& [seq, level] : visible_checkpoint_directories(ctx, {1, 4})) mine << seq << ' ' << level << '\n';
-    std::vector<std::string> gathered = gather_strings(ctx.app, mine.str(), 0);
-    std::set<std::pair<std::uint64_t, int>> all;
-    for (const std::string& text : gathered) {
-        std::istringstream in(text);
-        std::pair<std::uint64_t, int> d;
-        while (in >> d.first >> d.second) all.insert(d);
-    }
+// The checkpoints any rank sees, newest first: in FTI's layout by id (the
+// application's order), then those in directories of their own by commit
+// order; the lower level first for a tie.
+std::vector<VisibleCheckpoint> all_candidates(const Context& ctx) {
     std::ostringstream merged;
-    for (const auto& [seq, level] : all) merged << seq << ' ' << level << '\n';
+    for (const auto& [v, count] : gather_visible_checkpoints(ctx, visible_checkpoints(ctx, {1, 4}))) {
+        merged << v.level << ' ' << v.own_dir << ' ' << v.seq << ' ' << v.ckpt_id << '\n';
+    }
     std::istringstream in(bcast_string(ctx.app, merged.str(), 0));
-    std::vector<std::pair<std::uint64_t, int>> out;
-    std::pair<std::uint64_t, int> d;
-    while (in >> d.first >> d.second) out.push_back(d);
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    std::vector<VisibleCheckpoint> out;
+    for (VisibleCheckpoint v; in >> v.level >> v.own_dir >> v.seq >> v.ckpt_id;) out.push_back(v);
+    std::sort(out.begin(), out.end(), [](const VisibleCheckpoint& a, const VisibleCheckpoint& b) {
+        if (a.own_dir != b.own_dir) return !a.own_dir;
+        const auto newer_a = a.own_dir ? a.seq : static_cast<std::uint64_t>(a.ckpt_id);
+        const auto newer_b = b.own_dir ? b.seq : static_cast<std::uint64_t>(b.ckpt_id);
+        return newer_a != newer_b ? newer_a > newer_b : a.level < b.level;
     });
     return out;
 }
 
-// This rank's file in `dir` ("Ckpt<id>-Rank<r>.fti"); its id through `ckpt_id`.
-fs::path own_file(const fs::path& dir, int rank, int& ckpt_id) {
+// This rank's file in `dir` ("Ckpt<id>-Rank<r>.fti", of id `wanted` unless
+// it is -1); its id through `ckpt_id`.
+fs::path own_file(const fs::path& dir, int rank, int wanted, int& ckpt_id) {
     std::error_code ec;
     const std::string suffix = "-Rank" + std::to_string(rank) + ".fti";
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -50,7 +48,7 @@ fs::path own_file(const fs::path& dir, int rank, int& ckpt_id) {
             std::size_t used = 0;
             std::string digits = name.substr(4, name.size() - 4 - suffix.size());
             ckpt_id = std::stoi(digits, &used);
-            if (used == digits.size()) return entry.path();
+            if (used == digits.size() && (wanted < 0 || ckpt_id == wanted)) return entry.path();
         } catch (const std::exception&) {
         }
     }
@@ -84,18 +82,18 @@ FileRecord describe_file(const Context& ctx, const fs::path& path) {
 }  // namespace
 
 std::optional<RecoverySource> scan_self_describing_checkpoints(Context& ctx, std::string& report) {
-    for (const auto& directory : all_directories(ctx)) {
-        // Named copies: C++20 lambdas may not capture structured bindings in every compiler.
-        const auto seq = directory.first;
-        const auto level = directory.second;
+    for (const VisibleCheckpoint& found : all_candidates(ctx)) {
+        const int level = found.level;
+        // Files in FTI's layout take the next sequence number.
+        const std::uint64_t seq = found.own_dir ? found.seq : ctx.catalog.next_seq();
         RecoverySource source;
         source.io = IoMode::ftiff;
         try {
             run_collectively(ctx.app, [&] {
-                fs::path dir = ctx.layout.ckpt_dir(level, seq, ctx.topo.node_id);
+                const CheckpointRef where{seq, level, found.ckpt_id, found.own_dir};
                 int id = 0;
-                source.path = own_file(dir, ctx.rank(), id);
-                source.ref = {seq, level, id};
+                source.path = own_file(ctx.layout.ckpt_dir(where, ctx.topo.node_id), ctx.rank(), found.ckpt_id, id);
+                source.ref = {seq, level, id, found.own_dir};
                 source.record = describe_file(ctx, source.path);
             });
             // Every rank's file must belong to the same checkpoint.
@@ -111,7 +109,9 @@ std::optional<RecoverySource> scan_self_describing_checkpoints(Context& ctx, std
                          std::to_string(seq) + ").");
             return source;
         } catch (const Error& e) {
-            std::string reason = "ckpt" + std::to_string(seq) + " at L" + std::to_string(level) + ": " + e.what();
+            std::string reason =
+                (found.own_dir ? "ckpt" + std::to_string(seq) : "checkpoint " + std::to_string(found.ckpt_id)) +
+                " at L" + std::to_string(level) + ": " + e.what();
             if (!e.remote()) ctx.log.warning("cannot recover from " + reason);
             report += (report.empty() ? "" : "; ") + reason;
         }

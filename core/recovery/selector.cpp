@@ -63,7 +63,7 @@ RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& met
     // L1 and L4 files are found where the metadata says they were written;
     // L2 and L3 need the same groups, hence the same nodes.
     const bool own = rec.rank == ctx.rank() && redundancy_of(ref.level) == nullptr;
-    fs::path path = own ? ctx.layout.ckpt_dir(ref.level, ref.seq, rec.node) / rec.file
+    fs::path path = own ? ctx.layout.ckpt_dir(ref, rec.node) / rec.file
                         : ctx.layout.for_io(meta.io).data_file(ref, ctx.rank(), ctx.topo.node_id);
     return {ref, meta.io, rec, path, std::nullopt, false};
 }

@@ -6,6 +6,7 @@
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "store/checkpoint_store.hpp"
+#include "store/retirement.hpp"
 #include "store/shared_l4.hpp"
 
 namespace mlckpt::core {
@@ -20,7 +21,7 @@ void Promotion::run_local() {
     // gone first: the global directory never holds more than with inline L4.
     ctx_.background->wait();
     if (level_ != 4 || shared_l4()) return;
-    const Directory dir = ctx_.layout.make_dir(ctx_.layout.ckpt_dir(4, committed_.seq, 0));
+    const Directory dir = ctx_.layout.make_dir(ctx_.layout.ckpt_dir(target(), 0));
     copy_verified(ctx_.data_path_for(committed_, record_.rank, ctx_.topo.node_id), dir, record_,
                   ctx_.io_buffer_bytes());
     copy_ = dir.path_of(record_.file);
@@ -42,8 +43,8 @@ void Promotion::communicate(MPI_Comm app, MPI_Comm group) {
 }
 
 void Promotion::discard() const noexcept {
-    if (!copy_.empty()) remove_file_and_empty_dir(copy_);
-    if (shared_l4()) remove_tree(ctx_.layout.ckpt_dir(4, committed_.seq, 0));
+    if (!copy_.empty()) committed_.own_dir ? remove_file_and_empty_dir(copy_) : (void)remove_file(copy_);
+    if (shared_l4()) remove_checkpoint_files(ctx_.layout, target(), 0);
     if (level_ != 4) {
         const fs::path kept = ctx_.redundancy_path(target(), ctx_.topo.node_id);
         remove_file(kept);

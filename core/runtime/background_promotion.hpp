@@ -36,7 +36,7 @@ class Promotion {
     int level() const { return level_; }
 
   private:
-    CheckpointRef target() const { return {committed_.seq, level_, committed_.ckpt_id}; }
+    CheckpointRef target() const { return {committed_.seq, level_, committed_.ckpt_id, committed_.own_dir}; }
     bool shared_l4() const;
 
     const Context& ctx_;

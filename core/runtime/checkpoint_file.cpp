@@ -169,13 +169,15 @@ std::unique_ptr<CheckpointFile> open_shared_file(Context& ctx, const CheckpointR
     spec.before_commit = [rank, seq] { fault_point("before_shared_commit", rank, seq); };
     std::uint64_t bytes = 0;
     for (const Variable& v : vars) bytes += v.bytes();
-    const fs::path dir = ctx.layout.ckpt_dir(4, ref.seq, 0);
+    const fs::path dir = ctx.layout.ckpt_dir(ref, 0);
+    // A directory of its own goes with a failed checkpoint; the level's stays.
+    const fs::path own = ref.own_dir ? dir : fs::path();
     try {
         run_collectively(ctx.app, [&] { spec.dir = ctx.layout.make_dir(dir); });
         auto writer = std::make_unique<SliceWriter>(SharedFile::create(ctx.app, spec, {{rank, bytes}}), !incremental);
-        return std::make_unique<SharedCheckpointFile>(std::move(writer), dir, ctx.layout.base_of(dir));
+        return std::make_unique<SharedCheckpointFile>(std::move(writer), own, ctx.layout.base_of(dir));
     } catch (...) {
-        remove_empty_dir(ctx.layout.base_of(dir), dir);
+        remove_empty_dir(ctx.layout.base_of(dir), own);
         throw;
     }
 }

@@ -14,7 +14,7 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
     // this call settled, see BackgroundWork): the disk never holds more than
     // before, and a late removal never hits the L4 differential file.
     ctx.background->wait_before_writing(level == kDcpLevel);
-    ref_ = {ctx.catalog.next_seq(), level, ckpt_id};
+    ref_ = ctx.catalog.place(ctx.catalog.next_seq(), level, ckpt_id);
     const bool from_memory = level_work_from_memory(ctx, ref_, by_head, incremental);
     work_ = level_work(ctx, ref_, by_head, from_memory);
     // Read right after it is written: by the head, or for an L2 copy or L3

@@ -116,21 +116,20 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
                 auto nl = post.find('\n');
                 std::istringstream head(post.substr(0, nl));
                 std::string word;
-                head >> word >> ref.seq >> ref.level >> ref.ckpt_id;
+                head >> word >> ref;
                 if (word != "POST" || !head || nl == std::string::npos) {
                     fail(ErrorKind::mpi, "malformed request to the head");
                 }
                 retired.clear();  // every rank of the node sends the same
-                for (CheckpointRef r; head >> r.seq >> r.level >> r.ckpt_id;) retired.push_back(r);
+                for (CheckpointRef r; head >> r;) retired.push_back(r);
                 data.push_back(parse_file_record(post.substr(nl + 1), "request to the head"));
             }
             if (ref.level == 4 && is_shared(file_format(ctx_.config.ckpt_io, 4))) return;  // below, collectively
             for (std::size_t i = 0; i < data.size(); ++i) {
                 if (ref.level == 4) {
-                    CheckpointRef local{ref.seq, 1, ref.ckpt_id};
+                    CheckpointRef local{ref.seq, 1, ref.ckpt_id, ref.own_dir};
                     copy_verified(ctx_.data_path_for(local, data[i].rank, ctx_.topo.node_id),
-                                  ctx_.layout.make_dir(ctx_.layout.ckpt_dir(4, ref.seq, 0)), data[i],
-                                  ctx_.io_buffer_bytes());
+                                  ctx_.layout.make_dir(ctx_.layout.ckpt_dir(ref, 0)), data[i], ctx_.io_buffer_bytes());
                     mine.push_back(data[i]);
                     continue;
                 }
@@ -144,7 +143,8 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
             // The heads write the node's ranks' L1 files into one shared file.
             std::vector<std::pair<FileRecord, fs::path>> sources;
             for (const FileRecord& r : data) {
-                sources.emplace_back(r, ctx_.data_path_for({ref.seq, 1, ref.ckpt_id}, r.rank, ctx_.topo.node_id));
+                sources.emplace_back(
+                    r, ctx_.data_path_for({ref.seq, 1, ref.ckpt_id, ref.own_dir}, r.rank, ctx_.topo.node_id));
             }
             mine = flush_into_shared_file(ctx_, heads_, ref, sources);
         }

@@ -477,10 +477,8 @@ void Session::hand_over(const CheckpointRef& ref, int level, const FileRecord& r
                 handed_over_->retired_by_heads.push_back(r);
             }
         }
-        post << "POST " << ref.seq << ' ' << level << ' ' << ref.ckpt_id;
-        for (const CheckpointRef& r : handed_over_->retired_by_heads) {
-            post << ' ' << r.seq << ' ' << r.level << ' ' << r.ckpt_id;
-        }
+        post << "POST " << CheckpointRef{ref.seq, level, ref.ckpt_id, ref.own_dir};
+        for (const CheckpointRef& r : handed_over_->retired_by_heads) post << ' ' << r;
         post << '\n' << serialize_file_record(record);
         send_text(world_.get(), post.str(), ctx_.topo.head_world_rank, ctx_.config.general_tag);
         return;
@@ -548,7 +546,7 @@ void Session::settle_head_verdict() {
 }
 
 void Session::complete_handed_over(const HandedOver& h) {
-    CheckpointRef done{h.committed.seq, h.level, h.committed.ckpt_id};
+    CheckpointRef done{h.committed.seq, h.level, h.committed.ckpt_id, h.committed.own_dir};
     std::vector<CheckpointRef> retired = retired_by(h);
     if (h.level != h.committed.level) ctx_.catalog.add(done);
     forget_retired(ctx_, h.retired_by_heads);  // the heads retired them before their verdict

@@ -214,7 +214,7 @@ void ScrSession::start_output(const std::string& requested, int flags) {
         if ((d.meta.flags & kScrCheckpoint) != 0) last_checkpoint_id_ = std::max(last_checkpoint_id_, d.ref.ckpt_id);
     }
     const int ckpt_id = last_checkpoint_id_ + ((flags & kScrCheckpoint) != 0 ? 1 : 0);
-    out.ref = {seq, cache_level(), ckpt_id};
+    out.ref = {seq, cache_level(), ckpt_id, true};  // a dataset's cached files: ckpt<seq>/rank<r>/ (StorageLayout)
     out.label.name = requested.empty() ? "scr.dataset." + std::to_string(seq) : requested;
     out.label.flags = flags;
     output_ = std::move(out);
@@ -379,7 +379,7 @@ void ScrSession::commit_output(const Output& out, std::vector<FileRecord> record
 
 void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<FileRecord>& records,
                                  const CheckpointMeta& label) {
-    const CheckpointRef target{cached.seq, 4, cached.ckpt_id};
+    const CheckpointRef target{cached.seq, 4, cached.ckpt_id, cached.own_dir};
     run_collectively(ctx_.app, [&] {
         for (const FileRecord& f : records) {
             if (f.type != "FULL") continue;
@@ -471,10 +471,8 @@ void ScrSession::retire_refs(const std::vector<DatasetInfo>& victims, bool remov
     // and redundancy): its node's first rank removes it in the background.
     for (const DatasetInfo& d : victims) {
         if (d.ref.level != 4 && ctx_.topo.node_index == 0) {
-            ctx_.background->remove_tree(ctx_.layout.ckpt_dir(d.ref.level, d.ref.seq, ctx_.topo.node_id));
+            ctx_.background->remove_tree(ctx_.layout.ckpt_dir(d.ref, ctx_.topo.node_id));
         } else if (d.ref.level == 4) {
-            if (ctx_.rank() == 0)
-                ctx_.background->remove_tree(ctx_.layout.ckpt_dir(4, d.ref.seq, 0));  // its metadata's copy
             for (const FileRecord& f : d.meta.files) {
                 if (remove_prefix_files && f.rank == ctx_.rank()) remove_file(fs::path(f.origpath) / f.origname);
             }

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 #include <iterator>
+#include <limits>
 
 #include "common/error.hpp"
 
@@ -69,21 +70,26 @@ const fs::path& StorageLayout::base_of(const fs::path& dir) const {
     return *best;
 }
 
-fs::path StorageLayout::ckpt_dir(int level, std::uint64_t seq, int node) const {
+fs::path StorageLayout::level_dir(int level, int node) const {
     if (level == kDcpLevel) return global_exec_dir() / "dcp";  // one file per rank, updated in place
-    std::string leaf = "ckpt" + std::to_string(seq);
-    if (level >= 4) return global_exec_dir() / "l4" / leaf;
-    return node_exec_dir(node) / ("l" + std::to_string(level)) / leaf;
+    if (level >= 4) return global_exec_dir() / "l4";
+    return node_exec_dir(node) / ("l" + std::to_string(level));
+}
+
+fs::path StorageLayout::ckpt_dir(const CheckpointRef& ref, int node) const {
+    fs::path dir = level_dir(ref.level, node);
+    if (ref.own_dir && ref.level != kDcpLevel) dir /= own_dir_name(ref.seq);
+    return dir;
 }
 
 fs::path StorageLayout::data_file(const CheckpointRef& ref, int owner, int node) const {
-    fs::path dir = ckpt_dir(ref.level, ref.seq, node);
+    fs::path dir = ckpt_dir(ref, node);
     if (ref.level == kDcpLevel) return dir / dcp_file_name(owner);
     return dir / data_file_name(ref.ckpt_id, owner, file_format(io_, ref.level));
 }
 
 fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int holder, int node) const {
-    fs::path dir = ckpt_dir(ref.level, ref.seq, node);
+    fs::path dir = ckpt_dir(ref, node);
     const IoMode format = file_format(io_, ref.level);
     if (ref.level == 2) return dir / partner_file_name(ref.ckpt_id, holder, format);
     if (ref.level == 3) return dir / parity_file_name(ref.ckpt_id, holder, format);
@@ -91,7 +97,7 @@ fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int holder, in
 }
 
 fs::path StorageLayout::routed_dir(const CheckpointRef& ref, int owner, int node) const {
-    return ckpt_dir(ref.level, ref.seq, node) / ("rank" + std::to_string(owner));
+    return ckpt_dir(ref, node) / ("rank" + std::to_string(owner));
 }
 
 fs::path StorageLayout::archive_dir() const {
@@ -102,8 +108,12 @@ fs::path StorageLayout::meta_file(int level, std::uint64_t seq) const {
     return meta_exec_dir() / ("ckpt" + std::to_string(seq) + ".l" + std::to_string(level) + ".meta");
 }
 
+fs::path StorageLayout::meta_copy_dir(int level, int node) const {
+    return (level >= 4 ? global_exec_dir() : node_exec_dir(node)) / "meta";
+}
+
 fs::path StorageLayout::meta_copy(int level, std::uint64_t seq, int node) const {
-    return ckpt_dir(level, seq, node) / meta_file(level, seq).filename();
+    return meta_copy_dir(level, node) / meta_file(level, seq).filename();
 }
 
 fs::path StorageLayout::archive_meta_file(std::uint64_t seq) const {
@@ -130,6 +140,18 @@ std::string StorageLayout::parity_file_name(int ckpt_id, int holder, IoMode form
     return "Ckpt" + std::to_string(ckpt_id) + "-RSed" + std::to_string(holder) + file_extension(format);
 }
 
+bool StorageLayout::parse_file_name_id(const std::string& name, int& ckpt_id) {
+    if (name.size() < 6 || name.compare(0, 4, "Ckpt") != 0) return false;
+    const auto dash = name.find('-', 4);
+    std::uint64_t id = 0;
+    if (dash == std::string::npos || !parse_u64(std::string_view(name).substr(4, dash - 4), id) ||
+        id > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+        return false;
+    }
+    ckpt_id = static_cast<int>(id);
+    return true;
+}
+
 bool StorageLayout::parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level) {
     std::string_view s = name;
     if (s.substr(0, 4) != "ckpt" || s.size() < 12 || s.substr(s.size() - 5) != ".meta") return false;
@@ -143,7 +165,11 @@ bool StorageLayout::parse_meta_file_name(const std::string& name, std::uint64_t&
     return true;
 }
 
-bool StorageLayout::parse_ckpt_dir_name(const std::string& name, std::uint64_t& seq) {
+std::string StorageLayout::own_dir_name(std::uint64_t seq) {
+    return "ckpt" + std::to_string(seq);
+}
+
+bool StorageLayout::parse_own_dir_name(const std::string& name, std::uint64_t& seq) {
     return name.size() > 4 && name.compare(0, 4, "ckpt") == 0 && parse_u64(std::string_view(name).substr(4), seq);
 }
 

@@ -1,27 +1,32 @@
 // Where every file of an execution lives.
 //
-//   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/Ckpt<id>-Rank<r>.fti   L1-L3, node-local
-//                                                                     (.h5 for HDF5 files, as FTI, and
-//                                                                     their partner copies and parity)
-//   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/rank<r>/<name>         L1-L3, files routed with scr.h
-//   <ckpt_dir>/node<N>/<exec_id>/stage/                               staging (FTI_GetStageDir)
-//   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-Rank<r>.fti            L4
-//   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-mpiio.fti              L4, ckpt_io = 2 (all ranks)
-//   <glbl_dir>/<exec_id>/l4/ckpt<seq>/Ckpt<id>-sionlib.fti[.<f>]      L4, ckpt_io = 4 (all ranks)
-//   <glbl_dir>/<exec_id>/l4_archive/Ckpt<id>-Rank<r>.fti,             keep_l4_ckpt: flat, as FTI's
-//                                   ckpt<seq>.l4.meta                 (each checkpoint's files, its metadata copy)
-//   <glbl_dir>/<exec_id>/dcp/dCP-Rank<r>.fti                          L4 differential (level 8),
-//                                                                     updated in place
-//   <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta                          metadata (commit point)
-//   <checkpoint directory of rank 0>/ckpt<seq>.l<L>.meta              its copy, for a restart
-//                                                                     that lost meta_dir
+//   <ckpt_dir>/node<N>/<exec_id>/l<L>/Ckpt<id>-Rank<r>.fti        L1-L3, node-local, as FTI keeps them
+//   <ckpt_dir>/node<N>/<exec_id>/l2/Ckpt<id>-Pcof<r>.fti          (.h5 for HDF5 files, as FTI, and their
+//   <ckpt_dir>/node<N>/<exec_id>/l3/Ckpt<id>-RSed<r>.fti           partner copies and parity)
+//   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/...               the same, for a checkpoint in a
+//                                                                 directory of its own (CheckpointRef)
+//   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/rank<r>/<name>     L1-L3, files routed with scr.h
+//   <ckpt_dir>/node<N>/<exec_id>/stage/                           staging (FTI_GetStageDir)
+//   <ckpt_dir>/node<N>/<exec_id>/meta/ckpt<seq>.l<L>.meta          copy of an L1-L3 checkpoint's metadata,
+//                                                                 for a restart that lost meta_dir
+//   <glbl_dir>/<exec_id>/l4/Ckpt<id>-Rank<r>.fti                  L4 (or l4/ckpt<seq>/, as above)
+//   <glbl_dir>/<exec_id>/l4/Ckpt<id>-mpiio.fti                    L4, ckpt_io = 2 (all ranks)
+//   <glbl_dir>/<exec_id>/l4/Ckpt<id>-sionlib.fti[.<f>]            L4, ckpt_io = 4 (all ranks)
+//   <glbl_dir>/<exec_id>/meta/ckpt<seq>.l<L>.meta                 copy of an L4 checkpoint's metadata
+//   <glbl_dir>/<exec_id>/l4_archive/Ckpt<id>-Rank<r>.fti,         keep_l4_ckpt: flat, as FTI's
+//                                   ckpt<seq>.l4.meta             (each checkpoint's files, its metadata copy)
+//   <glbl_dir>/<exec_id>/dcp/dCP-Rank<r>.fti                      L4 differential (level 8),
+//                                                                 updated in place
+//   <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta                      metadata (commit point)
 //   <meta_dir>/<exec_id>/archive/ckpt<seq>.l4.meta
 //
 // Everything below the three configured directories is the library's own:
 // created with kDirectoryMode, never through a symbolic link (make_dir).
 //
-// Directories are numbered by the commit sequence number, so an application
-// that reuses a checkpoint id never overwrites a committed checkpoint.
+// FTI's names carry the checkpoint id: a checkpoint whose id repeats that
+// of a live one goes in a directory named by its commit sequence number, so
+// that an application that reuses an id never overwrites a committed
+// checkpoint (Catalog::place).
 #pragma once
 
 #include <cstdint>
@@ -59,7 +64,11 @@ class StorageLayout {
     fs::path global_exec_dir() const;
     fs::path meta_exec_dir() const;
 
-    fs::path ckpt_dir(int level, std::uint64_t seq, int node) const;
+    // The directory of a level's checkpoints on `node` (L4: the global one).
+    fs::path level_dir(int level, int node) const;
+    // The directory of checkpoint `ref`'s files on `node`: level_dir(), or
+    // its own directory below it.
+    fs::path ckpt_dir(const CheckpointRef& ref, int node) const;
     // The data file of application rank `owner` kept on `node`.
     fs::path data_file(const CheckpointRef& ref, int owner, int node) const;
     // The redundancy file application rank `holder` keeps on `node`: the
@@ -72,9 +81,10 @@ class StorageLayout {
     fs::path routed_dir(const CheckpointRef& ref, int owner, int node) const;
     fs::path archive_dir() const;
     fs::path meta_file(int level, std::uint64_t seq) const;
-    // The copy of meta_file() kept beside the data, in the checkpoint
-    // directory of `node` (the node of the rank that commits).
+    // The copy of meta_file() kept with the data: on `node` (the node of
+    // the rank that commits) for L1-L3, in the global directory for L4.
     fs::path meta_copy(int level, std::uint64_t seq, int node) const;
+    fs::path meta_copy_dir(int level, int node) const;
     fs::path archive_meta_file(std::uint64_t seq) const;
 
     // The configured directory (ckpt_dir, glbl_dir or meta_dir) that `dir`,
@@ -96,8 +106,13 @@ class StorageLayout {
     static std::string parity_file_name(int ckpt_id, int holder, IoMode format);  // L3 parity kept by `holder`
     // Parses "ckpt<seq>.l<L>.meta"; false for any other name.
     static bool parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level);
+    // "ckpt<seq>", the directory of a checkpoint that has one.
+    static std::string own_dir_name(std::uint64_t seq);
     // Parses "ckpt<seq>"; false for any other name.
-    static bool parse_ckpt_dir_name(const std::string& name, std::uint64_t& seq);
+    static bool parse_own_dir_name(const std::string& name, std::uint64_t& seq);
+    // The id in a checkpoint file's name, "Ckpt<id>-..."; false for a name
+    // of another form.
+    static bool parse_file_name_id(const std::string& name, int& ckpt_id);
 
   private:
     fs::path ckpt_dir_;

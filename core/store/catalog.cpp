@@ -60,17 +60,29 @@ std::vector<CheckpointRef> Catalog::superseded_by(int level, std::uint64_t seq) 
     return out;
 }
 
+CheckpointRef Catalog::place(std::uint64_t seq, int level, int ckpt_id) const {
+    // FTI's names carry the id but not the level's directory alone: a
+    // checkpoint of an id that a live checkpoint kept in FTI's layout
+    // already has would overwrite its files, whatever their levels (a
+    // promotion to L4 and the heads' L1 copy of an L4 checkpoint share
+    // the sequence number, so the choice holds for all of them).
+    // Unrecorded data (lost metadata) may carry any id.
+    const bool repeats = std::any_of(refs_.begin(), refs_.end(), [&](const CheckpointRef& r) {
+        return r.ckpt_id == ckpt_id && r.seq != seq && !r.own_dir;
+    });
+    return {seq, level, ckpt_id, repeats || !unrecorded_.empty()};
+}
+
 std::string Catalog::serialize() const {
     std::ostringstream out;
-    for (const CheckpointRef& r : refs_) out << r.seq << ' ' << r.level << ' ' << r.ckpt_id << '\n';
+    for (const CheckpointRef& r : refs_) out << r << '\n';
     return out.str();
 }
 
 Catalog Catalog::parse(const std::string& text) {
     Catalog c;
     std::istringstream in(text);
-    CheckpointRef r;
-    while (in >> r.seq >> r.level >> r.ckpt_id) c.refs_.push_back(r);
+    for (CheckpointRef r; in >> r;) c.refs_.push_back(r);
     return c;
 }
 

@@ -19,6 +19,11 @@ class Catalog {
     void remove(const CheckpointRef& ref);
     // Above the newest entry and above every sequence number reserved.
     std::uint64_t next_seq() const;
+    // A new checkpoint (seq, level, ckpt_id): in FTI's layout, its files
+    // directly in the level's directory, unless that would put them where
+    // a live checkpoint's files of the same names are, or where unrecorded
+    // data may be; then in a directory of its own.
+    CheckpointRef place(std::uint64_t seq, int level, int ckpt_id) const;
     // Checkpoint data of this execution that has no metadata (lost with its
     // metadata directory) is kept in place: new checkpoints are numbered
     // after it, so that none is ever written into its directories.

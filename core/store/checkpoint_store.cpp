@@ -26,17 +26,48 @@ std::int64_t now_ns() {
         .count();
 }
 
-// Removes the ckpt<seq> directories under `level_root` that the catalog does
-// not know, and temporary files anywhere below.
-void remove_uncommitted(const Context& ctx, const Catalog& keep, const fs::path& level_root, int level) {
+// The id of kept checkpoints whose metadata is damaged: which files in
+// FTI's layout were theirs is unknown, so all of their level's are kept.
+constexpr int kUnknownId = -1;
+
+bool is_temporary(const std::string& name) {
+    return name.find(".tmp") != std::string::npos || name.front() == '.';
+}
+
+// Removes what lies in `dir`, the directory of `level` checkpoints, that no
+// checkpoint of `keep` owns: a directory ckpt<seq> of a checkpoint not
+// kept, a file in FTI's layout whose id no kept checkpoint there has, and
+// temporary and hidden files (a copy a crash interrupted, a retired file
+// not yet removed).
+void remove_uncommitted(const Context& ctx, const Catalog& keep, const fs::path& dir, int level) {
+    auto kept_in_level_dir = [&](int id) {
+        return std::any_of(keep.refs().begin(), keep.refs().end(), [&](const CheckpointRef& r) {
+            return r.level == level && !r.own_dir && (r.ckpt_id == id || r.ckpt_id == kUnknownId);
+        });
+    };
     std::error_code ec;
-    if (!fs::is_directory(level_root, ec)) return;
-    for (const auto& entry : fs::directory_iterator(level_root, ec)) {
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
         std::uint64_t seq = 0;
-        std::string name = entry.path().filename().string();
-        if (StorageLayout::parse_ckpt_dir_name(name, seq) && keep.contains(seq, level)) continue;
-        ctx.log.debug("removing uncommitted checkpoint data " + entry.path().string());
-        remove_tree(entry.path());
+        int id = 0;
+        if (StorageLayout::parse_own_dir_name(name, seq) && keep.contains(seq, level)) continue;
+        if (StorageLayout::parse_file_name_id(name, id) && !is_temporary(name) && kept_in_level_dir(id)) continue;
+        ctx.log.debug("removing uncommitted checkpoint data " + it->path().string());
+        remove_tree(it->path());
+    }
+}
+
+// Removes the metadata copies in `dir` of checkpoints `keep` does not have.
+void remove_unkept_meta_copies(const Catalog& keep, const fs::path& dir) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::uint64_t seq = 0;
+        int level = 0;
+        if (StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, level) &&
+            keep.contains(seq, level)) {
+            continue;
+        }
+        remove_file(it->path());
     }
 }
 
@@ -122,6 +153,7 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
         meta.ckpt_id = ref.ckpt_id;
         meta.seq = ref.seq;
         meta.level = ref.level;
+        meta.own_dir = ref.own_dir;
         meta.io = io;
         meta.ranks = ctx.topo.app_size;
         meta.node_size = ctx.config.node_size;
@@ -193,10 +225,10 @@ CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
 }
 
 CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
-    CheckpointRef target{ref.seq, 4, ref.ckpt_id};
+    CheckpointRef target{ref.seq, 4, ref.ckpt_id, ref.own_dir};
     const CheckpointMeta meta = distribute_meta(ctx, ref, MetaScope::own).meta;
     FileRecord mine = meta.file_of(ctx.rank());
-    fs::path source = ctx.layout.ckpt_dir(ref.level, ref.seq, mine.node) / mine.file;
+    fs::path source = ctx.layout.ckpt_dir(ref, mine.node) / mine.file;
     // Per-rank files go into the shared file of ckpt_io 2 or 4; files of
     // another format (written by an earlier run) are copied as they are.
     const IoMode shared = file_format(ctx.config.ckpt_io, 4);
@@ -207,7 +239,7 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
             mine = flush_into_shared_file(ctx, ctx.app, target, {{mine, source}}).front();
         } else {
             run_collectively(ctx.app, [&] {
-                const Directory dir = ctx.layout.make_dir(ctx.layout.ckpt_dir(4, ref.seq, 0));
+                const Directory dir = ctx.layout.make_dir(ctx.layout.ckpt_dir(target, 0));
                 copy_verified(source, dir, mine, ctx.io_buffer_bytes());
                 copy = dir.path_of(mine.file);
             });
@@ -216,27 +248,44 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
         mine.holder = ctx.rank();
         publish(ctx, target, {mine}, io);
     } catch (...) {
-        if (!copy.empty()) remove_file_and_empty_dir(copy);
-        if (is_shared(io)) remove_tree(ctx.layout.ckpt_dir(4, ref.seq, 0));
+        if (!copy.empty()) target.own_dir ? remove_file_and_empty_dir(copy) : (void)remove_file(copy);
+        if (is_shared(io)) remove_checkpoint_files(ctx.layout, target, 0);
         throw;
     }
     ctx.log.info("Checkpoint " + std::to_string(ref.ckpt_id) + " flushed to L4.");
     return target;
 }
 
-std::set<std::pair<std::uint64_t, int>> visible_checkpoint_directories(const Context& ctx,
-                                                                       std::initializer_list<int> levels) {
-    std::set<std::pair<std::uint64_t, int>> out;
+std::set<VisibleCheckpoint> visible_checkpoints(const Context& ctx, std::initializer_list<int> levels) {
+    std::set<VisibleCheckpoint> out;
     for (int level : levels) {
         std::error_code ec;
-        fs::path root = ctx.layout.ckpt_dir(level, 0, ctx.topo.node_id).parent_path();
-        if (!fs::is_directory(root, ec)) continue;
-        for (const auto& entry : fs::directory_iterator(root, ec)) {
+        const fs::path dir = ctx.layout.level_dir(level, ctx.topo.node_id);
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            const std::string name = it->path().filename().string();
             std::uint64_t seq = 0;
-            if (StorageLayout::parse_ckpt_dir_name(entry.path().filename().string(), seq)) out.insert({seq, level});
+            int id = 0;
+            if (StorageLayout::parse_own_dir_name(name, seq)) {
+                out.insert({level, true, seq, -1});
+            } else if (StorageLayout::parse_file_name_id(name, id) && !is_temporary(name)) {
+                out.insert({level, false, 0, id});
+            }
         }
     }
     return out;
+}
+
+std::map<VisibleCheckpoint, int> gather_visible_checkpoints(const Context& ctx,
+                                                            const std::set<VisibleCheckpoint>& mine) {
+    std::ostringstream text;
+    for (const VisibleCheckpoint& v : mine)
+        text << v.level << ' ' << v.own_dir << ' ' << v.seq << ' ' << v.ckpt_id << '\n';
+    std::map<VisibleCheckpoint, int> seen;
+    for (const std::string& part : gather_strings(ctx.app, text.str(), 0)) {
+        std::istringstream in(part);
+        for (VisibleCheckpoint v; in >> v.level >> v.own_dir >> v.seq >> v.ckpt_id;) ++seen[v];
+    }
+    return seen;
 }
 
 namespace {
@@ -247,49 +296,41 @@ namespace {
 // numbers new checkpoints after it, and the report of a restart that finds
 // nothing says where it is and what to do with it.
 void keep_data_without_metadata(Context& ctx) {
-    std::ostringstream mine;
-    if (ctx.topo.node_index == 0) {
-        for (const auto& [seq, level] : visible_checkpoint_directories(ctx, {1, 2, 3})) {
-            mine << seq << ' ' << level << '\n';
-        }
-    }
+    std::set<VisibleCheckpoint> mine;
+    if (ctx.topo.node_index == 0) mine = visible_checkpoints(ctx, {1, 2, 3});
     if (ctx.rank() == 0) {
-        for (const auto& [seq, level] : visible_checkpoint_directories(ctx, {4})) mine << seq << ' ' << level << '\n';
+        mine.merge(visible_checkpoints(ctx, {4}));
         std::error_code ec;
-        if (fs::exists(ctx.layout.ckpt_dir(kDcpLevel, 0, 0), ec)) mine << 0 << ' ' << kDcpLevel << '\n';
+        if (fs::exists(ctx.layout.level_dir(kDcpLevel, 0), ec)) mine.insert({kDcpLevel, false, 0, -1});
     }
-    std::vector<std::string> gathered = gather_strings(ctx.app, mine.str(), 0);
+    const std::map<VisibleCheckpoint, int> nodes = gather_visible_checkpoints(ctx, mine);  // -> nodes holding it
     std::string summary;
     std::uint64_t highest = 0;
     if (ctx.rank() == 0) {
-        std::map<std::pair<int, std::uint64_t>, int> nodes;  // (level, seq) -> nodes holding it
-        for (const std::string& text : gathered) {
-            std::istringstream in(text);
-            std::uint64_t seq = 0;
-            int level = 0;
-            while (in >> seq >> level) {
-                ++nodes[{level, seq}];
-                highest = std::max(highest, seq);
-            }
-        }
         std::vector<std::string> parts;
-        for (const auto& [key, count] : nodes) {
-            const auto& [level, seq] = key;
-            if (level == kDcpLevel) {
-                parts.push_back("L4 differential files in '" + ctx.layout.ckpt_dir(kDcpLevel, 0, 0).string() + "'");
-            } else if (level == 4) {
-                parts.push_back("L4 '" + ctx.layout.ckpt_dir(4, seq, 0).string() + "'");
+        for (const auto& [found, count] : nodes) {
+            highest = std::max(highest, found.seq);
+            const CheckpointRef ref{found.seq, found.level, found.ckpt_id, found.own_dir};
+            const std::string where = found.own_dir ? ctx.layout.ckpt_dir(ref, ctx.topo.node_id).string()
+                                                    : (ctx.layout.level_dir(found.level, ctx.topo.node_id) /
+                                                       ("Ckpt" + std::to_string(found.ckpt_id) + "-*"))
+                                                          .string();
+            const std::string which =
+                found.own_dir ? "ckpt" + std::to_string(found.seq) : "checkpoint " + std::to_string(found.ckpt_id);
+            if (found.level == kDcpLevel) {
+                parts.push_back("L4 differential files in '" + ctx.layout.level_dir(kDcpLevel, 0).string() + "'");
+            } else if (found.level == 4) {
+                parts.push_back("L4 " + which + " ('" + where + "')");
             } else {
-                parts.push_back("L" + std::to_string(level) + " ckpt" + std::to_string(seq) + " on " +
-                                plural(static_cast<std::size_t>(count), "node") + " ('" +
-                                ctx.layout.ckpt_dir(level, seq, ctx.topo.node_id).string() + "' and the like)");
+                parts.push_back("L" + std::to_string(found.level) + " " + which + " on " +
+                                plural(static_cast<std::size_t>(count), "node") + " ('" + where + "' and the like)");
             }
         }
         if (!parts.empty()) {
             summary = "its metadata is missing, but checkpoint data of this execution was found and left in place: ";
             for (std::size_t i = 0; i < parts.size(); ++i) summary += (i == 0 ? "" : ", ") + parts[i];
             summary += ". To restart from it, restore '" + ctx.layout.meta_exec_dir().string() +
-                       "' and relaunch; to start afresh, remove those directories and set [restart] failure = 0 in " +
+                       "' and relaunch; to start afresh, remove that data and set [restart] failure = 0 in " +
                        ctx.config.path;
         }
     }
@@ -316,7 +357,7 @@ bool restore_from_copy(const Context& ctx, std::uint64_t seq, int level, Catalog
         }
         atomic_write_file(ctx.layout.make_dir(ctx.layout.meta_exec_dir()),
                           ctx.layout.meta_file(level, seq).filename().string(), text);
-        found.add({seq, level, meta.ckpt_id});
+        found.add({seq, level, meta.ckpt_id, meta.own_dir});
         ctx.log.warning("the metadata of checkpoint " + std::to_string(meta.ckpt_id) + " (seq " + std::to_string(seq) +
                         ") " + what + " in '" + ctx.layout.meta_exec_dir().string() + "': restored from its copy '" +
                         copy.string() + "'");
@@ -330,14 +371,16 @@ bool restore_from_copy(const Context& ctx, std::uint64_t seq, int level, Catalog
 // Rank 0, when a restart finds no metadata of its execution: restores what
 // the copies beside the data hold (write_meta_copy).
 void restore_lost_metadata(const Context& ctx, Catalog& found) {
-    std::vector<std::pair<std::uint64_t, int>> candidates;
-    for (const auto& dir : visible_checkpoint_directories(ctx, {1, 2, 3, 4})) candidates.push_back(dir);
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(ctx.layout.ckpt_dir(kDcpLevel, 0, 0), ec)) {
-        std::uint64_t seq = 0;
-        int level = 0;
-        if (StorageLayout::parse_meta_file_name(entry.path().filename().string(), seq, level) && level == kDcpLevel) {
-            candidates.emplace_back(seq, level);
+    std::set<std::pair<std::uint64_t, int>> candidates;
+    for (const int level : {1, 4}) {  // the node's copies (L1-L3), the global ones (L4, L4 differential)
+        std::error_code ec;
+        const fs::path dir = ctx.layout.meta_copy_dir(level, ctx.topo.node_id);
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            std::uint64_t seq = 0;
+            int copied = 0;
+            if (StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, copied)) {
+                candidates.emplace(seq, copied);
+            }
         }
     }
     for (const auto& [seq, level] : candidates) restore_from_copy(ctx, seq, level, found, "was missing");
@@ -371,13 +414,13 @@ void load_catalog_and_clean(Context& ctx) {
                                         ": incomplete or inconsistent with its name");
                         continue;
                     }
-                    found.add({seq, level, meta.ckpt_id});
+                    found.add({seq, level, meta.ckpt_id, meta.own_dir});
                 } catch (const Error& e) {
                     if (restore_from_copy(ctx, seq, level, found, "was damaged (" + std::string(e.what()) + ")")) {
                         continue;
                     }
                     ctx.log.warning(std::string("ignoring damaged metadata (its data is left in place): ") + e.what());
-                    damaged.add({seq, level, 0});
+                    damaged.add({seq, level, kUnknownId, false});
                 }
             }
         }
@@ -407,11 +450,14 @@ void load_catalog_and_clean(Context& ctx) {
         // One rank per node cleans that node's storage; rank 0 the global one.
         if (ctx.topo.node_index == 0) {
             for (int level = 1; level <= 3; ++level) {
-                remove_uncommitted(ctx, keep,
-                                   ctx.layout.node_exec_dir(ctx.topo.node_id) / ("l" + std::to_string(level)), level);
+                remove_uncommitted(ctx, keep, ctx.layout.level_dir(level, ctx.topo.node_id), level);
             }
+            remove_unkept_meta_copies(keep, ctx.layout.meta_copy_dir(1, ctx.topo.node_id));
         }
-        if (ctx.rank() == 0) remove_uncommitted(ctx, keep, ctx.layout.global_exec_dir() / "l4", 4);
+        if (ctx.rank() == 0) {
+            remove_uncommitted(ctx, keep, ctx.layout.level_dir(4, 0), 4);
+            remove_unkept_meta_copies(keep, ctx.layout.meta_copy_dir(4, 0));
+        }
     }
     try {
         // After lost metadata, only an update whose metadata was restored is known to have committed.
@@ -423,7 +469,7 @@ void load_catalog_and_clean(Context& ctx) {
     barrier(ctx.app);
     bool any_dcp = std::any_of(keep.refs().begin(), keep.refs().end(),
                                [](const CheckpointRef& r) { return r.level == kDcpLevel; });
-    if (ctx.rank() == 0 && !any_dcp && !keep_all) remove_tree(ctx.layout.ckpt_dir(kDcpLevel, 0, 0));
+    if (ctx.rank() == 0 && !any_dcp && !keep_all) remove_tree(ctx.layout.level_dir(kDcpLevel, 0));
     barrier(ctx.app);
 }
 

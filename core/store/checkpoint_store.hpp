@@ -5,7 +5,9 @@
 // at any point leaves the previous good checkpoint recoverable.
 #pragma once
 
+#include <compare>
 #include <initializer_list>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -48,10 +50,23 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref);
 // Reads the committed metadata of `ref` (each rank reads the file itself).
 CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref);
 
-// The (seq, level) of the ckpt<seq> directories of `levels` that this rank
-// sees: its node's for L1-L3, the global ones for L4.
-std::set<std::pair<std::uint64_t, int>> visible_checkpoint_directories(const Context& ctx,
-                                                                       std::initializer_list<int> levels);
+// Checkpoint data of `levels` that this rank sees (its node's for L1-L3,
+// the global data for L4), found without metadata: a directory ckpt<seq>
+// of one checkpoint (own_dir; ckpt_id -1, unknown), or the files of one id
+// in FTI's layout (seq 0, unknown).
+struct VisibleCheckpoint {
+    int level = 1;
+    bool own_dir = false;
+    std::uint64_t seq = 0;
+    int ckpt_id = -1;
+    auto operator<=>(const VisibleCheckpoint&) const = default;
+};
+std::set<VisibleCheckpoint> visible_checkpoints(const Context& ctx, std::initializer_list<int> levels);
+
+// Collective over ctx.app. Every rank's visible_checkpoints `mine`, at rank
+// 0: each with the number of ranks that see it (empty elsewhere).
+std::map<VisibleCheckpoint, int> gather_visible_checkpoints(const Context& ctx,
+                                                            const std::set<VisibleCheckpoint>& mine);
 
 // Collective. Loads the catalog of committed checkpoints from the metadata
 // directory (rank 0 reads it, everybody gets it), then removes leftovers of

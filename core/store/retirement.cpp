@@ -36,13 +36,26 @@ void archive_metadata(const Context& ctx, const CheckpointRef& r) {
     ctx.layout.make_dir(meta.parent_path()).rename(meta.filename().string(), archive, meta.filename().string());
 }
 
+// The names of checkpoint `r`'s files left in its directory `dir`: all of
+// them in a directory of its own, else those that carry its id.
+std::vector<std::string> files_left(const CheckpointRef& r, const fs::path& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        int id = 0;
+        if (r.own_dir || (StorageLayout::parse_file_name_id(name, id) && id == r.ckpt_id)) names.push_back(name);
+    }
+    return names;
+}
+
 // keep_l4_ckpt: the files of retired L4 checkpoint `r` move into
 // <glbl_dir>/<exec_id>/l4_archive/ under their own names. Each process
-// moves its owners' files; then the leader moves what is left (the
-// metadata copy, a file that all ranks share) and removes the checkpoint's
-// directory.
+// moves its owners' files; then the leader moves what is left (a file
+// that all ranks share, the metadata copy) and removes the checkpoint's
+// own directory if it has one.
 void archive_files(const Context& ctx, const CheckpointRef& r, const Retirers& who) {
-    const fs::path dir = ctx.layout.ckpt_dir(4, r.seq, 0);
+    const fs::path dir = ctx.layout.ckpt_dir(r, 0);
     const Directory archive = ctx.layout.make_dir(ctx.layout.archive_dir());
     for (const int owner : who.owners) {
         try {
@@ -57,14 +70,15 @@ void archive_files(const Context& ctx, const CheckpointRef& r, const Retirers& w
     if (!who.leader) return;
     try {
         const Directory from = ctx.layout.make_dir(dir);
+        for (const std::string& name : files_left(r, dir)) from.rename(name, archive, name);
+        const fs::path copy = ctx.layout.meta_copy(4, r.seq, 0);
         std::error_code ec;
-        std::vector<std::string> left;
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-            left.push_back(it->path().filename().string());
+        if (fs::exists(copy, ec)) {
+            const std::string name = copy.filename().string();
+            ctx.layout.make_dir(copy.parent_path()).rename(name, archive, name);
         }
-        for (const std::string& name : left) from.rename(name, archive, name);
         archive.sync();
-        ctx.background->remove_tree(dir);
+        if (r.own_dir) ctx.background->remove_tree(dir);
     } catch (const Error& e) {
         ctx.log.warning("archiving checkpoint " + std::to_string(r.ckpt_id) + ": " + e.what());
     }
@@ -75,6 +89,19 @@ void archive_files(const Context& ctx, const CheckpointRef& r, const Retirers& w
 bool remove_metadata(const Context& ctx, const CheckpointRef& ref) {
     remove_file(ctx.layout.meta_copy(ref.level, ref.seq, ctx.topo.node_id));
     return remove_file(ctx.layout.meta_file(ref.level, ref.seq));
+}
+
+void remove_checkpoint_files(const StorageLayout& layout, const CheckpointRef& ref, int node) noexcept {
+    const fs::path dir = layout.ckpt_dir(ref, node);
+    if (ref.own_dir) {
+        remove_tree(dir);
+        return;
+    }
+    try {
+        for (const std::string& name : files_left(ref, dir)) remove_file(dir / name);
+    } catch (const std::exception&) {
+        // what is left is removed as uncommitted data at the next start
+    }
 }
 
 Retirers application_retirers(const Context& ctx) {
@@ -129,8 +156,19 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
         });
     };
     // In the background, the application need not wait while the file
-    // system frees them.
-    auto remove = [&](const fs::path& file) {
+    // system frees them. A file in FTI's layout first takes a hidden name:
+    // a newer checkpoint may take its name (Catalog::place) before the
+    // removal runs. The level's directory stays.
+    auto remove = [&](const CheckpointRef& r, const fs::path& file) {
+        if (!r.own_dir) {
+            const fs::path hidden = file.parent_path() / ("." + file.filename().string() + ".retired");
+            std::error_code ec;
+            fs::rename(file, hidden, ec);
+            if (ec) return;  // already gone, or left as uncommitted data for the next start
+            if (who.in_background) return ctx.background->run([hidden] { remove_file(hidden); });
+            remove_file(hidden);
+            return;
+        }
         if (who.in_background) return ctx.background->remove_file_and_empty_dir(file);
         remove_file(file);
         std::error_code ec;
@@ -140,19 +178,25 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
         if (archived(r) || dcp_file_lives_on(r)) continue;
         for (const int owner : who.owners) {
             fs::path redundancy = ctx.redundancy_path_for(r, owner, ctx.topo.node_id);
-            if (!redundancy.empty()) remove(redundancy);
-            remove(ctx.data_path_for(r, owner, ctx.topo.node_id));
+            if (!redundancy.empty()) remove(r, redundancy);
+            remove(r, ctx.data_path_for(r, owner, ctx.topo.node_id));
         }
     }
     // A shared L4 file belongs to no rank in particular: the leader removes
-    // what is left of the directories once every process removed its files.
+    // what is left once every process removed its files.
     bool any_l4 =
         std::any_of(refs.begin(), refs.end(), [&](const CheckpointRef& r) { return r.level == 4 && !archived(r); });
     if (any_l4) {
         barrier(who.comm);
         if (who.leader) {
             for (const CheckpointRef& r : refs) {
-                if (r.level == 4 && !archived(r)) ctx.background->remove_tree(ctx.layout.ckpt_dir(4, r.seq, 0));
+                if (r.level != 4 || archived(r)) continue;
+                // Files in FTI's layout go now, before a newer checkpoint may take their names.
+                if (r.own_dir) {
+                    ctx.background->remove_tree(ctx.layout.ckpt_dir(r, 0));
+                } else {
+                    remove_checkpoint_files(ctx.layout, r, 0);
+                }
             }
         }
     }

@@ -45,4 +45,10 @@ void forget_retired(Context& ctx, const std::vector<CheckpointRef>& refs);
 // The leader: removes the metadata of `ref` and the copy beside its data.
 bool remove_metadata(const Context& ctx, const CheckpointRef& ref);
 
+// Removes what is left of checkpoint `ref` on `node` (L4: in the global
+// directory): its own directory, or in FTI's layout every file that
+// carries its id (no live checkpoint shares it there: Catalog::place).
+// For a checkpoint that failed, and for the shared files of an L4 one.
+void remove_checkpoint_files(const StorageLayout& layout, const CheckpointRef& ref, int node) noexcept;
+
 }  // namespace mlckpt::core

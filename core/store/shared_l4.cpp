@@ -75,7 +75,7 @@ std::vector<FileRecord> flush_into_shared_file(const Context& ctx, MPI_Comm comm
     spec.before_commit = [tasks, seq = target.seq] {
         for (const SharedTask& t : tasks) fault_point("before_shared_commit", t.rank, seq);
     };
-    run_collectively(comm, [&] { spec.dir = ctx.layout.make_dir(ctx.layout.ckpt_dir(4, target.seq, 0)); });
+    run_collectively(comm, [&] { spec.dir = ctx.layout.make_dir(ctx.layout.ckpt_dir(target, 0)); });
     std::unique_ptr<SharedFile> file = SharedFile::create(comm, spec, tasks);
 
     std::vector<std::unique_ptr<VerifiedFileStream>> streams;

@@ -14,7 +14,7 @@ namespace mlckpt::core {
 
 // The shared L4 file of checkpoint `ref` (chunk alignment, number of files
 // and MPI-IO transfer size); the caller opens its directory,
-// ctx.layout.ckpt_dir(4, ref.seq, 0), into `dir`.
+// ctx.layout.ckpt_dir(ref, 0), into `dir`.
 SharedFileSpec shared_file_spec(const Context& ctx, const CheckpointRef& ref);
 
 // The most bytes a rank moves per collective MPI-IO call: [advanced]

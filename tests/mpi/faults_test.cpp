@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <regex>
 #include <vector>
 
 #include "scenario.hpp"
@@ -222,7 +223,8 @@ void lost_metadata_scenario(int level) {
     std::string message = FTI_LastError();
     EXPECT_NE(message.find("its metadata is missing"), std::string::npos) << message;
     EXPECT_NE(message.find("left in place"), std::string::npos) << message;
-    EXPECT_NE(message.find(level == FTI_L4 ? "L4 '" : "L1 ckpt1 on"), std::string::npos) << message;
+    EXPECT_NE(message.find(level == FTI_L4 ? "L4 checkpoint 1 (" : "L1 checkpoint 1 on "), std::string::npos)
+        << message;
     EXPECT_EQ(FTI_Status(), 0);
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
     world_barrier();
@@ -243,7 +245,10 @@ TEST(Faults, LostMetadataKeepsTheL4Data) {
 
 // A rank is killed at a fault point while checkpoint 2 is being written; the
 // relaunch must recover checkpoint 1 and clear the leftovers of checkpoint 2.
-void killed_scenario(const char* point, int victim, int level) {
+// `second_id`: the id the application gives checkpoint 2; with 1, it repeats
+// checkpoint 1's, whose files it must never touch (they keep FTI's place in
+// the level's directory, the new ones go into a directory of their own).
+void killed_scenario(const char* point, int victim, int level, int second_id = 2) {
     std::string cfg = config();
     if (phase() == 1) {
         ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
@@ -255,7 +260,7 @@ void killed_scenario(const char* point, int victim, int level) {
         std::string spec = std::string(point) + ":" + std::to_string(victim) + ":2";
         ::setenv("MLCKPT_FAULT_INJECT", spec.c_str(), 1);
         d.fill(2);
-        FTI_Checkpoint(2, level);
+        FTI_Checkpoint(second_id, level);
         ADD_FAILURE() << "rank " << victim << " should have been killed";
         return;
     }
@@ -263,8 +268,21 @@ void killed_scenario(const char* point, int victim, int level) {
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
     EXPECT_EQ(FTI_Status(), 1);
     MPI_Barrier(FTI_COMM_WORLD);
-    EXPECT_TRUE(find_files(data_file(2, app_rank())).empty()) << "leftovers of the killed checkpoint";
-    EXPECT_TRUE(find_files(data_file(2, app_rank()) + ".tmp").empty());
+    if (second_id == 1) {
+        const fs::path kept = the_file(data_file(1, app_rank()));
+        const std::string level_dir = kept.parent_path().filename().string();
+        EXPECT_TRUE(level_dir == "l1" || level_dir == "l4") << kept << ": checkpoint 1 is where FTI keeps it";
+        const std::regex own_dir("ckpt[0-9]+");
+        EXPECT_TRUE(files_below(workdir(),
+                                [&](const fs::path& f) {
+                                    return std::regex_match(f.parent_path().filename().string(), own_dir);
+                                })
+                        .empty())
+            << "leftovers of the killed checkpoint, in its own directory";
+    } else {
+        EXPECT_TRUE(find_files(data_file(2, app_rank())).empty()) << "leftovers of the killed checkpoint";
+    }
+    EXPECT_TRUE(find_files(data_file(second_id, app_rank()) + ".tmp").empty());
     Dataset d(app_rank());
     d.protect();
     ASSERT_FTI(FTI_SCES, FTI_Recover());
@@ -278,6 +296,14 @@ TEST(Faults, RankKilledAfterWritingItsFile) {
 
 TEST(Faults, RankZeroKilledBeforeMetadataCommit) {
     killed_scenario("before_meta_commit", 0, FTI_L4);
+}
+
+TEST(Faults, RankKilledWhileRepeatingAnId) {
+    killed_scenario("after_data_write", last_rank(), FTI_L1, 1);
+}
+
+TEST(Faults, RankZeroKilledBeforeCommittingARepeatedId) {
+    killed_scenario("before_meta_commit", 0, FTI_L4, 1);
 }
 
 // The disk fills up under one rank while checkpoint 2 is written (its

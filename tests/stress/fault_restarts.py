@@ -147,17 +147,23 @@ class Launcher:
 # ---------------------------------------------------------------------------
 # Faults, applied to the files as the restart will find them.
 
-def seq_of(path):
-    m = re.search(r"/ckpt(\d+)/", str(path))
+def id_of(path):
+    m = re.match(r"Ckpt(\d+)-", path.name)
     return int(m.group(1)) if m else -1
 
 
 def newest(files):
-    """The files of the newest checkpoint directory among `files`."""
+    """The files of the newest checkpoint among `files` (the campaign's ids grow)."""
     if not files:
         return []
-    top = max(seq_of(f) for f in files)
-    return sorted(f for f in files if seq_of(f) == top)
+    top = max(id_of(f) for f in files)
+    return sorted(f for f in files if id_of(f) == top)
+
+
+def level_files(root, pattern):
+    """Files matching `pattern` in a level's directory, as FTI keeps them, or in
+    a checkpoint's own directory below it (a repeated id)."""
+    return list(root.glob(pattern)) + list(root.glob(pattern.replace("/Ckpt", "/ckpt*/Ckpt", 1)))
 
 
 def data_files(work, config):
@@ -166,10 +172,9 @@ def data_files(work, config):
     if level == 8:
         return sorted((work / "global").glob("*/dcp/dCP-Rank*.fti"))
     if level == 4:
-        pattern = "*/l4/ckpt*/Ckpt*-*.fti*"
-        files = [f for f in (work / "global").glob(pattern) if not f.name.endswith((".meta", ".tmp"))]
+        files = [f for f in level_files(work / "global", "*/l4/Ckpt*-*.fti*") if not f.name.endswith(".tmp")]
     else:
-        files = list((work / "local").glob(f"node*/*/l{level}/ckpt*/Ckpt*-Rank*.fti"))
+        files = level_files(work / "local", f"node*/*/l{level}/Ckpt*-Rank*.fti")
     return newest(files)
 
 
@@ -205,7 +210,7 @@ def inject(fault, work, config, ranks, rng):
         return f"zeroed the first {min(4096, size)} of {size} bytes of {meta.relative_to(work)}"
     if fault == "flip-redundancy":
         kind = "Pcof" if config["level"] == 2 else "RSed"
-        files = newest(list((work / "local").glob(f"node*/*/l{config['level']}/ckpt*/Ckpt*-{kind}*.fti")))
+        files = newest(level_files(work / "local", f"node*/*/l{config['level']}/Ckpt*-{kind}*.fti"))
     else:
         files = data_files(work, config)
     if not files:

@@ -18,9 +18,13 @@ TEST(Catalog, SupersedesSameAndLowerLevelsOnly) {
     ASSERT_EQ(by_l1.size(), 2u);  // the two L1 checkpoints, not the L4 one
     for (const auto& r : by_l1) EXPECT_EQ(r.level, 1);
     EXPECT_EQ(c.superseded_by(4, 4).size(), 3u);
+    c.add({4, 2, 12, true});
     Catalog back = Catalog::parse(c.serialize());
-    EXPECT_EQ(back.refs().size(), 3u);
+    ASSERT_EQ(back.refs().size(), 4u);
     EXPECT_TRUE(back.contains(1, 4));
+    EXPECT_FALSE(back.refs()[0].own_dir);
+    EXPECT_TRUE(back.refs()[3].own_dir);
+    EXPECT_EQ(back.refs()[3].ckpt_id, 12);
     back.remove({1, 4, 10});
     EXPECT_FALSE(back.contains(1, 4));
 }
@@ -36,15 +40,39 @@ TEST(Catalog, NewestPrefersHighestSeqThenLowestLevel) {
     EXPECT_EQ(c.newest()->level, 1);
 }
 
+// A checkpoint goes where FTI keeps it, in the level's directory, unless a
+// live checkpoint there has its id, so its names: then in a directory of
+// its own. Unrecorded data (lost metadata) may have any id.
+TEST(Catalog, PlacesARepeatedIdInADirectoryOfItsOwn) {
+    Catalog c;
+    EXPECT_FALSE(c.place(1, 1, 5).own_dir);
+    c.add(c.place(1, 1, 5));
+    EXPECT_TRUE(c.place(2, 4, 5).own_dir);   // any level: the heads' L1 copy of an L4 checkpoint shares the seq
+    EXPECT_FALSE(c.place(1, 4, 5).own_dir);  // the same checkpoint, promoted
+    EXPECT_FALSE(c.place(2, 1, 6).own_dir);
+    c.add(c.place(2, 1, 5));
+    EXPECT_TRUE(c.refs().back().own_dir);
+    c.remove({1, 1, 5});
+    EXPECT_FALSE(c.place(3, 1, 5).own_dir);  // the one in a directory of its own takes no names
+    c.keep_unrecorded(9, "found");
+    EXPECT_TRUE(c.place(10, 1, 7).own_dir);
+}
+
 TEST(Layout, PathsAndNames) {
     Config cfg;
     cfg.ckpt_dir = "/l";
     cfg.glbl_dir = "/g";
     cfg.meta_dir = "/m";
     StorageLayout l(cfg, "exec");
-    EXPECT_EQ(l.ckpt_dir(1, 7, 3), "/l/node3/exec/l1/ckpt7");
-    EXPECT_EQ(l.ckpt_dir(4, 7, 3), "/g/exec/l4/ckpt7");
+    EXPECT_EQ(l.ckpt_dir({7, 1, 2}, 3), "/l/node3/exec/l1");
+    EXPECT_EQ(l.ckpt_dir({7, 4, 2}, 3), "/g/exec/l4");
+    EXPECT_EQ(l.ckpt_dir({7, 1, 2, true}, 3), "/l/node3/exec/l1/ckpt7");
+    EXPECT_EQ(l.ckpt_dir({7, 4, 2, true}, 3), "/g/exec/l4/ckpt7");
+    EXPECT_EQ(l.data_file({7, 2, 2}, 5, 3), "/l/node3/exec/l2/Ckpt2-Rank5.fti");
+    EXPECT_EQ(l.redundancy_file({7, 2, 2}, 5, 3), "/l/node3/exec/l2/Ckpt2-Pcof5.fti");
     EXPECT_EQ(l.meta_file(4, 7), "/m/exec/ckpt7.l4.meta");
+    EXPECT_EQ(l.meta_copy(2, 7, 3), "/l/node3/exec/meta/ckpt7.l2.meta");
+    EXPECT_EQ(l.meta_copy(4, 7, 3), "/g/exec/meta/ckpt7.l4.meta");
     EXPECT_EQ(l.archive_dir(), "/g/exec/l4_archive");
     EXPECT_EQ(StorageLayout::data_file_name(3, 12, IoMode::posix), "Ckpt3-Rank12.fti");
     std::uint64_t seq = 0;
@@ -55,8 +83,17 @@ TEST(Layout, PathsAndNames) {
     EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt17.l9.meta", seq, level));
     EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt.l1.meta", seq, level));
     EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt1.l1.meta.tmp.5", seq, level));
-    EXPECT_TRUE(StorageLayout::parse_ckpt_dir_name("ckpt3", seq));
-    EXPECT_FALSE(StorageLayout::parse_ckpt_dir_name("ckpt3.tmp", seq));
+    EXPECT_TRUE(StorageLayout::parse_own_dir_name("ckpt3", seq));
+    EXPECT_FALSE(StorageLayout::parse_own_dir_name("ckpt3.tmp", seq));
+    int id = 0;
+    EXPECT_TRUE(StorageLayout::parse_file_name_id("Ckpt12-Pcof3.fti", id));
+    EXPECT_EQ(id, 12);
+    EXPECT_TRUE(StorageLayout::parse_file_name_id("Ckpt4-mpiio.fti", id));
+    EXPECT_EQ(id, 4);
+    EXPECT_FALSE(StorageLayout::parse_file_name_id("ckpt4", id));
+    EXPECT_FALSE(StorageLayout::parse_file_name_id(".Ckpt4-Rank0.fti.retired", id));
+    EXPECT_FALSE(StorageLayout::parse_file_name_id("Ckpt-Rank0.fti", id));
+    EXPECT_FALSE(StorageLayout::parse_file_name_id("Ckpt99999999999-Rank0.fti", id));
 }
 
 // HDF5 checkpoints are named as FTI names them, "Ckpt<I>-Rank<R>.h5", and
@@ -68,16 +105,16 @@ TEST(Layout, Hdf5FilesEndInH5) {
     cfg.meta_dir = "/m";
     cfg.ckpt_io = IoMode::hdf5;
     const StorageLayout l(cfg, "exec");
-    EXPECT_EQ(l.data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/ckpt7/Ckpt3-Rank12.h5");
-    EXPECT_EQ(l.data_file({7, 4, 3}, 12, 0), "/g/exec/l4/ckpt7/Ckpt3-Rank12.h5");
-    EXPECT_EQ(l.redundancy_file({7, 2, 3}, 12, 0), "/l/node0/exec/l2/ckpt7/Ckpt3-Pcof12.h5");
-    EXPECT_EQ(l.redundancy_file({7, 3, 3}, 12, 0), "/l/node0/exec/l3/ckpt7/Ckpt3-RSed12.h5");
+    EXPECT_EQ(l.data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/Ckpt3-Rank12.h5");
+    EXPECT_EQ(l.data_file({7, 4, 3}, 12, 0), "/g/exec/l4/Ckpt3-Rank12.h5");
+    EXPECT_EQ(l.redundancy_file({7, 2, 3}, 12, 0), "/l/node0/exec/l2/Ckpt3-Pcof12.h5");
+    EXPECT_EQ(l.redundancy_file({7, 3, 3}, 12, 0), "/l/node0/exec/l3/Ckpt3-RSed12.h5");
     EXPECT_EQ(l.data_file({7, kDcpLevel, 3}, 12, 0), "/g/exec/dcp/dCP-Rank12.fti");
     // A checkpoint written under another ckpt_io keeps its names.
-    EXPECT_EQ(l.for_io(IoMode::posix).data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/ckpt7/Ckpt3-Rank12.fti");
+    EXPECT_EQ(l.for_io(IoMode::posix).data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/Ckpt3-Rank12.fti");
     cfg.ckpt_io = IoMode::posix;
     EXPECT_EQ(StorageLayout(cfg, "exec").for_io(IoMode::hdf5).redundancy_file({7, 2, 3}, 12, 0),
-              "/l/node0/exec/l2/ckpt7/Ckpt3-Pcof12.h5");
+              "/l/node0/exec/l2/Ckpt3-Pcof12.h5");
 }
 
 // make_dir follows links only down to the configured directory a path lies
@@ -88,8 +125,8 @@ TEST(Layout, BaseOfIsTheInnermostConfiguredDirectory) {
     cfg.glbl_dir = "/scratch/ckpt/global";
     cfg.meta_dir = "meta";
     StorageLayout l(cfg, "exec");
-    EXPECT_EQ(l.base_of(l.ckpt_dir(1, 7, 3)), fs::path("/scratch/ckpt/"));
-    EXPECT_EQ(l.base_of(l.ckpt_dir(4, 7, 0)), fs::path("/scratch/ckpt/global"));
+    EXPECT_EQ(l.base_of(l.ckpt_dir({7, 1, 2, true}, 3)), fs::path("/scratch/ckpt/"));
+    EXPECT_EQ(l.base_of(l.ckpt_dir({7, 4, 2}, 0)), fs::path("/scratch/ckpt/global"));
     EXPECT_EQ(l.base_of(l.meta_exec_dir()), fs::path("meta"));
     EXPECT_EQ(l.base_of("/scratch/ckpt"), fs::path("/scratch/ckpt/"));
     EXPECT_THROW(l.base_of("/elsewhere/node0"), Error);

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "expect_error.hpp"
+#include "hash/crc32.hpp"
 
 namespace mlckpt::core {
 namespace {
@@ -72,6 +73,41 @@ TEST(CheckpointMeta, RoundTripsEveryField) {
     EXPECT_EQ(back.files[1].vars[1].offset, 524288u);
     EXPECT_EQ(back.files[1].find_var(5)->size, 6u);
     EXPECT_EQ(back.files[1].find_var(9), nullptr);
+}
+
+// `text` with its CHECKSUM line made right again after an edit.
+std::string resealed(std::string text) {
+    text = text.substr(0, text.rfind("CHECKSUM "));
+    return text + "CHECKSUM " + crc32_hex(crc32_of(std::as_bytes(std::span(text.data(), text.size())))) + "\n";
+}
+
+// DIR says where the files are: in the level's directory (FTI's layout) or
+// in a directory of the checkpoint's own. Version 2, which had no DIR, kept
+// every checkpoint in its own; another DIR is refused.
+TEST(CheckpointMeta, DirectoryOfTheFiles) {
+    CheckpointMeta m = sample();
+    const std::string text = serialize_meta(m);
+    EXPECT_EQ(text.rfind("MLCKPT_META 3\n", 0), 0u) << text;
+    EXPECT_NE(text.find("\nDIR level\n"), std::string::npos) << text;
+    EXPECT_FALSE(parse_meta(text, "m").own_dir);
+    m.own_dir = true;
+    EXPECT_TRUE(parse_meta(serialize_meta(m), "m").own_dir);
+
+    std::string v2 = text;
+    v2.replace(0, 13, "MLCKPT_META 2");
+    v2.erase(v2.find("DIR level\n"), 10);
+    const CheckpointMeta old = parse_meta(resealed(v2), "v2");
+    EXPECT_TRUE(old.own_dir);
+    EXPECT_EQ(old.files.size(), 2u);
+
+    std::string other = text;
+    other.replace(other.find("DIR level"), 9, "DIR other");
+    const std::string why = test::error_message(ErrorKind::corrupt, [&] { parse_meta(resealed(other), "m"); });
+    EXPECT_NE(why.find("DIR must be 'own' or 'level'"), std::string::npos) << why;
+    std::string v4 = text;
+    v4.replace(0, 13, "MLCKPT_META 4");
+    const std::string why4 = test::error_message(ErrorKind::corrupt, [&] { parse_meta(resealed(v4), "m"); });
+    EXPECT_NE(why4.find("not an mlckpt metadata file of version 2 or 3"), std::string::npos) << why4;
 }
 
 // HDF5 files: each variable's dataset path on a DATASET line after its VAR

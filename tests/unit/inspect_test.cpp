@@ -130,6 +130,13 @@ TEST(Inspect, Hdf5FileNamesItsMetadata) {
         EXPECT_NE(err.str().find(expected), std::string::npos) << expected << "\n" << err.str();
     }
     EXPECT_EQ(err.str().find("POSIX"), std::string::npos) << err.str();
+    // In the level's directory, as FTI keeps it, the metadata is the one with its id.
+    const std::string flat = (ckpt.parent_path() / "Ckpt2-Rank3.fti").string();
+    std::ofstream(flat) << std::string(200, 'x');
+    std::ostringstream out2, err2;
+    EXPECT_EQ(inspect({flat}, out2, err2), 1);
+    EXPECT_NE(err2.str().find("<meta_dir>/exec-1/ckpt<seq>.l2.meta, the one whose CKPT is 2"), std::string::npos)
+        << err2.str();
 }
 
 // Whatever bytes a file holds, the tool prints no control byte and its

@@ -70,12 +70,13 @@ class Prefix {
     void write(std::uint64_t seq, int level, const std::string& name, int flags,
                const std::vector<std::vector<std::size_t>>& sizes, bool valid = true) {
         const int ranks = static_cast<int>(sizes.size());
-        const CheckpointRef ref{seq, level, static_cast<int>(seq)};
+        const CheckpointRef ref{seq, level, static_cast<int>(seq), true};
         CheckpointMeta m;
         m.exec_id = ".scr";
         m.ckpt_id = ref.ckpt_id;
         m.seq = seq;
         m.level = level;
+        m.own_dir = true;  // as every dataset's
         m.ranks = ranks;
         m.node_size = 1;
         m.group_size = level == 2 || level == 3 ? ranks : 1;
@@ -142,11 +143,11 @@ class Prefix {
     }
 
     fs::path cached(std::uint64_t seq, int level, int rank, int file) const {
-        return layout_.routed_dir({seq, level, static_cast<int>(seq)}, rank, rank) /
+        return layout_.routed_dir({seq, level, static_cast<int>(seq), true}, rank, rank) /
                ("r" + std::to_string(rank) + "f" + std::to_string(file) + ".dat");
     }
     fs::path kept(std::uint64_t seq, int level, int holder) const {
-        return layout_.redundancy_file({seq, level, static_cast<int>(seq)}, holder, holder);
+        return layout_.redundancy_file({seq, level, static_cast<int>(seq), true}, holder, holder);
     }
     fs::path node(int n) const { return cache() / ("node" + std::to_string(n)); }
 

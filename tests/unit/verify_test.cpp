@@ -94,14 +94,16 @@ class Execution {
             rec.size = bytes.size();
             rec.crc32 = crc32_of(std::as_bytes(std::span(bytes.data(), bytes.size())));
             rec.vars.push_back({1, 0, rec.size, rec.crc32, "", ""});
-            fs::create_directories(l.ckpt_dir(level, seq, rec.node));
-            std::ofstream(l.ckpt_dir(level, seq, rec.node) / rec.file, std::ios::binary) << bytes;
+            const fs::path at = l.ckpt_dir({seq, level, ckpt_id}, rec.node);
+            fs::create_directories(at);
+            std::ofstream(at / rec.file, std::ios::binary) << bytes;
             meta.files.push_back(rec);
         }
         if (edit) edit(meta);
         const std::string text = serialize_meta(meta);
         fs::create_directories(l.meta_exec_dir());
         std::ofstream(l.meta_file(level, seq), std::ios::binary) << text;
+        fs::create_directories(l.meta_copy(level, seq, 0).parent_path());
         std::ofstream(l.meta_copy(level, seq, 0), std::ios::binary) << text;
         return meta;
     }
@@ -159,9 +161,10 @@ TEST(Verify, ArchivedL4CheckpointsAreVerifiedToo) {
     // The archive is flat, as FTI's: every checkpoint's files side by side.
     fs::create_directories(l.archive_dir());
     fs::create_directories(l.archive_meta_file(1).parent_path());
-    for (const auto& entry : fs::directory_iterator(l.ckpt_dir(4, 1, 0))) {
+    for (const auto& entry : fs::directory_iterator(l.ckpt_dir({1, 4, 1}, 0))) {
         fs::rename(entry.path(), l.archive_dir() / entry.path().filename());
     }
+    fs::rename(l.meta_copy(4, 1, 0), l.archive_dir() / "ckpt1.l4.meta");
     fs::rename(l.meta_file(4, 1), l.archive_meta_file(1));
     fs::resize_file(l.archive_dir() / "Ckpt1-Rank1.fti", 3);
     Result r = run_verify({e.config_path()});
@@ -348,6 +351,7 @@ TEST(Verify, L4DifferentialUpdateWaitingInItsJournal) {
     meta.files.push_back(rec);
     fs::create_directories(l.meta_exec_dir());
     std::ofstream(l.meta_file(kDcpLevel, 2)) << serialize_meta(meta);
+    fs::create_directories(l.meta_copy_dir(kDcpLevel, 0));
     std::ofstream(l.meta_copy(kDcpLevel, 2, 0)) << serialize_meta(meta);
     Result intact = run_verify({e.config_path()});
     EXPECT_EQ(intact.code, 0) << intact.out;

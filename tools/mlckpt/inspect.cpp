@@ -88,14 +88,21 @@ std::string describe_unknown(const std::string& path) {
             ".\n  Its size and CRC-32" +
             (name[2] == "RSed" ? std::string() : " and its variables' offsets, sizes and CRC-32s") +
             " are in the checkpoint metadata, ";
-    // <dir>/<exec_id>/l<L>/ckpt<seq>/<file>: the metadata is <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta.
-    const std::string ckpt = p.parent_path().filename().string();
-    const std::string level = p.parent_path().parent_path().filename().string();
-    const std::string exec_id = p.parent_path().parent_path().parent_path().filename().string();
-    if (std::regex_match(ckpt, std::regex(R"(ckpt(\d+))")) && std::regex_match(level, std::regex(R"(l[1-4])"))) {
-        text += "<meta_dir>/" + exec_id + "/" + ckpt + "." + level + ".meta";
-    } else {
+    // <dir>/<exec_id>/l<L>/<file>, as FTI keeps it: the metadata is
+    // <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta with its id; in a directory
+    // of its own, <dir>/<exec_id>/l<L>/ckpt<seq>/<file>, the seq is known.
+    const std::filesystem::path dir = p.parent_path();
+    const bool own = std::regex_match(dir.filename().string(), std::regex(R"(ckpt(\d+))"));
+    const std::filesystem::path level_dir = own ? dir.parent_path() : dir;
+    const std::string level = level_dir.filename().string();
+    const std::string exec_id = level_dir.parent_path().filename().string();
+    if (!std::regex_match(level, std::regex(R"(l[1-4])"))) {
         text += "<meta_dir>/<exec_id>/ckpt<seq>.l<level>.meta";
+    } else if (own) {
+        text += "<meta_dir>/" + exec_id + "/" + dir.filename().string() + "." + level + ".meta";
+    } else {
+        text += "<meta_dir>/" + exec_id + "/ckpt<seq>." + level + ".meta, the one whose CKPT is " + name[1].str() +
+                " (mlckpt verify lists them)";
     }
     return text + " (a text file; see the on-disk layout in docs/configuration.md).";
 }

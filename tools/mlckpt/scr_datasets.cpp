@@ -162,6 +162,7 @@ std::vector<DatasetEntry> ScrPrefix::datasets(std::vector<UnreadableMeta>& unrea
             continue;
         }
         copy.ref.ckpt_id = copy.meta.ckpt_id;
+        copy.ref.own_dir = copy.meta.own_dir;
         DatasetEntry& d = by_seq[seq];
         d.seq = seq;
         d.copies.push_back(std::move(copy));

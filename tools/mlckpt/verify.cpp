@@ -104,8 +104,9 @@ struct CheckpointReport {
     std::uint64_t seq = 0;
     int level = 1;
     bool archived = false;
-    int ckpt_id = 0;     // 0 when no metadata says
-    std::string format;  // of its data files, from the metadata
+    int ckpt_id = 0;       // 0 when no metadata says
+    bool own_dir = false;  // its files are in l<L>/ckpt<seq>/, from the metadata
+    std::string format;    // of its data files, from the metadata
     int ranks = 0;
     std::optional<std::uint64_t> superseded_by;  // L4 differential: a newer one updated its files
     std::vector<FileReport> files;
@@ -206,20 +207,10 @@ class Verifier {
         std::error_code ec;
         scan(layout_.meta_exec_dir(), false, std::nullopt, true);
         scan(layout_.meta_exec_dir() / "archive", true, 4, false);
-        // Copies: in the checkpoint directories of node 0 (application rank
-        // 0 commits), the global L4 ones, the L4 differential directory and
-        // the L4 archive.
-        for (int level = 1; level <= 4; ++level) {
-            const fs::path root = layout_.ckpt_dir(level, 0, 0).parent_path();
-            for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-                std::uint64_t seq = 0;
-                if (StorageLayout::parse_ckpt_dir_name(it->path().filename().string(), seq)) {
-                    scan(it->path(), false, level, false);
-                }
-            }
-            ec.clear();
-        }
-        scan(layout_.ckpt_dir(kDcpLevel, 0, 0), false, kDcpLevel, false);
+        // Copies: on node 0 (application rank 0 commits), in the global
+        // directory (L4, L4 differential) and in the L4 archive.
+        scan(layout_.meta_copy_dir(1, 0), false, std::nullopt, false);
+        scan(layout_.meta_copy_dir(4, 0), false, std::nullopt, false);
         scan(layout_.archive_dir(), true, 4, false);
         candidates_ = out;
         return out;
@@ -236,8 +227,9 @@ class Verifier {
     }
 
     fs::path directory(const CheckpointReport& c, int node) const {
-        return c.archived ? layout_.archive_dir() : layout_.ckpt_dir(c.level, c.seq, node);
+        return c.archived ? layout_.archive_dir() : layout_.ckpt_dir(ref_of(c), node);
     }
+    static CheckpointRef ref_of(const CheckpointReport& c) { return {c.seq, c.level, c.ckpt_id, c.own_dir}; }
     bool node_local(const CheckpointReport& c) const { return !c.archived && c.level >= 1 && c.level <= 3; }
 
     MetaRead read_metadata(const fs::path& path, const CheckpointReport& c, bool copy) const {
@@ -410,7 +402,7 @@ class Verifier {
     fs::path data_path(const CheckpointReport& c, const FileRecord& r, IoMode io, FileReport& f) const {
         if (node_local(c) && c.level >= 2) {
             // L2 and L3 find a rank's file by the same name as the restart does.
-            return layout_.for_io(io).data_file({c.seq, c.level, c.ckpt_id}, r.rank, r.node);
+            return layout_.for_io(io).data_file(ref_of(c), r.rank, r.node);
         }
         if (!is_file_name(r.file)) {
             f.outcome = damaged("name", "the metadata names the file '" + r.file +
@@ -422,7 +414,8 @@ class Verifier {
 
     void check_checkpoint(CheckpointReport& c) {
         const fs::path meta_path = c.archived ? layout_.archive_meta_file(c.seq) : layout_.meta_file(c.level, c.seq);
-        const fs::path copy_path = directory(c, 0) / layout_.meta_file(c.level, c.seq).filename();
+        const fs::path copy_path = c.archived ? layout_.archive_dir() / layout_.meta_file(c.level, c.seq).filename()
+                                              : layout_.meta_copy(c.level, c.seq, 0);
         MetaRead meta = read_metadata(meta_path, c, false);
         FileReport meta_file{"metadata", {}, -1, -1, meta_path, meta.outcome};
         FileReport copy_file{"metadata copy", {}, -1, node_local(c) ? 0 : -1, copy_path, {}};
@@ -439,6 +432,7 @@ class Verifier {
         const CheckpointMeta* m = meta.meta ? &*meta.meta : copy.meta ? &*copy.meta : nullptr;
         if (m != nullptr) {
             c.ckpt_id = m->ckpt_id;
+            c.own_dir = m->own_dir;
             c.format = io_mode_name(m->io);
             c.ranks = m->ranks;
         }
@@ -492,7 +486,7 @@ class Verifier {
             const bool parity = r.type == "PARITY";
             FileReport f{parity ? "parity" : "partner copy", {parity ? r.holder : r.rank}, r.holder, r.node, {}, {}};
             if (node_local(c) && (c.level == 2 || c.level == 3)) {
-                f.path = layout_.for_io(m->io).redundancy_file({c.seq, c.level, c.ckpt_id}, r.holder, r.node);
+                f.path = layout_.for_io(m->io).redundancy_file(ref_of(c), r.holder, r.node);
             } else if (is_file_name(r.file)) {  // not made by the library: checked as recorded
                 f.path = directory(c, r.node) / r.file;
             } else {
