@@ -6,6 +6,8 @@
 //   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/...               the same, for a checkpoint in a
 //                                                                 directory of its own (CheckpointRef)
 //   <ckpt_dir>/node<N>/<exec_id>/l<L>/ckpt<seq>/rank<r>/<name>     L1-L3, files routed with scr.h
+//   <ckpt_dir>/node<N>/<exec_id>/l<L>/.retired/                   retired files awaiting their removal
+//                                                                 (l4/.retired/ likewise; kRetiredDir)
 //   <ckpt_dir>/node<N>/<exec_id>/stage/                           staging (FTI_GetStageDir)
 //   <ckpt_dir>/node<N>/<exec_id>/meta/ckpt<seq>.l<L>.meta          copy of an L1-L3 checkpoint's metadata,
 //                                                                 for a restart that lost meta_dir

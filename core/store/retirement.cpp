@@ -156,15 +156,25 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
         });
     };
     // In the background, the application need not wait while the file
-    // system frees them. A file in FTI's layout first takes a hidden name:
-    // a newer checkpoint may take its name (Catalog::place) before the
+    // system frees them. A file in FTI's layout first moves out of sight,
+    // into the level's hidden directory .retired: FTI's programs read the
+    // level's directory as soon as FTI_Checkpoint returns, and a newer
+    // checkpoint may take the file's name (Catalog::place) before the
     // removal runs. The level's directory stays.
     auto remove = [&](const CheckpointRef& r, const fs::path& file) {
         if (!r.own_dir) {
-            const fs::path hidden = file.parent_path() / ("." + file.filename().string() + ".retired");
-            std::error_code ec;
-            fs::rename(file, hidden, ec);
-            if (ec) return;  // already gone, or left as uncommitted data for the next start
+            fs::path hidden;
+            try {
+                std::error_code ec;
+                if (!fs::exists(file, ec)) return;
+                const std::string name = file.filename().string();
+                const Directory retired = ctx.layout.make_dir(file.parent_path() / kRetiredDir);
+                ctx.layout.make_dir(file.parent_path()).rename(name, retired, name);
+                hidden = retired.path_of(name);
+            } catch (const Error& e) {
+                ctx.log.debug("retiring '" + file.string() + "': " + e.what());
+                return;  // left for the next start's cleanup
+            }
             if (who.in_background) return ctx.background->run([hidden] { remove_file(hidden); });
             remove_file(hidden);
             return;

@@ -15,6 +15,10 @@
 
 namespace mlckpt::core {
 
+// The hidden directory in a level's directory that retired files in FTI's
+// layout move into before they are removed (in the background).
+inline constexpr const char* kRetiredDir = ".retired";
+
 // The processes that retire together.
 struct Retirers {
     MPI_Comm comm = MPI_COMM_NULL;  // all of them: retiring is collective over it
