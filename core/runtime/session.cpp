@@ -1130,7 +1130,8 @@ void Session::finish_finalize() {
     if (ctx_.topo.node_index == 0) remove_tree(ctx_.layout.node_exec_dir(ctx_.topo.node_id));
     if (ctx_.rank() == 0) {
         if (c.keep_l4_ckpt) {
-            remove_tree(ctx_.layout.global_exec_dir() / "l4");
+            remove_tree(ctx_.layout.level_dir(4, 0));
+            remove_tree(ctx_.layout.meta_copy_dir(4, 0));  // empty: the archive holds its checkpoints' copies
         } else {
             remove_tree(ctx_.layout.global_exec_dir());
             remove_tree(ctx_.layout.meta_exec_dir());

@@ -138,8 +138,14 @@ TEST(KeepL4, ArchivesEveryL4Checkpoint) {
         EXPECT_EQ(f.parent_path().filename(), "l4_archive") << f;
         EXPECT_EQ(f.parent_path().parent_path().parent_path(), global_dir()) << f;
     }
-    // Only the archive is left of the L4 checkpoints: no ckpt<seq> directory.
+    // Only the archive is left of the L4 checkpoints: no ckpt<seq> directory,
+    // and nothing but l4_archive in the execution's global directory, as FTI
+    // leaves it.
     if (world_rank() == 0) {
+        const fs::path exec_dir = the_file(data_file(1, 0)).parent_path().parent_path();
+        std::vector<std::string> left;
+        for (const auto& entry : fs::directory_iterator(exec_dir)) left.push_back(entry.path().filename().string());
+        EXPECT_EQ(left, std::vector<std::string>{"l4_archive"}) << exec_dir;
         for (const auto& entry : fs::recursive_directory_iterator(global_dir())) {
             EXPECT_FALSE(entry.is_directory() && entry.path().filename().string().rfind("ckpt", 0) == 0)
                 << entry.path();
