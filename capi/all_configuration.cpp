@@ -134,7 +134,8 @@ void fill_levels(FTIT_checkpoint (&levels)[5], const Context& ctx) {
     }
     FTIT_checkpoint& l4 = levels[4];
     put(l4.dcpDir, layout.level_dir(core::kDcpLevel, 0).string());
-    if (!ctx.topo.is_head) put(l4.dcpName, core::StorageLayout::dcp_file_name(ctx.rank()));
+    if (!ctx.topo.is_head)
+        put(l4.dcpName, layout.data_file({0, core::kDcpLevel, 0}, ctx.rank(), 0).filename().string());
     put(l4.archDir, (layout.global_exec_dir() / "l4_archive").string());
     put(l4.archMeta, (layout.meta_exec_dir() / "archive").string());
 }

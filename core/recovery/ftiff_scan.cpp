@@ -33,7 +33,7 @@ std::vector<VisibleCheckpoint> all_candidates(const Context& ctx) {
     return out;
 }
 
-// This rank's file in `dir` ("Ckpt<id>-Rank<r>.fti", of id `wanted` unless
+// This rank's file in `dir` ("Ckpt<id>-Rank<r>.fti", r its file_rank(), of id `wanted` unless
 // it is -1); its id through `ckpt_id`.
 fs::path own_file(const fs::path& dir, int rank, int wanted, int& ckpt_id) {
     std::error_code ec;
@@ -92,7 +92,8 @@ std::optional<RecoverySource> scan_self_describing_checkpoints(Context& ctx, std
             run_collectively(ctx.app, [&] {
                 const CheckpointRef where{seq, level, found.ckpt_id, found.own_dir};
                 int id = 0;
-                source.path = own_file(ctx.layout.ckpt_dir(where, ctx.topo.node_id), ctx.rank(), found.ckpt_id, id);
+                source.path = own_file(ctx.layout.ckpt_dir(where, ctx.topo.node_id), ctx.layout.file_rank(ctx.rank()),
+                                       found.ckpt_id, id);
                 source.ref = {seq, level, id, found.own_dir};
                 source.record = describe_file(ctx, source.path);
             });

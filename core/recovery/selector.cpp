@@ -64,7 +64,7 @@ RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& met
     // L2 and L3 need the same groups, hence the same nodes.
     const bool own = rec.rank == ctx.rank() && redundancy_of(ref.level) == nullptr;
     fs::path path = own ? ctx.layout.ckpt_dir(ref, rec.node) / rec.file
-                        : ctx.layout.for_io(meta.io).data_file(ref, ctx.rank(), ctx.topo.node_id);
+                        : ctx.layout.for_checkpoint(meta).data_file(ref, ctx.rank(), ctx.topo.node_id);
     return {ref, meta.io, rec, path, std::nullopt, false};
 }
 
@@ -86,8 +86,8 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const Ran
         // The group rebuilds what is lost or fails its checks. Verified
         // whole, the redundancy kept is read too (as FTI_Init does), so that
         // damage to it is rebuilt now rather than found when it is needed.
-        // Named after the checkpoint's format, which an earlier run chose.
-        const StorageLayout layout = ctx.layout.for_io(meta.io);
+        // Named as the run that wrote the checkpoint named them.
+        const StorageLayout layout = ctx.layout.for_checkpoint(meta);
         RedundancyIo io = ctx.redundancy_io();
         io.layout = &layout;
         std::string red_problem =

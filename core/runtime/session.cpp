@@ -70,7 +70,7 @@ Session::Session(const std::string& config_path, MPI_Comm global)
         if (ctx_.topo.world_rank == 0) exec_id = c.failure > 0 ? c.exec_id : claim_new_exec_id(c);
     });
     exec_id = bcast_string(world_.get(), exec_id, 0);
-    ctx_.layout = StorageLayout(c, exec_id);
+    ctx_.layout = StorageLayout(c, exec_id, ctx_.topo.app_to_world);
 
     heads_ = Communicator(
         split_comm(world_.get(), ctx_.topo.is_head ? 0 : MPI_UNDEFINED, ctx_.topo.world_rank, "the head ranks"));
@@ -849,8 +849,8 @@ void Session::check_redundancy_in_background() {
     auto check = std::make_shared<RedundancyCheck>();
     check->ref = source_->ref;
     check->io = source_->io;
-    check->path = ctx_.layout.for_io(source_->io).redundancy_file(source_->ref, ctx_.rank(), ctx_.topo.node_id);
     check->record = *source_->redundancy;
+    check->path = ctx_.layout.ckpt_dir(source_->ref, ctx_.topo.node_id) / check->record.file;
     const std::size_t buffer = ctx_.io_buffer_bytes();
     ctx_.background->run([check, buffer] {
         try {
@@ -878,7 +878,7 @@ void Session::settle_restart_redundancy() {
     }
     try {
         const CheckpointMeta meta = distribute_meta(ctx_, check->ref, MetaScope::group).meta;
-        const StorageLayout layout = ctx_.layout.for_io(meta.io);  // the checkpoint's file names
+        const StorageLayout layout = ctx_.layout.for_checkpoint(meta);  // the checkpoint's file names
         RedundancyIo io = ctx_.redundancy_io();
         io.layout = &layout;
         run_collectively(ctx_.app, [&] {

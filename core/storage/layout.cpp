@@ -24,17 +24,42 @@ IoMode file_format(IoMode configured, int level) {
     return configured;
 }
 
-StorageLayout::StorageLayout(const Config& config, std::string exec_id)
+StorageLayout::StorageLayout(const Config& config, std::string exec_id, std::vector<int> file_ranks)
     : ckpt_dir_(config.ckpt_dir),
       glbl_dir_(config.glbl_dir),
       meta_dir_(config.meta_dir),
       exec_id_(std::move(exec_id)),
-      io_(config.ckpt_io) {}
+      io_(config.ckpt_io),
+      file_ranks_(std::move(file_ranks)) {}
 
 StorageLayout StorageLayout::for_io(IoMode io) const {
     StorageLayout copy = *this;
     copy.io_ = io;
     return copy;
+}
+
+StorageLayout StorageLayout::for_checkpoint(const CheckpointMeta& meta) const {
+    StorageLayout copy = for_io(meta.io);
+    if (meta.is_dataset()) return copy;  // files named by the application
+    for (const FileRecord& r : meta.files) {
+        int named = 0;
+        if (r.type != "FULL" || r.rank < 0 || !parse_data_file_rank(r.file, named)) continue;
+        const auto rank = static_cast<std::size_t>(r.rank);
+        if (copy.file_ranks_.size() <= rank) {
+            const auto known = static_cast<int>(copy.file_ranks_.size());
+            copy.file_ranks_.resize(rank + 1);
+            for (auto i = static_cast<std::size_t>(known); i < copy.file_ranks_.size(); ++i) {
+                copy.file_ranks_[i] = static_cast<int>(i);
+            }
+        }
+        copy.file_ranks_[rank] = named;
+    }
+    return copy;
+}
+
+int StorageLayout::file_rank(int app_rank) const {
+    if (app_rank < 0 || static_cast<std::size_t>(app_rank) >= file_ranks_.size()) return app_rank;
+    return file_ranks_[static_cast<std::size_t>(app_rank)];
 }
 
 fs::path StorageLayout::node_exec_dir(int node) const {
@@ -84,15 +109,15 @@ fs::path StorageLayout::ckpt_dir(const CheckpointRef& ref, int node) const {
 
 fs::path StorageLayout::data_file(const CheckpointRef& ref, int owner, int node) const {
     fs::path dir = ckpt_dir(ref, node);
-    if (ref.level == kDcpLevel) return dir / dcp_file_name(owner);
-    return dir / data_file_name(ref.ckpt_id, owner, file_format(io_, ref.level));
+    if (ref.level == kDcpLevel) return dir / dcp_file_name(file_rank(owner));
+    return dir / data_file_name(ref.ckpt_id, file_rank(owner), file_format(io_, ref.level));
 }
 
 fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int holder, int node) const {
     fs::path dir = ckpt_dir(ref, node);
     const IoMode format = file_format(io_, ref.level);
-    if (ref.level == 2) return dir / partner_file_name(ref.ckpt_id, holder, format);
-    if (ref.level == 3) return dir / parity_file_name(ref.ckpt_id, holder, format);
+    if (ref.level == 2) return dir / partner_file_name(ref.ckpt_id, file_rank(holder), format);
+    if (ref.level == 3) return dir / parity_file_name(ref.ckpt_id, file_rank(holder), format);
     return {};
 }
 
@@ -149,6 +174,20 @@ bool StorageLayout::parse_file_name_id(const std::string& name, int& ckpt_id) {
         return false;
     }
     ckpt_id = static_cast<int>(id);
+    return true;
+}
+
+bool StorageLayout::parse_data_file_rank(const std::string& name, int& rank) {
+    int id = 0;
+    if (!parse_file_name_id(name, id)) return false;
+    const std::string_view rest = std::string_view(name).substr(name.find('-'));
+    const auto dot = rest.find('.');
+    std::uint64_t r = 0;
+    if (rest.compare(0, 5, "-Rank") != 0 || dot == std::string_view::npos || !parse_u64(rest.substr(5, dot - 5), r) ||
+        r > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+        return false;
+    }
+    rank = static_cast<int>(r);
     return true;
 }
 

@@ -29,13 +29,19 @@
 // of a live one goes in a directory named by its commit sequence number, so
 // that an application that reuses an id never overwrites a committed
 // checkpoint (Catalog::place).
+//
+// The <r> in a file's name is the rank FTI names it after: the rank in
+// FTI_Init's communicator, heads included. Without heads it is the
+// application rank.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
+#include "format/checkpoint_meta.hpp"
 #include "io/file.hpp"
 #include "storage/checkpoint_ref.hpp"
 
@@ -53,11 +59,20 @@ IoMode file_format(IoMode configured, int level);
 
 class StorageLayout {
   public:
-    StorageLayout(const Config& config, std::string exec_id);
+    // `file_ranks`: the rank each application rank's files are named after
+    // (Topology::app_to_world); empty names them after application ranks.
+    StorageLayout(const Config& config, std::string exec_id, std::vector<int> file_ranks = {});
     // The same directories, naming the files of checkpoints written under
     // ckpt_io `io` (a checkpoint's recorded mode, when it may differ from
     // the configured one).
     StorageLayout for_io(IoMode io) const;
+    // The same directories, naming files as the run that wrote checkpoint
+    // `meta` named them: its ckpt_io, and the rank in each data file name
+    // its metadata records (a run with heads placed otherwise, or an older
+    // version, may have named them after other ranks).
+    StorageLayout for_checkpoint(const CheckpointMeta& meta) const;
+    // The rank in the names of application rank `app_rank`'s files.
+    int file_rank(int app_rank) const;
 
     const std::string& exec_id() const { return exec_id_; }
     fs::path node_exec_dir(int node) const;
@@ -115,6 +130,9 @@ class StorageLayout {
     // The id in a checkpoint file's name, "Ckpt<id>-..."; false for a name
     // of another form.
     static bool parse_file_name_id(const std::string& name, int& ckpt_id);
+    // The rank in a data file's name, "Ckpt<id>-Rank<r>.<ext>"; false for a
+    // name of another form.
+    static bool parse_data_file_rank(const std::string& name, int& rank);
 
   private:
     fs::path ckpt_dir_;
@@ -122,6 +140,7 @@ class StorageLayout {
     fs::path meta_dir_;
     std::string exec_id_;
     IoMode io_ = IoMode::posix;
+    std::vector<int> file_ranks_;  // by application rank; empty: the application rank
 };
 
 }  // namespace mlckpt::core

@@ -577,5 +577,33 @@ TEST(FtiSemantics, FilesWhereFtiKeepsThem) {
     // No FTI_Finalize: the checkpoint stays for the restart.
 }
 
+// Files carry the names FTI gives them: after the rank in FTI_Init's
+// communicator, heads included. FTI's suites pick a node's victims by those
+// names; damaged as FTI's L2 "non-adjacent" case damages them (a rank's
+// file, and on another node a copy of another rank's file), the checkpoint
+// is rebuilt and recovered.
+TEST(FtiSemantics, FilesNamedAfterTheRanksOfFtiInit) {
+    std::string cfg = config(grouped_options());  // 4 nodes of 2 ranks, one ring per node index
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L2, 1);
+    if (world_rank() == 0) {
+        const int per_node = app_ranks_expected() / 4;
+        std::vector<std::string> expected;
+        for (int r = 0; r < per_node; ++r) {
+            expected.push_back(data_file(1, r));
+            expected.push_back(partner_file(1, r));
+        }
+        std::sort(expected.begin(), expected.end());
+        const fs::path l2 = live_file(data_file(1, 0)).parent_path();
+        EXPECT_EQ(visible_names(l2), expected);
+        // Rank 0 keeps the copy of its left neighbour in its ring: the rank
+        // of its node index on the last node.
+        EXPECT_EQ(contents(l2 / partner_file(1, 0)), contents(live_file(data_file(1, 3 * per_node))));
+        fs::remove(l2 / data_file(1, 0));
+        fs::remove(live_file(partner_file(1, 2 * per_node)));  // on node 2: node 1's file
+    }
+    world_barrier();
+    recover_then_finalize(cfg, 1);
+}
+
 }  // namespace
 }  // namespace mlckpt::test

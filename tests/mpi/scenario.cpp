@@ -260,8 +260,22 @@ fs::path the_file(const std::string& name) {
     return files.empty() ? fs::path() : files.front();
 }
 
-std::string data_file(int ckpt_id, int rank) {
-    return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + (io_mode() == "5" ? ".h5" : ".fti");
+namespace {
+const char* ckpt_ext() {
+    return io_mode() == "5" ? ".h5" : ".fti";
+}
+}  // namespace
+
+int file_rank(int app_rank) {
+    return heads_mode() ? 2 * app_rank + 1 : app_rank;  // heads are the lowest rank of their node
+}
+
+std::string data_file(int ckpt_id, int app_rank) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(file_rank(app_rank)) + ckpt_ext();
+}
+
+std::string partner_file(int ckpt_id, int holder) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Pcof" + std::to_string(file_rank(holder)) + ckpt_ext();
 }
 
 std::string ckpt_ext_regex() {

@@ -64,7 +64,14 @@ bool removed_in_background(const std::string& name);
 // every write past that fails (EFBIG, where a full disk gives ENOSPC)
 // instead of killing the process. The limit is lifted afterwards.
 void with_file_size_limit(bool limited, std::uint64_t bytes, const std::function<void()>& step);
-std::string data_file(int ckpt_id, int rank);  // "Ckpt<id>-Rank<r>.fti" (".h5" with ckpt_io = 5)
+// The rank in the names of application rank `app_rank`'s files: its rank in
+// FTI_Init's communicator, as FTI names them (in head mode, one head per
+// node of two: 2 * app_rank + 1).
+int file_rank(int app_rank);
+// "Ckpt<id>-Rank<r>.fti" (".h5" with ckpt_io = 5), r = file_rank(app_rank)
+std::string data_file(int ckpt_id, int app_rank);
+// "Ckpt<id>-Pcof<r>.fti": the L2 copy that application rank `holder` keeps.
+std::string partner_file(int ckpt_id, int holder);
 // The extension of per-rank files and their partner copies and parity, as
 // a regular expression: "\\.fti", or "\\.h5" with ckpt_io = 5.
 std::string ckpt_ext_regex();

@@ -399,10 +399,12 @@ class Verifier {
         }
     }
 
-    fs::path data_path(const CheckpointReport& c, const FileRecord& r, IoMode io, FileReport& f) const {
+    // `names`: the layout naming the checkpoint's files (for_checkpoint).
+    fs::path data_path(const CheckpointReport& c, const FileRecord& r, const StorageLayout& names,
+                       FileReport& f) const {
         if (node_local(c) && c.level >= 2) {
             // L2 and L3 find a rank's file by the same name as the restart does.
-            return layout_.for_io(io).data_file(ref_of(c), r.rank, r.node);
+            return names.data_file(ref_of(c), r.rank, r.node);
         }
         if (!is_file_name(r.file)) {
             f.outcome = damaged("name", "the metadata names the file '" + r.file +
@@ -465,9 +467,10 @@ class Verifier {
         std::map<int, Outcome> data_of;
         std::vector<std::pair<FileReport, std::vector<const FileRecord*>>> files;
         std::map<fs::path, std::size_t> index;
+        const StorageLayout names = layout_.for_checkpoint(*m);
         for (const FileRecord& r : m->files) {
             FileReport f{"data", {r.rank}, -1, r.node, {}, {}};
-            f.path = data_path(c, r, m->io, f);
+            f.path = data_path(c, r, names, f);
             auto [it, added] = index.try_emplace(f.path, files.size());
             if (!added && !f.path.empty()) {
                 files[it->second].first.ranks.push_back(r.rank);
@@ -486,7 +489,7 @@ class Verifier {
             const bool parity = r.type == "PARITY";
             FileReport f{parity ? "parity" : "partner copy", {parity ? r.holder : r.rank}, r.holder, r.node, {}, {}};
             if (node_local(c) && (c.level == 2 || c.level == 3)) {
-                f.path = layout_.for_io(m->io).redundancy_file(ref_of(c), r.holder, r.node);
+                f.path = names.redundancy_file(ref_of(c), r.holder, r.node);
             } else if (is_file_name(r.file)) {  // not made by the library: checked as recorded
                 f.path = directory(c, r.node) / r.file;
             } else {
