@@ -117,6 +117,46 @@ TEST(Layout, Hdf5FilesEndInH5) {
               "/l/node0/exec/l2/Ckpt3-Pcof12.h5");
 }
 
+// With heads, files carry the rank in FTI_Init's communicator (FTI's
+// names); a checkpoint whose metadata records other names (written with
+// another placement of heads, or by an older version) is read by those.
+TEST(Layout, FilesNamedAfterTheirRankInFtiInitsCommunicator) {
+    Config cfg;
+    cfg.ckpt_dir = "/l";
+    cfg.glbl_dir = "/g";
+    cfg.meta_dir = "/m";
+    const StorageLayout heads(cfg, "exec", {1, 3, 5});  // nodes of 2, a head first on each
+    EXPECT_EQ(heads.file_rank(1), 3);
+    EXPECT_EQ(heads.data_file({7, 2, 4}, 1, 0), "/l/node0/exec/l2/Ckpt4-Rank3.fti");
+    EXPECT_EQ(heads.redundancy_file({7, 2, 4}, 2, 1), "/l/node1/exec/l2/Ckpt4-Pcof5.fti");
+    EXPECT_EQ(heads.redundancy_file({7, 3, 4}, 0, 0), "/l/node0/exec/l3/Ckpt4-RSed1.fti");
+    EXPECT_EQ(heads.data_file({7, kDcpLevel, 4}, 2, 0), "/g/exec/dcp/dCP-Rank5.fti");
+
+    CheckpointMeta meta;
+    meta.io = IoMode::posix;
+    for (int r = 0; r < 3; ++r) {
+        FileRecord f;
+        f.rank = f.holder = r;
+        f.file = "Ckpt4-Rank" + std::to_string(r) + ".fti";  // written without heads
+        meta.files.push_back(f);
+    }
+    const StorageLayout written = heads.for_checkpoint(meta);
+    EXPECT_EQ(written.data_file({7, 2, 4}, 1, 0), "/l/node0/exec/l2/Ckpt4-Rank1.fti");
+    EXPECT_EQ(written.redundancy_file({7, 2, 4}, 2, 1), "/l/node1/exec/l2/Ckpt4-Pcof2.fti");
+    // A rank the metadata part does not describe keeps this run's name.
+    EXPECT_EQ(written.file_rank(5), 5);
+    meta.files[1].file = "Ckpt4-mpiio.fti";  // a shared file names no rank
+    EXPECT_EQ(heads.for_checkpoint(meta).file_rank(1), 3);
+
+    int rank = -1;
+    EXPECT_TRUE(StorageLayout::parse_data_file_rank("Ckpt12-Rank30.h5", rank));
+    EXPECT_EQ(rank, 30);
+    EXPECT_FALSE(StorageLayout::parse_data_file_rank("Ckpt12-Pcof3.fti", rank));
+    EXPECT_FALSE(StorageLayout::parse_data_file_rank("Ckpt12-Rank.fti", rank));
+    EXPECT_FALSE(StorageLayout::parse_data_file_rank("Ckpt12-Rank3", rank));
+    EXPECT_FALSE(StorageLayout::parse_data_file_rank("Ckpt12-Rank99999999999.fti", rank));
+}
+
 // make_dir follows links only down to the configured directory a path lies
 // in: the innermost one when they nest (meta_dir inside ckpt_dir, say).
 TEST(Layout, BaseOfIsTheInnermostConfiguredDirectory) {
