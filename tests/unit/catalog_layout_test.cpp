@@ -58,11 +58,16 @@ TEST(Catalog, PlacesARepeatedIdInADirectoryOfItsOwn) {
     EXPECT_TRUE(c.place(10, 1, 7).own_dir);
 }
 
-TEST(Layout, PathsAndNames) {
+Config directories(const char* ckpt, const char* glbl, const char* meta) {
     Config cfg;
-    cfg.ckpt_dir = "/l";
-    cfg.glbl_dir = "/g";
-    cfg.meta_dir = "/m";
+    cfg.ckpt_dir = ckpt;
+    cfg.glbl_dir = glbl;
+    cfg.meta_dir = meta;
+    return cfg;
+}
+
+TEST(Layout, PathsAndNames) {
+    Config cfg = directories("/l", "/g", "/m");
     StorageLayout l(cfg, "exec");
     EXPECT_EQ(l.ckpt_dir({7, 1, 2}, 3), "/l/node3/exec/l1");
     EXPECT_EQ(l.ckpt_dir({7, 4, 2}, 3), "/g/exec/l4");
@@ -99,10 +104,7 @@ TEST(Layout, PathsAndNames) {
 // HDF5 checkpoints are named as FTI names them, "Ckpt<I>-Rank<R>.h5", and
 // so are their partner copies and parity; L4 differential files stay FTI-FF.
 TEST(Layout, Hdf5FilesEndInH5) {
-    Config cfg;
-    cfg.ckpt_dir = "/l";
-    cfg.glbl_dir = "/g";
-    cfg.meta_dir = "/m";
+    Config cfg = directories("/l", "/g", "/m");
     cfg.ckpt_io = IoMode::hdf5;
     const StorageLayout l(cfg, "exec");
     EXPECT_EQ(l.data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/Ckpt3-Rank12.h5");
@@ -121,10 +123,7 @@ TEST(Layout, Hdf5FilesEndInH5) {
 // names); a checkpoint whose metadata records other names (written with
 // another placement of heads, or by an older version) is read by those.
 TEST(Layout, FilesNamedAfterTheirRankInFtiInitsCommunicator) {
-    Config cfg;
-    cfg.ckpt_dir = "/l";
-    cfg.glbl_dir = "/g";
-    cfg.meta_dir = "/m";
+    Config cfg = directories("/l", "/g", "/m");
     const StorageLayout heads(cfg, "exec", {1, 3, 5});  // nodes of 2, a head first on each
     EXPECT_EQ(heads.file_rank(1), 3);
     EXPECT_EQ(heads.data_file({7, 2, 4}, 1, 0), "/l/node0/exec/l2/Ckpt4-Rank3.fti");
