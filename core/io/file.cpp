@@ -43,12 +43,18 @@ void check_name(const Directory& dir, const std::string& name) {
     }
 }
 
-int openat_or_throw(const Directory& dir, const std::string& name, int flags, const char* what) {
-    check_name(dir, name);
+// openat, retried when interrupted; -1 with errno on failure.
+int openat_retrying(const Directory& dir, const std::string& name, int flags) {
     int fd;
     do {
         fd = ::openat(dir.fd(), name.c_str(), flags | O_CLOEXEC, 0644);
     } while (fd < 0 && errno == EINTR);
+    return fd;
+}
+
+int openat_or_throw(const Directory& dir, const std::string& name, int flags, const char* what) {
+    check_name(dir, name);
+    const int fd = openat_retrying(dir, name, flags);
     if (fd < 0) fail_errno(what, dir.path_of(name), errno);
     return fd;
 }
@@ -157,8 +163,16 @@ Directory make_dirs(const fs::path& base, const fs::path& dir) {
     if (below.empty() || *below.begin() == "..") {
         fail(ErrorKind::usage, "'" + dir.string() + "' is not below '" + base.string() + "'");
     }
-    make_user_dirs(top);
-    Directory d = Directory::open(top);
+    // Opened first, made only when that fails (as make_child does): each
+    // mkdir of an existing component would be a request to the metadata
+    // server, by every rank.
+    Directory d;
+    try {
+        d = Directory::open(top);
+    } catch (const Error&) {
+        make_user_dirs(top);
+        d = Directory::open(top);
+    }
     for (const fs::path& part : below) {
         if (part != ".") d = d.make_child(part.string());
     }
@@ -184,6 +198,11 @@ File File::create(const Directory& dir, const std::string& name) {
     // link planted to redirect the write. A device (a test's /dev/full) is
     // opened as it is, never through a link.
     check_name(dir, name);
+    // Nothing at the name, the usual case, costs one request: O_EXCL |
+    // O_NOFOLLOW creates only where no entry is, not even a dangling link.
+    const int fd = openat_retrying(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW);
+    if (fd >= 0) return File(fd, dir.path_of(name));
+    if (errno != EEXIST) fail_errno("cannot create", dir.path_of(name), errno);
     struct stat st {};
     if (::fstatat(dir.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode) &&
         !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode)) {

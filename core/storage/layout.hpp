@@ -37,11 +37,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "config/config.hpp"
 #include "format/checkpoint_meta.hpp"
+#include "io/directory_cache.hpp"
 #include "io/file.hpp"
 #include "storage/checkpoint_ref.hpp"
 
@@ -110,7 +112,9 @@ class StorageLayout {
     // `dir`, one of this layout's directories, created if missing and open:
     // its configured directory may be (or lie behind) a symbolic link; the
     // components below it are the library's and never are (make_dirs).
-    Directory make_dir(const fs::path& dir) const { return make_dirs(base_of(dir), dir); }
+    // Kept open for the next call (DirectoryCache), shared by the copies
+    // of this layout.
+    Directory make_dir(const fs::path& dir) const { return dirs_->make_dirs(base_of(dir), dir); }
 
     // The extension of files of `format`: ".h5" for HDF5, as FTI, else ".fti".
     static const char* file_extension(IoMode format);
@@ -141,6 +145,7 @@ class StorageLayout {
     std::string exec_id_;
     IoMode io_ = IoMode::posix;
     std::vector<int> file_ranks_;  // by application rank; empty: the application rank
+    std::shared_ptr<DirectoryCache> dirs_ = std::make_shared<DirectoryCache>();
 };
 
 }  // namespace mlckpt::core
