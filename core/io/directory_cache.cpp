@@ -14,10 +14,22 @@ bool still_linked(const Directory& d) {
     return ::fstat(d.fd(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_nlink > 0;
 }
 
+// A relative base (FTI's templates have "./Local") is relative to the
+// working directory of the moment: an application that changes it gets
+// the directories below the new one, as every path the library opens.
+std::string key_of(const fs::path& base, const fs::path& dir) {
+    std::string key;
+    if (base.is_relative()) {
+        std::error_code ec;
+        key = fs::current_path(ec).string() + '\n';
+    }
+    return key + base.string() + '\n' + dir.lexically_normal().string();
+}
+
 }  // namespace
 
 Directory DirectoryCache::make_dirs(const fs::path& base, const fs::path& dir) {
-    const std::string key = base.string() + '\n' + dir.lexically_normal().string();
+    const std::string key = key_of(base, dir);
     {
         std::lock_guard<std::mutex> lock(mutex_);
         auto it = open_.find(key);

@@ -67,6 +67,20 @@ TEST(DirectoryCache, LinkBelowTheBaseIsRefused) {
     EXPECT_FALSE(fs::is_symlink(base.path() / "l4"));
 }
 
+TEST(DirectoryCache, RelativeBaseFollowsTheWorkingDirectory) {
+    test::TempDir first;
+    test::TempDir second;
+    const fs::path was = fs::current_path();
+    DirectoryCache cache;
+    fs::current_path(first.path());
+    create_file(cache.make_dirs("Local", fs::path("Local") / "l1"), "a");
+    fs::current_path(second.path());  // the application moved
+    create_file(cache.make_dirs("Local", fs::path("Local") / "l1"), "b");
+    fs::current_path(was);
+    EXPECT_TRUE(fs::exists(first.path() / "Local" / "l1" / "a"));
+    EXPECT_TRUE(fs::exists(second.path() / "Local" / "l1" / "b"));
+}
+
 TEST(DirectoryCache, ADirectoryPerCheckpointKeepsFewDescriptors) {
     test::TempDir base;
     DirectoryCache cache;
