@@ -1,9 +1,9 @@
 // The library's own directories, kept open between checkpoints.
 //
-// make_dirs() walks a directory from its configured base, one mkdir and one
-// open per component, the components of the base included: on a parallel
-// file system each is a request to the metadata server, made by every rank
-// at every checkpoint. A DirectoryCache makes that walk once per directory
+// make_dirs() walks a directory from its configured base, an open (and a
+// mkdir where one is missing) per component: on a parallel file system
+// each is a request to the metadata server, made by every rank at every
+// checkpoint. A DirectoryCache makes that walk once per directory
 // and process; later calls check with one fstat() that the directory they
 // remember is still linked (the library removes emptied directories, a
 // restart may remove a whole execution) and walk again if it is not.
