@@ -106,10 +106,7 @@ Directory Directory::make_child(const std::string& name) const {
     // Opened first, created only when missing: on a parallel file system a
     // mkdir of an existing directory still goes to the metadata server,
     // once per rank when every rank makes the same checkpoint directory.
-    int existing;
-    do {
-        existing = ::openat(fd(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    } while (existing < 0 && errno == EINTR);
+    const int existing = openat_retrying(*this, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     if (existing >= 0) return Directory(existing, path_of(name));
     if (errno == ENOENT && ::mkdirat(fd(), name.c_str(), kDirectoryMode) != 0 && errno != EEXIST) {
         fail_errno("cannot create directory", path_of(name), errno);
@@ -120,10 +117,7 @@ Directory Directory::make_child(const std::string& name) const {
 Directory Directory::child(const std::string& name) const {
     check_name(*this, name);
     const fs::path path = path_of(name);
-    int child;
-    do {
-        child = ::openat(fd(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    } while (child < 0 && errno == EINTR);
+    const int child = openat_retrying(*this, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     if (child >= 0) return Directory(child, path);
     const int err = errno;
     struct stat st {};
