@@ -223,14 +223,24 @@ int file_of_rank(int rank, int ranks, int files) {
 Header plan_file(int file, int files, const std::vector<std::uint64_t>& sizes, std::int32_t blocksize,
                  const std::string& prefix) {
     const int ranks = static_cast<int>(sizes.size());
+    const int first = first_rank_of_file(file, ranks, files);
+    const int end = first_rank_of_file(file + 1, ranks, files);
+    return plan_file_of_tasks(file, files, first,
+                              std::span<const std::uint64_t>(sizes).subspan(static_cast<std::size_t>(first),
+                                                                            static_cast<std::size_t>(end - first)),
+                              blocksize, prefix);
+}
+
+Header plan_file_of_tasks(int file, int files, int first_rank, std::span<const std::uint64_t> task_sizes,
+                          std::int32_t blocksize, const std::string& prefix) {
     Header h;
     h.blocksize = blocksize;
     h.nfiles = files;
     h.filenumber = file;
     h.prefix = prefix;
-    for (int r = first_rank_of_file(file, ranks, files); r < first_rank_of_file(file + 1, ranks, files); ++r) {
-        h.global_ranks.push_back(r);
-        h.sizes.push_back(static_cast<std::int64_t>(sizes[static_cast<std::size_t>(r)]));
+    for (std::size_t i = 0; i < task_sizes.size(); ++i) {
+        h.global_ranks.push_back(first_rank + static_cast<std::int64_t>(i));
+        h.sizes.push_back(static_cast<std::int64_t>(task_sizes[i]));
         if (h.sizes.back() > 0) h.maxchunks = 1;
     }
     h.start_of_varheader = static_cast<std::int64_t>(geometry(h).meta2_start);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,10 @@ int file_of_rank(int rank, int ranks, int files);
 // single chunk (what mlckpt writes: an empty task writes no chunk).
 Header plan_file(int file, int files, const std::vector<std::uint64_t>& sizes, std::int32_t blocksize,
                  const std::string& prefix);
+// The same from the sizes of the file's own tasks, the first of which is
+// application rank `first_rank`: what the file's owner is sent.
+Header plan_file_of_tasks(int file, int files, int first_rank, std::span<const std::uint64_t> task_sizes,
+                          std::int32_t blocksize, const std::string& prefix);
 // META2 of a planned file once each task wrote `written[task]` bytes.
 Tail tail_for(const Header& header, const std::vector<std::uint64_t>& written);
 

@@ -1,5 +1,7 @@
 #include "format/container_shared_file.hpp"
 
+#include <set>
+
 #include "mpi/collective.hpp"
 
 namespace mlckpt::core {
@@ -10,25 +12,64 @@ using namespace container;
 
 constexpr std::size_t kDirectStaging = std::size_t{8} << 20;
 
+// What process 0 sends each process: the offset of each of its tasks'
+// chunk, then, for each file whose first task is one of its own (in the
+// order of its tasks), the sizes of every task of that file.
+std::vector<std::vector<std::uint64_t>> plan_for_processes(const TaskTable& table, const SharedFileSpec& spec,
+                                                           const std::string& prefix) {
+    const int ranks = spec.ranks;
+    std::vector<Geometry> geo;
+    for (int f = 0; f < spec.files; ++f) {
+        geo.push_back(geometry(plan_file(f, spec.files, table.sizes, spec.block_size, prefix)));
+    }
+    std::vector<std::vector<std::uint64_t>> out;
+    for (const std::vector<int>& tasks : table.ranks_of) {
+        std::vector<std::uint64_t> reply;
+        for (int r : tasks) {
+            const int f = file_of_rank(r, ranks, spec.files);
+            const int first = first_rank_of_file(f, ranks, spec.files);
+            reply.push_back(geo[static_cast<std::size_t>(f)].chunk_offset(static_cast<std::size_t>(r - first), 0));
+        }
+        for (int r : tasks) {
+            const int f = file_of_rank(r, ranks, spec.files);
+            if (r != first_rank_of_file(f, ranks, spec.files)) continue;
+            const auto end = static_cast<std::ptrdiff_t>(first_rank_of_file(f + 1, ranks, spec.files));
+            reply.insert(reply.end(), table.sizes.begin() + r, table.sizes.begin() + end);
+        }
+        out.push_back(std::move(reply));
+    }
+    return out;
+}
+
 }  // namespace
 
 ContainerSharedFile::ContainerSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine,
-                                         const TaskTable& table)
-    : SharedFile(comm, spec, std::move(mine)), table_(table) {
-    MPI_Comm_rank(comm, &my_rank_);
+                                         const std::optional<TaskTable>& table)
+    : SharedFile(comm, spec, std::move(mine)) {
+    const int ranks = spec.ranks;
     const int files = spec.files;
     const std::string prefix = shared_file_name(spec.ckpt_id, IoMode::container, 0);
-    for (int f = 0; f < files; ++f) {
-        if (owns(f)) headers_.emplace(f, plan_file(f, files, table_.sizes, spec.block_size, prefix));
-    }
-    for (const SharedTask& t : mine_) {
-        int f = file_of_rank(t.rank, spec.ranks, files);
-        auto it = headers_.try_emplace(f, plan_file(f, files, table_.sizes, spec.block_size, prefix)).first;
-        Geometry geo = geometry(it->second);
-        file_of_.push_back(f);
-        offsets_.push_back(
-            geo.chunk_offset(static_cast<std::size_t>(t.rank - first_rank_of_file(f, spec.ranks, files)), 0));
-    }
+    std::vector<std::vector<std::uint64_t>> replies;
+    if (table) replies = plan_for_processes(*table, spec, prefix);
+    const std::vector<std::uint64_t> reply = scatter_values(comm, replies, 0);
+    run_collectively(comm, [&] {
+        const auto take = [&](std::size_t pos, std::size_t n) {
+            if (reply.size() < pos + n) fail(ErrorKind::mpi, "the plan of the shared container file arrived short");
+            return std::span(reply).subspan(pos, n);
+        };
+        std::size_t pos = 0;
+        for (const SharedTask& t : mine_) {
+            file_of_.push_back(file_of_rank(t.rank, ranks, files));
+            offsets_.push_back(take(pos++, 1)[0]);
+        }
+        for (const SharedTask& t : mine_) {
+            const int f = file_of_rank(t.rank, ranks, files);
+            if (t.rank != first_rank_of_file(f, ranks, files)) continue;
+            const auto ntasks = static_cast<std::size_t>(first_rank_of_file(f + 1, ranks, files) - t.rank);
+            headers_.emplace(f, plan_file_of_tasks(f, files, t.rank, take(pos, ntasks), spec.block_size, prefix));
+            pos += ntasks;
+        }
+    });
     try {
         // META1 first, by the owner; then the others open what the owner made.
         run_collectively(comm, [&] {
@@ -58,11 +99,6 @@ ContainerSharedFile::~ContainerSharedFile() {
     for (const auto& entry : headers_) spec_.dir.remove(tmp_name(entry.first));
 }
 
-bool ContainerSharedFile::owns(int file) const {
-    int first = first_rank_of_file(file, spec_.ranks, spec_.files);
-    return table_.writer[static_cast<std::size_t>(first)] == my_rank_;
-}
-
 std::string ContainerSharedFile::final_name(int file) const {
     return shared_file_name(spec_.ckpt_id, IoMode::container, file);
 }
@@ -76,8 +112,10 @@ std::string ContainerSharedFile::file_name(std::size_t t) const {
 }
 
 std::vector<fs::path> ContainerSharedFile::paths() const {
+    std::set<int> known(file_of_.begin(), file_of_.end());
+    for (const auto& entry : headers_) known.insert(entry.first);
     std::vector<fs::path> out;
-    for (const auto& entry : headers_) out.push_back(spec_.dir.path_of(final_name(entry.first)));
+    for (int f : known) out.push_back(spec_.dir.path_of(final_name(f)));
     return out;
 }
 
@@ -88,21 +126,14 @@ void ContainerSharedFile::write_at(std::size_t t, std::uint64_t pos, std::span<c
     it->second.write_at(data, offsets_[t] + pos);
 }
 
-// The owner of each file writes META2 from the bytes every task of the file
-// reports, and the mapping into file 0 of a multi-file container.
+// The owner of each file writes META2, and the mapping into file 0 of a
+// multi-file container. Called once the processes agreed that every task
+// wrote all its bytes: what each task wrote is its size.
 void ContainerSharedFile::write_tails() {
-    std::vector<std::uint64_t> mine(static_cast<std::size_t>(spec_.ranks), 0);
-    for (std::size_t t = 0; t < mine_.size(); ++t) mine[static_cast<std::size_t>(mine_[t].rank)] = written_[t];
-    std::vector<std::uint64_t> written(mine.size(), 0);
-    allreduce(mine.data(), written.data(), static_cast<int>(mine.size()), MPI_UINT64_T, MPI_SUM, comm_,
-              "the bytes every task wrote into the container");
     run_collectively(comm_, [&] {
         for (const auto& [f, header] : headers_) {
-            if (!owns(f)) continue;
-            int first = first_rank_of_file(f, spec_.ranks, spec_.files);
-            std::vector<std::uint64_t> of_file(written.begin() + first,
-                                               written.begin() + first + static_cast<std::ptrdiff_t>(header.ntasks()));
-            std::vector<std::byte> tail = encode_tail(tail_for(header, of_file));
+            std::vector<std::uint64_t> written(header.sizes.begin(), header.sizes.end());
+            std::vector<std::byte> tail = encode_tail(tail_for(header, written));
             if (f == 0 && spec_.files > 1) {
                 std::vector<std::byte> mapping = encode_mapping(spec_.ranks, spec_.files);
                 tail.insert(tail.end(), mapping.begin(), mapping.end());

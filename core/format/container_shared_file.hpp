@@ -2,7 +2,8 @@
 // The first task's process of each physical file creates it and writes
 // META1; every process then writes its tasks' chunks with its own file
 // descriptor, at block-aligned offsets; META2 (and, in file 0, the task
-// mapping) is written at commit, from the bytes each task reports.
+// mapping) is written at commit. Process 0 alone sees every task: it sends
+// each process its offsets and each owner the sizes of its file's tasks.
 #pragma once
 
 #include <map>
@@ -17,7 +18,7 @@ class ContainerSharedFile final : public SharedFile {
   public:
     // Collective; all ranks throw if any failed.
     ContainerSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine,
-                        const TaskTable& table);
+                        const std::optional<TaskTable>& table);
     ~ContainerSharedFile() override;
 
     void commit() override;
@@ -27,17 +28,17 @@ class ContainerSharedFile final : public SharedFile {
 
   private:
     void write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) override;
-    bool owns(int file) const;  // writes its first task: creates it, writes META1 and META2
+    bool owns(int file) const { return headers_.count(file) != 0; }
     std::string final_name(int file) const;
     std::string tmp_name(int file) const;
     void write_tails();
 
-    TaskTable table_;
-    int my_rank_ = 0;                           // in comm_
-    std::vector<int> file_of_;                  // per task of mine_
-    std::vector<std::uint64_t> offsets_;        // per task of mine_: its chunk
-    std::map<int, container::Header> headers_;  // files this process writes to or owns
-    std::map<int, File> open_;                  // their descriptors until commit
+    std::vector<int> file_of_;            // per task of mine_
+    std::vector<std::uint64_t> offsets_;  // per task of mine_: its chunk
+    // The files this process owns: it writes their first task, so it
+    // creates them and writes META1 and META2.
+    std::map<int, container::Header> headers_;
+    std::map<int, File> open_;  // their descriptors until commit
     // The chunks go around the page cache (created at the first write to a
     // file; gone before open_ closes): per-rank regions are block-aligned,
     // and buffered writes of all ranks into one file contend in the kernel.

@@ -5,18 +5,27 @@
 namespace mlckpt::core {
 
 MpiioSharedFile::MpiioSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine,
-                                 const TaskTable& table)
+                                 const std::optional<TaskTable>& table)
     : SharedFile(comm, spec, std::move(mine)) {
     final_name_ = shared_file_name(spec.ckpt_id, IoMode::mpiio);
     tmp_name_ = final_name_ + ".tmp";
-    // The exclusive prefix sum of the sizes, in rank order.
-    std::vector<std::uint64_t> start(table.sizes.size(), 0);
-    for (std::size_t r = 1; r < start.size(); ++r) start[r] = start[r - 1] + table.sizes[r - 1];
-    for (const SharedTask& t : mine_) offsets_.push_back(start[static_cast<std::size_t>(t.rank)]);
+    // Process 0 sends each process where its tasks start: the exclusive
+    // prefix sum of the sizes, in rank order.
+    std::vector<std::vector<std::uint64_t>> starts_of;
+    if (table) {
+        std::vector<std::uint64_t> start(table->sizes.size(), 0);
+        for (std::size_t r = 1; r < start.size(); ++r) start[r] = start[r - 1] + table->sizes[r - 1];
+        for (const std::vector<int>& ranks : table->ranks_of) {
+            starts_of.emplace_back();
+            for (int r : ranks) starts_of.back().push_back(start[static_cast<std::size_t>(r)]);
+        }
+    }
+    offsets_ = scatter_values(comm, starts_of, 0);
 
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     run_collectively(comm, [&] {
+        if (offsets_.size() != mine_.size()) fail(ErrorKind::mpi, "the plan of the shared MPI-IO file arrived short");
         if (rank == 0) File::create(spec_.dir, tmp_name_).close();
     });
     std::exception_ptr failure;

@@ -13,7 +13,8 @@ class MpiioSharedFile final : public SharedFile {
   public:
     // Collective: rank 0 of `comm` creates the file, then every process
     // opens it; all ranks throw if any failed.
-    MpiioSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine, const TaskTable& table);
+    MpiioSharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<SharedTask> mine,
+                    const std::optional<TaskTable>& table);
     ~MpiioSharedFile() override;
 
     void commit() override;

@@ -18,6 +18,12 @@ std::string shared_file_name(int ckpt_id, IoMode io, int number) {
     return name + suffix;
 }
 
+std::vector<std::string> shared_file_names(int ckpt_id, int files) {
+    std::vector<std::string> names{shared_file_name(ckpt_id, IoMode::mpiio)};
+    for (int f = 0; f < files; ++f) names.push_back(shared_file_name(ckpt_id, IoMode::container, f));
+    return names;
+}
+
 std::span<const std::byte> SpanStream::next(std::size_t max) {
     if (index_ == pieces_.size()) return {};
     std::span<const std::byte> piece = pieces_[index_];
@@ -36,7 +42,7 @@ SharedFile::SharedFile(MPI_Comm comm, const SharedFileSpec& spec, std::vector<Sh
 
 std::unique_ptr<SharedFile> SharedFile::create(MPI_Comm comm, const SharedFileSpec& spec,
                                                const std::vector<SharedTask>& mine) {
-    TaskTable table = gather_tasks(comm, spec.ranks, mine);
+    std::optional<TaskTable> table = gather_tasks(comm, spec.ranks, mine);
     if (spec.io == IoMode::mpiio) return std::make_unique<MpiioSharedFile>(comm, spec, mine, table);
     return std::make_unique<ContainerSharedFile>(comm, spec, mine, table);
 }
@@ -87,42 +93,48 @@ std::exception_ptr SharedFile::outcome() const {
     return nullptr;
 }
 
-TaskTable gather_tasks(MPI_Comm comm, int ranks, const std::vector<SharedTask>& mine) {
-    int procs = 0;
-    MPI_Comm_size(comm, &procs);
-    std::vector<std::int64_t> pairs;
-    for (const SharedTask& t : mine) {
-        pairs.push_back(t.rank);
-        pairs.push_back(static_cast<std::int64_t>(t.size));
-    }
-    int count = static_cast<int>(pairs.size());
-    std::vector<int> counts(static_cast<std::size_t>(procs));
-    allgather(&count, counts.data(), 1, MPI_INT, comm, "the number of tasks of every rank");
-    std::vector<int> displs(counts.size(), 0);
-    for (std::size_t p = 1; p < counts.size(); ++p) displs[p] = displs[p - 1] + counts[p - 1];
-    std::vector<std::int64_t> all(static_cast<std::size_t>(displs.back() + counts.back()));
-    allgatherv(pairs.data(), count, all.data(), counts.data(), displs.data(), MPI_INT64_T, comm,
-               "the tasks of every rank");
+namespace {
+
+TaskTable check_tasks(const std::vector<std::vector<std::uint64_t>>& pairs_of, int ranks) {
     TaskTable table{std::vector<std::uint64_t>(static_cast<std::size_t>(ranks), 0),
-                    std::vector<int>(static_cast<std::size_t>(ranks), -1)};
-    for (int p = 0; p < procs; ++p) {
-        for (int i = displs[static_cast<std::size_t>(p)];
-             i < displs[static_cast<std::size_t>(p)] + counts[static_cast<std::size_t>(p)]; i += 2) {
-            std::int64_t rank = all[static_cast<std::size_t>(i)];
-            if (rank < 0 || rank >= ranks || table.writer[static_cast<std::size_t>(rank)] != -1) {
+                    std::vector<std::vector<int>>(pairs_of.size())};
+    std::vector<bool> seen(static_cast<std::size_t>(ranks), false);
+    for (std::size_t p = 0; p < pairs_of.size(); ++p) {
+        const std::vector<std::uint64_t>& pairs = pairs_of[p];
+        for (std::size_t i = 0; i + 1 < pairs.size(); i += 2) {
+            const auto rank = static_cast<std::int64_t>(pairs[i]);
+            if (rank < 0 || rank >= ranks || seen[static_cast<std::size_t>(rank)]) {
                 fail(ErrorKind::usage, "shared checkpoint file: task of rank " + std::to_string(rank) +
                                            " is out of range or written twice");
             }
-            table.writer[static_cast<std::size_t>(rank)] = p;
-            table.sizes[static_cast<std::size_t>(rank)] =
-                static_cast<std::uint64_t>(all[static_cast<std::size_t>(i) + 1]);
+            seen[static_cast<std::size_t>(rank)] = true;
+            table.sizes[static_cast<std::size_t>(rank)] = pairs[i + 1];
+            table.ranks_of[p].push_back(static_cast<int>(rank));
         }
     }
     for (int r = 0; r < ranks; ++r) {
-        if (table.writer[static_cast<std::size_t>(r)] == -1) {
+        if (!seen[static_cast<std::size_t>(r)]) {
             fail(ErrorKind::usage, "shared checkpoint file: no process writes rank " + std::to_string(r));
         }
     }
+    return table;
+}
+
+}  // namespace
+
+std::optional<TaskTable> gather_tasks(MPI_Comm comm, int ranks, const std::vector<SharedTask>& mine) {
+    std::vector<std::uint64_t> pairs;
+    for (const SharedTask& t : mine) {
+        pairs.push_back(static_cast<std::uint64_t>(t.rank));
+        pairs.push_back(t.size);
+    }
+    std::vector<std::vector<std::uint64_t>> pairs_of = gather_values(comm, pairs, 0);
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    std::optional<TaskTable> table;
+    run_collectively(comm, [&] {
+        if (rank == 0) table = check_tasks(pairs_of, ranks);
+    });
     return table;
 }
 

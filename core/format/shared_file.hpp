@@ -15,6 +15,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ namespace mlckpt::core {
 // The shared L4 file of ckpt_io = 2, or physical file `number` of a
 // ckpt_io = 4 container.
 std::string shared_file_name(int ckpt_id, IoMode io, int number = 0);
+// Every name a shared file of checkpoint `ckpt_id` can have: the MPI-IO
+// file and the `files` physical files of a container.
+std::vector<std::string> shared_file_names(int ckpt_id, int files);
 
 struct SharedTask {
     int rank = 0;            // application rank
@@ -116,12 +120,16 @@ class SharedFile {
     bool committed_ = false;
 };
 
-// Every task of a shared file, by application rank: its size and the
-// process of the communicator that writes it. Collective.
+// Every task of a shared file, known to process 0 of the communicator only
+// (O(ranks) there, the process's own tasks elsewhere): what each application
+// rank checkpoints, and the tasks of each process in the order it gave them.
 struct TaskTable {
-    std::vector<std::uint64_t> sizes;
-    std::vector<int> writer;
+    std::vector<std::uint64_t> sizes;        // by application rank
+    std::vector<std::vector<int>> ranks_of;  // by process of the communicator
 };
-TaskTable gather_tasks(MPI_Comm comm, int ranks, const std::vector<SharedTask>& mine);
+// Collective. Gathers the tasks at process 0 and checks there that every
+// application rank has exactly one; the same error on every process if not.
+// The table on process 0, nullopt elsewhere.
+std::optional<TaskTable> gather_tasks(MPI_Comm comm, int ranks, const std::vector<SharedTask>& mine);
 
 }  // namespace mlckpt::core

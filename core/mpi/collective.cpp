@@ -1,6 +1,7 @@
 #include "mpi/collective.hpp"
 
 #include <climits>
+#include <cstring>
 
 namespace mlckpt::core {
 
@@ -254,6 +255,40 @@ std::string scatter_strings(MPI_Comm comm, const std::vector<std::string>& value
               "MPI_Iscatterv");
     wait_for(request, "each rank's text", {comm, Peer::kEveryRank});
     return mine;
+}
+
+namespace {
+
+std::string as_bytes(const std::vector<std::uint64_t>& values) {
+    std::string out(values.size() * sizeof(std::uint64_t), '\0');
+    if (!values.empty()) std::memcpy(out.data(), values.data(), out.size());
+    return out;
+}
+
+std::vector<std::uint64_t> as_values(const std::string& bytes) {
+    if (bytes.size() % sizeof(std::uint64_t) != 0) {
+        fail(ErrorKind::mpi, "received " + std::to_string(bytes.size()) + " bytes, not a whole number of values");
+    }
+    std::vector<std::uint64_t> out(bytes.size() / sizeof(std::uint64_t));
+    if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint64_t>> gather_values(MPI_Comm comm, const std::vector<std::uint64_t>& value,
+                                                      int root) {
+    std::vector<std::vector<std::uint64_t>> out;
+    for (const std::string& part : gather_strings(comm, as_bytes(value), root)) out.push_back(as_values(part));
+    return out;
+}
+
+std::vector<std::uint64_t> scatter_values(MPI_Comm comm, const std::vector<std::vector<std::uint64_t>>& values,
+                                          int root) {
+    std::vector<std::string> parts;
+    parts.reserve(values.size());
+    for (const std::vector<std::uint64_t>& v : values) parts.push_back(as_bytes(v));
+    return as_values(scatter_strings(comm, parts, root));
 }
 
 std::vector<std::string> allgather_strings(MPI_Comm comm, const std::string& value) {

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <string>
@@ -77,6 +78,11 @@ std::string bcast_string(MPI_Comm comm, const std::string& value, int root);
 std::vector<std::string> gather_strings(MPI_Comm comm, const std::string& value, int root);
 // Sends string i of `values` (given at `root` only, one per rank) to rank i.
 std::string scatter_strings(MPI_Comm comm, const std::vector<std::string>& values, int root);
+// The same for vectors of 64-bit values: a root's table built from every
+// rank's part, and each rank's own part of what the root computed.
+std::vector<std::vector<std::uint64_t>> gather_values(MPI_Comm comm, const std::vector<std::uint64_t>& value, int root);
+std::vector<std::uint64_t> scatter_values(MPI_Comm comm, const std::vector<std::vector<std::uint64_t>>& values,
+                                          int root);
 // Every rank's string, on every rank: for small communicators (an L2/L3 group).
 std::vector<std::string> allgather_strings(MPI_Comm comm, const std::string& value);
 

@@ -44,7 +44,7 @@ void Promotion::communicate(MPI_Comm app, MPI_Comm group) {
 
 void Promotion::discard() const noexcept {
     if (!copy_.empty()) committed_.own_dir ? remove_file_and_empty_dir(copy_) : (void)remove_file(copy_);
-    if (shared_l4()) remove_checkpoint_files(ctx_.layout, target(), 0);
+    if (shared_l4()) remove_shared_l4_files(ctx_.layout, target(), ctx_.config.container_files);
     if (level_ != 4) {
         const fs::path kept = ctx_.redundancy_path(target(), ctx_.topo.node_id);
         remove_file(kept);

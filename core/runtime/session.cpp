@@ -694,12 +694,13 @@ void Session::recover() {
 
 void Session::use_newest_checkpoint_if_fresh() {
     // As FTI: in a run that has checkpointed, recovering rolls back to the
-    // newest committed checkpoint. Every rank reads its part of it alone.
+    // newest committed checkpoint. Rank 0 reads its metadata and sends each
+    // rank its part; every rank then reads its own data.
     if (source_ || status_ != 0) return;
     settle_handed_over();  // the newest checkpoint may still be written or completed
     const CheckpointRef* newest = ctx_.catalog.newest();
     if (newest == nullptr || newest->seq < first_seq_of_run_) return;
-    adopt(own_recovery_source(ctx_, read_meta(ctx_, *newest), *newest));
+    adopt(own_recovery_source(ctx_, distribute_meta(ctx_, *newest, MetaScope::own).meta, *newest));
 }
 
 void Session::check_stored_size(const Variable& var) const {

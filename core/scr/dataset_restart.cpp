@@ -1,5 +1,7 @@
 #include "scr/dataset_restart.hpp"
 
+#include <algorithm>
+
 #include "common/error.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
@@ -17,16 +19,20 @@ std::vector<FileRecord> files_of_rank(const CheckpointMeta& meta, int rank) {
     return out;
 }
 
-// The metadata the level's repair reads: one stream per rank (its files in
-// record order) instead of its files, and the parity named as the level
-// names it.
+// Collective over the group. The metadata the level's repair reads: one
+// stream per member of the group (its files in record order) instead of
+// its files, and the parity named as the level names it. Each member knows
+// its own files only (store/rank_meta.hpp): they exchange their streams.
 CheckpointMeta stream_view(const Context& ctx, const DatasetInfo& copy) {
     CheckpointMeta view = copy.meta;
     view.files.clear();
-    for (int r = 0; r < copy.meta.ranks; ++r) {
-        const std::string name = ctx.layout.data_file(copy.ref, r, 0).filename().string();
-        view.files.push_back(stream_record(files_of_rank(copy.meta, r), r, 0, name));
+    const std::string name = ctx.layout.data_file(copy.ref, ctx.rank(), 0).filename().string();
+    const FileRecord own = stream_record(files_of_rank(copy.meta, ctx.rank()), ctx.rank(), 0, name);
+    for (const std::string& text : allgather_strings(ctx.group, serialize_file_record(own))) {
+        view.files.push_back(parse_file_record(text, "a group member's stream"));
     }
+    std::sort(view.files.begin(), view.files.end(),
+              [](const FileRecord& a, const FileRecord& b) { return a.rank < b.rank; });
     for (FileRecord& f : view.redundancy) {
         if (f.type == "XOR") f.type = "PARITY";
     }

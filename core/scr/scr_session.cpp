@@ -8,6 +8,7 @@
 #include "common/plural.hpp"
 #include "levels/redundancy.hpp"
 #include "store/checkpoint_store.hpp"
+#include "store/rank_meta.hpp"
 
 namespace mlckpt::core {
 
@@ -155,21 +156,10 @@ void ScrSession::load_datasets() {
     });
     for (const CheckpointRef& ref : refs) {
         DatasetInfo info{ref, {}};
-        info.meta = read_meta_once(ref);
+        info.meta = distribute_dataset_meta(ctx_, ref);
         if (!info.meta.is_dataset()) continue;  // an FTI checkpoint in the same directories
         datasets_.push_back(std::move(info));
     }
-}
-
-CheckpointMeta ScrSession::read_meta_once(const CheckpointRef& ref) const {
-    std::string text;
-    run_collectively(ctx_.app, [&] {
-        if (ctx_.rank() == 0) text = read_text_file(ctx_.layout.meta_file(ref.level, ref.seq));
-    });
-    text = bcast_string(ctx_.app, text, 0);
-    CheckpointMeta meta;
-    run_collectively(ctx_.app, [&] { meta = parse_meta(text, ctx_.layout.meta_file(ref.level, ref.seq).string()); });
-    return meta;
 }
 
 const DatasetInfo* ScrSession::find_dataset(const std::string& name) const {
@@ -374,7 +364,7 @@ void ScrSession::commit_output(const Output& out, std::vector<FileRecord> record
     }
     commit_metadata(ctx_, ctx_.app, ref, records, IoMode::posix, &out.label);
     ctx_.catalog.add(ref);
-    datasets_.insert(datasets_.begin(), DatasetInfo{ref, read_meta_once(ref)});
+    datasets_.insert(datasets_.begin(), DatasetInfo{ref, distribute_dataset_meta(ctx_, ref)});
 }
 
 void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<FileRecord>& records,
@@ -392,7 +382,7 @@ void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<
     });
     commit_metadata(ctx_, ctx_.app, target, records, IoMode::posix, &label);
     ctx_.catalog.add(target);
-    datasets_.insert(datasets_.begin(), DatasetInfo{target, read_meta_once(target)});
+    datasets_.insert(datasets_.begin(), DatasetInfo{target, distribute_dataset_meta(ctx_, target)});
     ctx_.log.info("dataset '" + label.name + "' flushed to the prefix");
 }
 
@@ -403,6 +393,7 @@ void ScrSession::retire_after(const CheckpointRef& committed) {
     // prefix copies whose files the new one overwrote (their metadata only).
     std::vector<DatasetInfo> victims;
     std::vector<DatasetInfo> overwritten;
+    std::vector<DatasetInfo> others_in_prefix;  // overwritten if the new one wrote a file of theirs
     int cached = 0;
     int in_prefix = 0;
     std::set<std::uint64_t> flushed;
@@ -433,14 +424,11 @@ void ScrSession::retire_after(const CheckpointRef& committed) {
                    settings_.prefix_size > 0 && ++in_prefix >= settings_.prefix_size) {
             victims.push_back(d);
         } else if (newest_prefix != nullptr) {
-            for (const FileRecord& f : d.meta.files) {
-                auto same = [&](const FileRecord& g) { return g.origpath == f.origpath && g.origname == f.origname; };
-                if (std::any_of(newest_prefix->meta.files.begin(), newest_prefix->meta.files.end(), same)) {
-                    overwritten.push_back(d);
-                    break;
-                }
-            }
+            others_in_prefix.push_back(d);
         }
+    }
+    if (newest_prefix != nullptr) {
+        for (const DatasetInfo& d : overwritten_by(*newest_prefix, others_in_prefix)) overwritten.push_back(d);
     }
     // The new dataset itself: a cached copy of output that is in the prefix now.
     for (const DatasetInfo& d : datasets_) {
@@ -451,6 +439,35 @@ void ScrSession::retire_after(const CheckpointRef& committed) {
     }
     retire_refs(victims, true);
     retire_refs(overwritten, false);
+}
+
+std::vector<DatasetInfo> ScrSession::overwritten_by(const DatasetInfo& newest,
+                                                    const std::vector<DatasetInfo>& others) const {
+    // A rank knows its own files only, and a file of the prefix may be
+    // written by different ranks in different datasets: rank 0 compares
+    // the whole metadata of each and tells the others.
+    std::vector<char> hit(others.size(), 0);
+    run_collectively(ctx_.app, [&] {
+        if (ctx_.rank() != 0 || others.empty()) return;
+        auto whole = [&](const CheckpointRef& ref) {
+            const fs::path path = ctx_.layout.meta_file(ref.level, ref.seq);
+            return parse_meta(read_text_file(path), path.string());
+        };
+        std::set<std::pair<std::string, std::string>> written;
+        for (const FileRecord& f : whole(newest.ref).files) written.emplace(f.origpath, f.origname);
+        for (std::size_t i = 0; i < others.size(); ++i) {
+            for (const FileRecord& f : whole(others[i].ref).files) {
+                if (written.count({f.origpath, f.origname}) != 0) hit[i] = 1;
+            }
+        }
+    });
+    if (!others.empty())
+        bcast(hit.data(), static_cast<int>(hit.size()), MPI_CHAR, 0, ctx_.app, "which datasets the new one overwrote");
+    std::vector<DatasetInfo> out;
+    for (std::size_t i = 0; i < others.size(); ++i) {
+        if (hit[i] != 0) out.push_back(others[i]);
+    }
+    return out;
 }
 
 void ScrSession::retire_refs(const std::vector<DatasetInfo>& victims, bool remove_prefix_files) {

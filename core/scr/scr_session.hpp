@@ -80,9 +80,6 @@ class ScrSession {
     // Collective: the committed datasets, newest first, as their metadata says.
     void load_datasets();
     const DatasetInfo* find_dataset(const std::string& name) const;
-    // Collective: the committed metadata of `ref`, read by rank 0 alone (not
-    // by every rank from the shared prefix) and parsed by every rank.
-    CheckpointMeta read_meta_once(const CheckpointRef& ref) const;
     void require_phase(Phase phase, const char* call) const;
     std::vector<FileRecord> seal_files(const Output& out, std::optional<std::string>& problem) const;
     // Collective: the dataset's redundancy and its commit; on failure
@@ -91,6 +88,9 @@ class ScrSession {
     void flush_to_prefix(const CheckpointRef& cached, const std::vector<FileRecord>& records,
                          const CheckpointMeta& label);
     void retire_after(const CheckpointRef& committed);
+    // Collective: those of `others` (copies in the prefix) with a file that
+    // `newest` wrote again.
+    std::vector<DatasetInfo> overwritten_by(const DatasetInfo& newest, const std::vector<DatasetInfo>& others) const;
     void retire_refs(const std::vector<DatasetInfo>& victims, bool remove_prefix_files);
     void discard_output(const Output& out) noexcept;
 
@@ -101,7 +101,9 @@ class ScrSession {
     AppCommunicators comms_;
     Phase phase_ = Phase::idle;
     std::optional<Output> output_;
-    std::vector<DatasetInfo> datasets_;  // newest first
+    // Newest first; each with the header of its metadata and this rank's
+    // records only (store/rank_meta.hpp).
+    std::vector<DatasetInfo> datasets_;
     std::optional<LoadedDataset> loaded_;
     std::set<std::uint64_t> failed_;              // datasets a restart of this run could not use
     std::optional<std::uint64_t> current_limit_;  // SCR_Current / SCR_CURRENT: newest dataset considered

@@ -219,11 +219,6 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
     }
 }
 
-CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
-    fs::path path = ctx.layout.meta_file(ref.level, ref.seq);
-    return parse_meta(read_text_file(path), path.string());
-}
-
 CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
     CheckpointRef target{ref.seq, 4, ref.ckpt_id, ref.own_dir};
     const CheckpointMeta meta = distribute_meta(ctx, ref, MetaScope::own).meta;
@@ -249,7 +244,7 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
         publish(ctx, target, {mine}, io);
     } catch (...) {
         if (!copy.empty()) target.own_dir ? remove_file_and_empty_dir(copy) : (void)remove_file(copy);
-        if (is_shared(io)) remove_checkpoint_files(ctx.layout, target, 0);
+        if (is_shared(io)) remove_shared_l4_files(ctx.layout, target, ctx.config.container_files);
         throw;
     }
     ctx.log.info("Checkpoint " + std::to_string(ref.ckpt_id) + " flushed to L4.");

@@ -10,22 +10,30 @@ namespace mlckpt::core {
 
 namespace {
 
-// Rank 0: the part of `whole` each application rank receives, after a line
-// saying whether every holder's redundancy is recorded. O(N) in all.
-std::vector<std::string> parts_of(const CheckpointMeta& whole) {
+// Rank 0: the part of `whole` each of the `ranks` application ranks
+// receives (its FULL records and the first redundancy record it holds),
+// after a line saying whether every holder's redundancy is recorded. O(N)
+// in all. Records of ranks out of range reach no rank.
+std::vector<std::string> parts_of(const CheckpointMeta& whole, int ranks) {
     CheckpointMeta header = whole;
     header.files.clear();
     header.redundancy.clear();
-    std::vector<const FileRecord*> held(whole.files.size(), nullptr);
+    const auto n = static_cast<std::size_t>(ranks);
+    std::vector<std::vector<const FileRecord*>> own(n);
+    std::vector<const FileRecord*> held(n, nullptr);
+    for (const FileRecord& f : whole.files) {
+        if (f.rank >= 0 && static_cast<std::size_t>(f.rank) < n) own[static_cast<std::size_t>(f.rank)].push_back(&f);
+    }
     for (const FileRecord& r : whole.redundancy) {  // the first of a holder's, as redundancy_held_by()
         const auto holder = static_cast<std::size_t>(r.holder);
-        if (r.holder >= 0 && holder < held.size() && held[holder] == nullptr) held[holder] = &r;
+        if (r.holder >= 0 && holder < n && held[holder] == nullptr) held[holder] = &r;
     }
     const std::string recorded = whole.redundancy.size() == whole.files.size() ? "1\n" : "0\n";
     std::vector<std::string> parts;
-    parts.reserve(whole.files.size());
-    for (std::size_t r = 0; r < whole.files.size(); ++r) {
-        header.files = {whole.files[r]};
+    parts.reserve(n);
+    for (std::size_t r = 0; r < n; ++r) {
+        header.files.clear();
+        for (const FileRecord* f : own[r]) header.files.push_back(*f);
         header.redundancy.clear();
         if (held[r] != nullptr) header.redundancy.push_back(*held[r]);
         parts.push_back(recorded + serialize_meta(header));
@@ -62,24 +70,41 @@ void add_group_records(MPI_Comm group, CheckpointMeta& meta) {
 
 }  // namespace
 
-RankMeta distribute_meta(const Context& ctx, const CheckpointRef& ref, MetaScope scope,
-                         const std::function<void(const CheckpointMeta&)>& check) {
+namespace {
+
+// Rank 0 reads, checks and splits; every rank parses its own part.
+RankMeta scatter_parts(const Context& ctx, const CheckpointRef& ref,
+                       const std::function<void(const CheckpointMeta&, const std::string&)>& check) {
     const std::string source = ctx.layout.meta_file(ref.level, ref.seq).string();
     std::vector<std::string> parts;
     run_collectively(ctx.app, [&] {
         if (ctx.rank() != 0) return;
         CheckpointMeta whole = parse_meta(read_text_file(source), source);
-        if (check) check(whole);
-        check_one_record_per_rank(whole, source);
-        parts = parts_of(whole);
+        check(whole, source);
+        parts = parts_of(whole, ctx.topo.app_size);
     });
     const std::string mine = scatter_strings(ctx.app, parts, 0);
     parts.clear();
     RankMeta out;
     out.redundancy_recorded = mine.starts_with("1\n");
     out.meta = parse_meta(std::string_view(mine).substr(2), source);
+    return out;
+}
+
+}  // namespace
+
+RankMeta distribute_meta(const Context& ctx, const CheckpointRef& ref, MetaScope scope,
+                         const std::function<void(const CheckpointMeta&)>& check) {
+    RankMeta out = scatter_parts(ctx, ref, [&](const CheckpointMeta& whole, const std::string& source) {
+        if (check) check(whole);
+        check_one_record_per_rank(whole, source);
+    });
     if (scope == MetaScope::group && redundancy_of(ref.level) != nullptr) add_group_records(ctx.group, out.meta);
     return out;
+}
+
+CheckpointMeta distribute_dataset_meta(const Context& ctx, const CheckpointRef& ref) {
+    return scatter_parts(ctx, ref, [](const CheckpointMeta&, const std::string&) {}).meta;
 }
 
 }  // namespace mlckpt::core

@@ -31,4 +31,9 @@ enum class MetaScope { own, group };
 RankMeta distribute_meta(const Context& ctx, const CheckpointRef& ref, MetaScope scope,
                          const std::function<void(const CheckpointMeta&)>& check = {});
 
+// The same for a dataset of scr.h, whose ranks may have several files or
+// none: the header, every FULL record of this rank and the redundancy it
+// holds. Collective over ctx.app.
+CheckpointMeta distribute_dataset_meta(const Context& ctx, const CheckpointRef& ref);
+
 }  // namespace mlckpt::core

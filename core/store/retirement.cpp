@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "format/checkpoint_meta.hpp"
+#include "format/shared_file.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
@@ -36,19 +37,6 @@ void archive_metadata(const Context& ctx, const CheckpointRef& r) {
     ctx.layout.make_dir(meta.parent_path()).rename(meta.filename().string(), archive, meta.filename().string());
 }
 
-// The names of checkpoint `r`'s files left in its directory `dir`: all of
-// them in a directory of its own, else those that carry its id.
-std::vector<std::string> files_left(const CheckpointRef& r, const fs::path& dir) {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        int id = 0;
-        if (r.own_dir || (StorageLayout::parse_file_name_id(name, id) && id == r.ckpt_id)) names.push_back(name);
-    }
-    return names;
-}
-
 // keep_l4_ckpt: the files of retired L4 checkpoint `r` move into
 // <glbl_dir>/<exec_id>/l4_archive/ under their own names. Each process
 // moves its owners' files; then the leader moves what is left (a file
@@ -70,7 +58,18 @@ void archive_files(const Context& ctx, const CheckpointRef& r, const Retirers& w
     if (!who.leader) return;
     try {
         const Directory from = ctx.layout.make_dir(dir);
-        for (const std::string& name : files_left(r, dir)) from.rename(name, archive, name);
+        if (r.own_dir) {
+            std::error_code ec;
+            for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+                const std::string name = it->path().filename().string();
+                from.rename(name, archive, name);
+            }
+        } else {
+            for (const std::string& name : shared_file_names(r.ckpt_id, ctx.config.container_files)) {
+                std::error_code ec;
+                if (fs::exists(dir / name, ec)) from.rename(name, archive, name);
+            }
+        }
         const fs::path copy = ctx.layout.meta_copy(4, r.seq, 0);
         std::error_code ec;
         if (fs::exists(copy, ec)) {
@@ -91,14 +90,14 @@ bool remove_metadata(const Context& ctx, const CheckpointRef& ref) {
     return remove_file(ctx.layout.meta_file(ref.level, ref.seq));
 }
 
-void remove_checkpoint_files(const StorageLayout& layout, const CheckpointRef& ref, int node) noexcept {
-    const fs::path dir = layout.ckpt_dir(ref, node);
+void remove_shared_l4_files(const StorageLayout& layout, const CheckpointRef& ref, int container_files) noexcept {
+    const fs::path dir = layout.ckpt_dir(ref, 0);
     if (ref.own_dir) {
         remove_tree(dir);
         return;
     }
     try {
-        for (const std::string& name : files_left(ref, dir)) remove_file(dir / name);
+        for (const std::string& name : shared_file_names(ref.ckpt_id, container_files)) remove_file(dir / name);
     } catch (const std::exception&) {
         // what is left is removed as uncommitted data at the next start
     }
@@ -205,7 +204,7 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
                 if (r.own_dir) {
                     ctx.background->remove_tree(ctx.layout.ckpt_dir(r, 0));
                 } else {
-                    remove_checkpoint_files(ctx.layout, r, 0);
+                    remove_shared_l4_files(ctx.layout, r, ctx.config.container_files);
                 }
             }
         }

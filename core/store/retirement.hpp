@@ -49,10 +49,12 @@ void forget_retired(Context& ctx, const std::vector<CheckpointRef>& refs);
 // The leader: removes the metadata of `ref` and the copy beside its data.
 bool remove_metadata(const Context& ctx, const CheckpointRef& ref);
 
-// Removes what is left of checkpoint `ref` on `node` (L4: in the global
-// directory): its own directory, or in FTI's layout every file that
-// carries its id (no live checkpoint shares it there: Catalog::place).
-// For a checkpoint that failed, and for the shared files of an L4 one.
-void remove_checkpoint_files(const StorageLayout& layout, const CheckpointRef& ref, int node) noexcept;
+// Removes the files of L4 checkpoint `ref` that belong to no rank in
+// particular: its own directory, or in FTI's layout its shared files
+// (ckpt_io 2 and 4, `container_files` physical files), by name. No live
+// checkpoint shares their names (Catalog::place), and l4/ is not listed:
+// it holds a file per rank of every file-per-rank checkpoint kept.
+// For a checkpoint that failed, and for one retired.
+void remove_shared_l4_files(const StorageLayout& layout, const CheckpointRef& ref, int container_files) noexcept;
 
 }  // namespace mlckpt::core

@@ -95,6 +95,36 @@ TEST(RankMeta, EachRankReceivesItsOwnRecordsAndItsGroupsOnly) {
     EXPECT_EQ(group.meta.redundancy.size(), 1u);
 }
 
+// A dataset of scr.h, whose ranks have several files or none: each rank
+// receives every file of its own and none of the others'.
+TEST(RankMeta, DatasetRanksReceiveEveryFileOfTheirOwnAndNoOther) {
+    LibraryRun run;
+    const core::Context& ctx = run.ctx;
+    const CheckpointRef ref{8, 1, 6, true};
+    const int files = ctx.rank() % 3;
+    std::vector<FileRecord> mine;
+    for (int f = 0; f < files; ++f) {
+        FileRecord r = full_record(ctx, ctx.rank());
+        r.file = "out" + std::to_string(f) + ".dat";
+        r.origpath = "/results";
+        r.origname = r.file;
+        mine.push_back(r);
+    }
+    CheckpointMeta label;
+    label.name = "dataset.8";
+    label.flags = 1;
+    core::commit_metadata(ctx, ctx.app, ref, mine, core::IoMode::posix, &label);
+
+    const CheckpointMeta part = core::distribute_dataset_meta(ctx, ref);
+    EXPECT_EQ(part.name, "dataset.8");
+    EXPECT_EQ(part.ranks, world_size());
+    ASSERT_EQ(part.files.size(), static_cast<std::size_t>(files));
+    for (int f = 0; f < files; ++f) {
+        EXPECT_EQ(part.files[static_cast<std::size_t>(f)].rank, ctx.rank());
+        EXPECT_EQ(part.files[static_cast<std::size_t>(f)].origname, "out" + std::to_string(f) + ".dat");
+    }
+}
+
 TEST(RankMeta, RedundancyNotRecordedForEveryHolderIsSeenByEveryRank) {
     LibraryRun run;
     const CheckpointRef ref{6, 2, 4};

@@ -317,6 +317,7 @@ foreach(t FlushCountsCheckpointIdsAcrossRuns UnknownCurrentRestartsFromTheNewest
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 PHASES ok ok)
 endforeach()
 mlckpt_add_mpi_scenario(ScrFiles.ConfigDescriptorsAndConfFile RANKS 1 4 PHASES ok)
+mlckpt_add_mpi_scenario(ScrFiles.FileWrittenAgainByAnotherRankRetiresTheOlderCopy RANKS 4 PHASES ok)
 foreach(fault after_data_write:1 during_redundancy:2 before_meta_commit:0 during_flush:3)
   string(REGEX REPLACE ":.*" "" point ${fault})
   mlckpt_add_mpi_scenario(ScrFiles.KilledWhileCommittingKeepsThePreviousDataset RANKS 4 PHASES killed ok
@@ -407,7 +408,8 @@ mlckpt_add_mpi_scenario(SeparateNodes.EachNodeHasItsOwnNameAndStorage RANKS 8 PH
 # What a restart sends each rank of a checkpoint's metadata: its own part
 # and its group's, never the whole (per-rank cost flat in the rank count).
 foreach(test RankMeta.EachRankReceivesItsOwnRecordsAndItsGroupsOnly
-             RankMeta.RedundancyNotRecordedForEveryHolderIsSeenByEveryRank RankMeta.RecordsOutOfPlaceAreCorruptOnEveryRank)
+             RankMeta.RedundancyNotRecordedForEveryHolderIsSeenByEveryRank RankMeta.RecordsOutOfPlaceAreCorruptOnEveryRank
+             RankMeta.DatasetRanksReceiveEveryFileOfTheirOwnAndNoOther)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok)
 endforeach()
 mlckpt_add_mpi_scenario(RankMeta.EachRankReceivesItsOwnRecordsAndItsGroupsOnly RANKS 8 PHASES ok NODES 4)

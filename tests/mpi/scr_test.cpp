@@ -563,6 +563,46 @@ TEST(ScrFiles, DefaultsBypassTheCache) {
     ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
 }
 
+// Metadata files in the prefix that name dataset `name` (rank 0 only).
+int prefix_copies_named(const std::string& name) {
+    int named = 0;
+    for (const fs::path& m : paths_matching(".*/prefix/\\.scr/ckpt[0-9]+\\.l4\\.meta")) {
+        const std::vector<char> bytes = slurp(m);
+        if (std::string(bytes.begin(), bytes.end()).find("\nNAME " + name + "\n") != std::string::npos) ++named;
+    }
+    return named;
+}
+
+// A file of the prefix that a newer dataset writes again, through another
+// rank than the one that wrote it before: the older dataset's prefix copy
+// no longer holds what its metadata says, and goes (its metadata; the
+// files are the application's). Each rank knows only its own files of a
+// dataset: rank 0 compares the whole metadata.
+TEST(ScrFiles, FileWrittenAgainByAnotherRankRetiresTheOlderCopy) {
+    init(copy_type("SINGLE"));
+    auto output = [](const std::string& name, int writer, const std::string& file) {
+        ASSERT_EQ(SCR_Start_output(name.c_str(), SCR_FLAG_OUTPUT), SCR_SUCCESS);
+        if (world_rank() == writer) {
+            char path[SCR_MAX_FILENAME];
+            ASSERT_EQ(SCR_Route_file((prefix() / file).c_str(), path), SCR_SUCCESS);
+            std::ofstream(path) << name;
+        }
+        ASSERT_EQ(SCR_Complete_output(1), SCR_SUCCESS);
+    };
+    output("first", 1, "shared.dat");
+    output("second", 2, "other.dat");
+    if (world_rank() == 0) EXPECT_EQ(prefix_copies_named("first"), 1);
+    output("third", 3, "shared.dat");
+    if (world_rank() == 0) {
+        EXPECT_EQ(prefix_copies_named("first"), 0) << "rank 3 wrote rank 1's file of 'first' again";
+        EXPECT_EQ(prefix_copies_named("second"), 1) << "'third' wrote no file of 'second'";
+        EXPECT_EQ(prefix_copies_named("third"), 1);
+        const std::vector<char> bytes = slurp(prefix() / "shared.dat");
+        EXPECT_EQ(std::string(bytes.begin(), bytes.end()), "third");
+    }
+    ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
+}
+
 // SCR_Config with SCR's descriptors and SCR_CONF_FILE, through the C API:
 // a query of STORE after one descriptor answers its value, after two
 // answers NULL; SCR_CONF_FILE set with SCR_Config is the file read.

@@ -24,6 +24,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 import scaling  # noqa: E402  (bench/scaling.py: the launches and the counting)
+import verdict  # noqa: E402  (the failures and the outcome)
 
 # Per checkpoint on the shared file system (glbl_dir, meta_dir), the most
 # metadata operations of all kinds
@@ -91,10 +92,7 @@ def main(argv):
                 if per_checkpoint > budget + SLACK[statistic] / args.checkpoints:
                     failures.append(f"{name}: {per_checkpoint:.1f} operations on the shared file system per "
                                     f"checkpoint by {who}, more than its budget of {budget}")
-    for f in failures:
-        print("FAIL: " + f)
-    print("fs_ops_per_rank: " + ("failed" if failures else "passed"))
-    return 1 if failures else 0
+    return verdict.report("fs_ops_per_rank", failures)
 
 
 if __name__ == "__main__":

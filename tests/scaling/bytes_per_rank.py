@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""What a checkpoint sends and receives over MPI does not grow with the
+number of ranks, except at rank 0, which gathers the metadata.
+
+Runs bench/scaling_bench under Open MPI's monitoring (bench/scaling.py) at
+two rank counts of the same shape (two ranks per node, groups of four
+nodes), each with a short and a long series of checkpoints: the difference
+between the two, divided by the extra checkpoints, is what one checkpoint
+costs, FTI_Init's and FTI_Finalize's traffic (MPI's own communicator
+constructors exchange a few bytes per rank there) left out. The median
+rank's bytes received and sent per checkpoint may grow by what the
+collectives' trees add per doubling of the ranks, far less than a byte
+count per rank would: the shared-file modes sending every rank every
+task's size grew it by 24 bytes per rank, 576 bytes from 8 to 32 ranks.
+Rank 0 may receive in proportion to the ranks (its metadata), within a
+budget per rank.
+
+    bytes_per_rank.py BUILD_DIR [--ranks 8,32] [--cases L1:1,L2:1,L3:1,L4:1,L4:2,L4:4,HL2:1]
+
+Counts, not times: the result does not depend on the machine's load.
+"""
+import argparse
+import math
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+import scaling  # noqa: E402  (bench/scaling.py: the launches and the counting)
+import verdict  # noqa: E402  (the failures and the outcome)
+
+SHORT, LONG = 2, 6  # checkpoints of the two write launches
+# Per doubling of the ranks, per checkpoint, for the median rank: a few
+# collectives of one or two values (allreduce, barrier) take one more step.
+GROWTH_PER_DOUBLING = 48
+# Rank 0 gathers each rank's metadata (about 200 bytes at L4 with a file
+# per rank, the file's name, size and checksum among them).
+RANK0_BYTES_PER_RANK = 400
+
+
+def per_checkpoint(records, direction, statistic):
+    short, long_ = records
+    return (long_["traffic"]["write"][direction][statistic] -
+            short["traffic"]["write"][direction][statistic]) / (LONG - SHORT)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("build")
+    p.add_argument("--ranks", default="8,32")
+    p.add_argument("--cases", default="L1:1,L2:1,L3:1,L4:1,L4:2,L4:4,HL2:1")
+    args = p.parse_args(argv)
+    small, large = (int(x) for x in args.ranks.split(","))
+    allowed_growth = GROWTH_PER_DOUBLING * math.log2(large / small)
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="mlckpt-bytes-") as tmp:
+        binary = os.path.join(args.build, "bench", "scaling_bench")
+
+        def run(ranks, level, io, heads):
+            out = []
+            for checkpoints in (SHORT, LONG):
+                bench = argparse.Namespace(dir=tmp, counter=os.path.join(args.build, "bench", "libfs_op_counter.so"),
+                                           checkpoints=checkpoints, vars=1, bytes=1024, timeout=600)
+                out.append(scaling.run_case(bench, "mlckpt", binary, ranks, level, io, heads))
+            return out
+
+        for case in args.cases.split(","):
+            level, io, heads = scaling.parse_case(case)
+            name = scaling.case_name(level, io, heads)
+            records = {n: run(n, level, io, heads) for n in (small, large)}
+            for direction in ("received", "sent"):
+                a = per_checkpoint(records[small], direction, "median")
+                b = per_checkpoint(records[large], direction, "median")
+                print(f"{name}: the median rank {direction} {a:.0f} bytes per checkpoint at {small} ranks, "
+                      f"{b:.0f} at {large} ranks")
+                if b > a + allowed_growth:
+                    failures.append(f"{name}: the median rank {direction} {a:.0f} bytes per checkpoint at {small} "
+                                    f"ranks and {b:.0f} at {large}, more than {allowed_growth:.0f} bytes of growth")
+            rank0 = per_checkpoint(records[large], "received", "rank0")
+            print(f"{name}: rank 0 received {rank0:.0f} bytes per checkpoint at {large} ranks "
+                  f"(budget {RANK0_BYTES_PER_RANK * large})")
+            if rank0 > RANK0_BYTES_PER_RANK * large:
+                failures.append(f"{name}: rank 0 received {rank0:.0f} bytes per checkpoint at {large} ranks, more "
+                                f"than {RANK0_BYTES_PER_RANK} per rank")
+    return verdict.report("bytes_per_rank", failures)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
