@@ -114,9 +114,10 @@ def build_against_fti(args, prefix):
     return binary
 
 
-def run_launch(args, binary, ranks, config, workdir, phase, level, out):
-    counts = os.path.join(workdir, f"counts-{phase}")
-    monitor = os.path.join(workdir, f"monitor-{phase}")
+def run_launch(args, binary, ranks, config, workdir, phase, level, out, checkpoints=None):
+    checkpoints = checkpoints or args.checkpoints
+    counts = os.path.join(workdir, f"counts-{phase}-{checkpoints}")
+    monitor = os.path.join(workdir, f"monitor-{phase}-{checkpoints}")
     os.makedirs(counts)
     os.makedirs(monitor)
     cmd = ["mpiexec", "--oversubscribe", "--bind-to", "none", "-n", str(ranks),
@@ -125,7 +126,7 @@ def run_launch(args, binary, ranks, config, workdir, phase, level, out):
            "-x", f"LD_PRELOAD={args.counter}", "-x", f"MLCKPT_COUNT_DIR={counts}",
            "-x", f"MLCKPT_COUNT_SHARED={workdir}/global:{workdir}/meta",
            "-x", f"MLCKPT_COUNT_LOCAL={workdir}/local",
-           binary, config, "--phase", phase, "--level", str(level), "--checkpoints", str(args.checkpoints),
+           binary, config, "--phase", phase, "--level", str(level), "--checkpoints", str(checkpoints),
            "--vars", str(args.vars), "--bytes", str(args.bytes), "--out", out]
     if phase == "write" and "head = 1" in open(config).read():
         cmd.append("--finalize")
@@ -163,6 +164,16 @@ def traffic(monitor, ranks):
     return out
 
 
+def per_checkpoint(single, write, checkpoints):
+    """Bytes per checkpoint (sent and received: the maximum, the median and
+    rank 0's), from a launch of one checkpoint and one of `checkpoints`;
+    FTI_Init's traffic cancels out. None with a single checkpoint."""
+    if single is None:
+        return None
+    return {d: {s: (write["traffic"][d][s] - single["traffic"][d][s]) / (checkpoints - 1)
+                for s in ("max", "median", "rank0")} for d in ("sent", "received")}
+
+
 def fs_ops(counts):
     """File-system operations per phase and place: the total over every
     process and the most by one process."""
@@ -187,6 +198,15 @@ def run_case(args, impl, binary, ranks, level, io, heads):
     config = os.path.join(workdir, "config.fti")
     write_config(config, workdir, level, io, heads, ranks)
     out = os.path.join(workdir, "launches.jsonl")
+    # A launch of one checkpoint first: what the longer one sends and
+    # receives beyond it is what its further checkpoints cost. Its
+    # checkpoint and the configuration it updated go before the next.
+    single = None
+    if args.checkpoints > 1:
+        single = run_launch(args, binary, ranks, config, workdir, "write", level, out, 1)
+        for d in ("local", "global", "meta"):
+            shutil.rmtree(os.path.join(workdir, d), ignore_errors=True)
+        write_config(config, workdir, level, io, heads, ranks)
     write = run_launch(args, binary, ranks, config, workdir, "write", level, out)
     restart = run_launch(args, binary, ranks, config, workdir, "restart", level, out)
     shutil.rmtree(workdir, ignore_errors=True)
@@ -199,7 +219,8 @@ def run_case(args, impl, binary, ranks, level, io, heads):
             "finalize_s": restart["finalize_s"],
             "peak_rss_mib": {"write": {k: write[f"peak_rss_mib_{k}"] for k in ("max", "median", "rank0")},
                              "restart": {k: restart[f"peak_rss_mib_{k}"] for k in ("max", "median", "rank0")}},
-            "traffic": {"write": write["traffic"], "restart": restart["traffic"]},
+            "traffic": {"write": write["traffic"], "restart": restart["traffic"],
+                        "checkpoint": per_checkpoint(single, write, args.checkpoints)},
             "fs_ops": {"write": write["fs_ops"], "restart": restart["fs_ops"]}}
 
 

@@ -4,10 +4,10 @@ number of ranks, except at rank 0, which gathers the metadata.
 
 Runs bench/scaling_bench under Open MPI's monitoring (bench/scaling.py) at
 two rank counts of the same shape (two ranks per node, groups of four
-nodes), each with a short and a long series of checkpoints: the difference
-between the two, divided by the extra checkpoints, is what one checkpoint
-costs, FTI_Init's and FTI_Finalize's traffic (MPI's own communicator
-constructors exchange a few bytes per rank there) left out. The median
+nodes). The scaling bench writes one checkpoint in one launch and several
+in another: the difference, divided by the extra checkpoints, is what one
+checkpoint costs, FTI_Init's traffic (MPI's own communicator constructors
+exchange a few bytes per rank there) left out. The median
 rank's bytes received and sent per checkpoint may grow by what the
 collectives' trees add per doubling of the ranks, far less than a byte
 count per rank would: the shared-file modes sending every rank every
@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import scaling  # noqa: E402  (bench/scaling.py: the launches and the counting)
 import verdict  # noqa: E402  (the failures and the outcome)
 
-SHORT, LONG = 2, 6  # checkpoints of the two write launches
+CHECKPOINTS = 5  # of the longer write launch; bench/scaling.py runs one of a single checkpoint too
 # Per doubling of the ranks, per checkpoint, for the median rank: a few
 # collectives of one or two values (allreduce, barrier) take one more step.
 GROWTH_PER_DOUBLING = 48
@@ -38,10 +38,8 @@ GROWTH_PER_DOUBLING = 48
 RANK0_BYTES_PER_RANK = 400
 
 
-def per_checkpoint(records, direction, statistic):
-    short, long_ = records
-    return (long_["traffic"]["write"][direction][statistic] -
-            short["traffic"]["write"][direction][statistic]) / (LONG - SHORT)
+def per_checkpoint(record, direction, statistic):
+    return record["traffic"]["checkpoint"][direction][statistic]
 
 
 def main(argv):
@@ -55,19 +53,12 @@ def main(argv):
     failures = []
     with tempfile.TemporaryDirectory(prefix="mlckpt-bytes-") as tmp:
         binary = os.path.join(args.build, "bench", "scaling_bench")
-
-        def run(ranks, level, io, heads):
-            out = []
-            for checkpoints in (SHORT, LONG):
-                bench = argparse.Namespace(dir=tmp, counter=os.path.join(args.build, "bench", "libfs_op_counter.so"),
-                                           checkpoints=checkpoints, vars=1, bytes=1024, timeout=600)
-                out.append(scaling.run_case(bench, "mlckpt", binary, ranks, level, io, heads))
-            return out
-
+        bench = argparse.Namespace(dir=tmp, counter=os.path.join(args.build, "bench", "libfs_op_counter.so"),
+                                   checkpoints=CHECKPOINTS, vars=1, bytes=1024, timeout=600)
         for case in args.cases.split(","):
             level, io, heads = scaling.parse_case(case)
             name = scaling.case_name(level, io, heads)
-            records = {n: run(n, level, io, heads) for n in (small, large)}
+            records = {n: scaling.run_case(bench, "mlckpt", binary, n, level, io, heads) for n in (small, large)}
             for direction in ("received", "sent"):
                 a = per_checkpoint(records[small], direction, "median")
                 b = per_checkpoint(records[large], direction, "median")
