@@ -15,8 +15,8 @@ the system Python that package belongs to).
 import argparse
 import json
 import os
-import sys
 
+import figures
 import render_scaling
 import run_bench
 
@@ -105,15 +105,7 @@ def targets(report):
 
 
 def plots(results, docs):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        sys.exit("render_performance: needs matplotlib: apt-get install -y python3-matplotlib, "
-                 "then run this script with /usr/bin/python3")
-    out_dir = os.path.join(docs, "performance")
-    os.makedirs(out_dir, exist_ok=True)
+    plt = figures.pyplot()
     lines = []
     # One plot per level, and one per level and mode of the background work.
     for level, mode in sorted({(r["level"], r.get("mode", "")) for r in results}):
@@ -138,11 +130,7 @@ def plots(results, docs):
         title += f" {mode}" if mode else ""
         ax.set_title(f"{title}: mlckpt beside the machine's limits")
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        name = f"level{level}{'-' + mode if mode else ''}.png"
-        fig.savefig(os.path.join(out_dir, name), dpi=90)
-        plt.close(fig)
-        lines.append(f"![{title}](performance/{name})")
+        lines.append(figures.save(fig, docs, f"level{level}{'-' + mode if mode else ''}.png", title, 90))
     return "\n\n".join(lines)
 
 

@@ -145,10 +145,11 @@ def run_launch(args, binary, ranks, config, workdir, phase, level, out, checkpoi
 
 def traffic(monitor, ranks):
     """Bytes each world rank sent and received (point to point and the
-    messages of collectives, from Open MPI's monitoring): the maximum, the
-    median and rank 0's."""
+    messages of collectives, from Open MPI's monitoring), and the number of
+    ranks each sent to: the maximum, the median and rank 0's."""
     sent = collections.Counter()
     received = collections.Counter()
+    peers = collections.defaultdict(set)
     for path in glob.glob(os.path.join(monitor, "prof.*.prof")):
         with open(path) as f:
             for line in f:
@@ -157,8 +158,11 @@ def traffic(monitor, ranks):
                     src, dst, nbytes = int(parts[1]), int(parts[2]), int(parts[3].split()[0])
                     sent[src] += nbytes
                     received[dst] += nbytes
+                    peers[src].add(dst)
     out = {}
-    for name, c in (("sent", sent), ("received", received)):
+    # "peers": how many ranks a rank sends to (each a connection, with its
+    # memory, on a cluster's network).
+    for name, c in (("sent", sent), ("received", received), ("peers", {r: len(p) for r, p in peers.items()})):
         values = sorted(c.get(r, 0) for r in range(ranks))
         out[name] = {"max": values[-1], "median": values[len(values) // 2], "rank0": c.get(0, 0)}
     return out
@@ -249,6 +253,10 @@ def main(argv):
     results = []
     for ranks in [int(x) for x in args.ranks.split(",")]:
         for level, io, heads in (parse_case(c) for c in args.cases.split(",") if c):
+            if level in (2, 3) and topology(ranks, heads)[1] < 2:
+                print(f"scaling: {case_name(level, io, heads)} needs two nodes, {ranks} ranks make one",
+                      file=sys.stderr, flush=True)
+                continue
             for impl, binary in impls:
                 print(f"scaling: {impl} {case_name(level, io, heads)}, {ranks} ranks", file=sys.stderr, flush=True)
                 results.append(run_case(args, impl, binary, ranks, level, io, heads))

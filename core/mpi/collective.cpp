@@ -52,9 +52,21 @@ void allreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op o
     wait_for(request, step, {comm, Peer::kEveryRank});
 }
 
+// Not MPI_Iallgather: Open MPI's nonblocking allgather sends each rank's
+// part straight to every other rank, so that every rank connects to all
+// the others (a connection and its memory per rank of the job, on every
+// rank). Gathered at rank 0, which talks to every rank anyway (it gathers
+// the metadata), and broadcast down a tree: a rank talks to O(log N).
 void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm comm, const char* step) {
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    if (static_cast<long long>(count) * size > INT_MAX) {
+        fail(ErrorKind::mpi, std::string(step) + ": more than 2^31 values in all");
+    }
     MPI_Request request = MPI_REQUEST_NULL;
-    check_mpi(MPI_Iallgather(in, count, type, out, count, type, comm, &request), "MPI_Iallgather");
+    check_mpi(MPI_Igather(in, count, type, out, count, type, 0, comm, &request), "MPI_Igather");
+    wait_for(request, step, {comm, Peer::kEveryRank});
+    check_mpi(MPI_Ibcast(out, count * size, type, 0, comm, &request), "MPI_Ibcast");
     wait_for(request, step, {comm, Peer::kEveryRank});
 }
 

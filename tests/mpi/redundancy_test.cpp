@@ -73,6 +73,11 @@ TEST(L3, HalfOfTheGroupLost) {
 TEST(L3, HalfOfTheGroupPlusOneLost) {
     does_not_survive(FTI_L3, {0, 1, 3}, "lost 6 of its 8 files");
 }
+// Eight nodes or more, two groups: each group rebuilds its own half.
+TEST(L3, HalfOfEachGroupLost) {
+    ASSERT_GE(world_size(), 16);
+    survives(FTI_L3, {0, 1, 6, 7});
+}
 
 // Damage instead of loss: an original overwritten in place on one rank, a
 // partner copy or parity file truncated on another; both are detected by

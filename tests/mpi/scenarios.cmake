@@ -318,6 +318,11 @@ foreach(t FlushCountsCheckpointIdsAcrossRuns UnknownCurrentRestartsFromTheNewest
 endforeach()
 mlckpt_add_mpi_scenario(ScrFiles.ConfigDescriptorsAndConfFile RANKS 1 4 PHASES ok)
 mlckpt_add_mpi_scenario(ScrFiles.FileWrittenAgainByAnotherRankRetiresTheOlderCopy RANKS 4 PHASES ok)
+# scr.h datasets on separate nodes: each node's cache its own, a lost
+# node's whole disk gone between the launches.
+foreach(t RoundTripPartner RoundTripXor PartnerSurvivesNodeLoss XorSurvivesHalfASet)
+  mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 8 PHASES ok ok NODES 4)
+endforeach()
 foreach(fault after_data_write:1 during_redundancy:2 before_meta_commit:0 during_flush:3)
   string(REGEX REPLACE ":.*" "" point ${fault})
   mlckpt_add_mpi_scenario(ScrFiles.KilledWhileCommittingKeepsThePreviousDataset RANKS 4 PHASES killed ok
@@ -403,6 +408,12 @@ foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentN
              L2.DamageIsRepaired L3.DamageIsRepaired)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok NODES 4)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok NODES 4 HEADS)
+endforeach()
+# Eight nodes, two groups of four: the losses each group survives, and the
+# ones it refuses cleanly.
+foreach(test L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost L3.HalfOfEachGroupLost
+             L3.HalfOfTheGroupPlusOneLost)
+  mlckpt_add_mpi_scenario(${test} RANKS 16 PHASES ok ok NODES 8)
 endforeach()
 mlckpt_add_mpi_scenario(SeparateNodes.EachNodeHasItsOwnNameAndStorage RANKS 8 PHASES ok NODES 4)
 # What a restart sends each rank of a checkpoint's metadata: its own part

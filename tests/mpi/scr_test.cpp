@@ -24,8 +24,10 @@ namespace {
 fs::path prefix() {
     return workdir() / "prefix";
 }
+// SCR_CACHE_BASE: on separate nodes each node's own storage (the ranks
+// of a node see only theirs there).
 fs::path cache() {
-    return workdir() / "cache";
+    return separate_nodes() > 0 ? local_dir() : workdir() / "cache";
 }
 
 int files_of(int rank) {
@@ -126,7 +128,8 @@ std::vector<fs::path> paths_matching(const std::string& pattern) {
     return files_below(workdir(), [&](const fs::path& file) { return std::regex_match(file.string(), re); });
 }
 
-void delete_nodes(std::initializer_list<int> nodes) {
+void delete_cached_nodes(std::initializer_list<int> nodes) {
+    if (separate_nodes() > 0) return delete_nodes(nodes);  // the nodes' whole disks
     if (world_rank() == 0) {
         for (int n : nodes) {
             const fs::path dir = cache() / ("node" + std::to_string(n));
@@ -207,9 +210,9 @@ TEST(ScrFiles, MetadataNamesEveryFile) {
 TEST(ScrFiles, PartnerSurvivesNodeLoss) {
     if (phase() == 1) return two_datasets_then_crash(copy_type("PARTNER"));
     if (world_size() >= 8) {
-        delete_nodes({0, 2});  // not neighbours in the ring of 4
+        delete_cached_nodes({0, 2});  // not neighbours in the ring of 4
     } else {
-        delete_nodes({1});
+        delete_cached_nodes({1});
     }
     init(copy_type("PARTNER"));
     restart_from(2);
@@ -219,9 +222,9 @@ TEST(ScrFiles, PartnerSurvivesNodeLoss) {
 TEST(ScrFiles, XorSurvivesHalfASet) {
     if (phase() == 1) return two_datasets_then_crash(copy_type("XOR"));
     if (world_size() >= 8) {
-        delete_nodes({1, 2});
+        delete_cached_nodes({1, 2});
     } else {
-        delete_nodes({0});
+        delete_cached_nodes({0});
     }
     init(copy_type("XOR"));
     restart_from(2);
@@ -263,7 +266,7 @@ void damaged_redundancy_is_rebuilt(const std::string& type) {
         }
         world_barrier();
     } else {
-        delete_nodes({1});
+        delete_cached_nodes({1});
     }
     init(copy_type(type));
     restart_from(2);

@@ -13,7 +13,8 @@ collectives' trees add per doubling of the ranks, far less than a byte
 count per rank would: the shared-file modes sending every rank every
 task's size grew it by 24 bytes per rank, 576 bytes from 8 to 32 ranks.
 Rank 0 may receive in proportion to the ranks (its metadata), within a
-budget per rank.
+budget per rank. And the median rank may send to no more than 2 log2 N + 2
+ranks: a collective sending to every rank makes a connection per rank.
 
     bytes_per_rank.py BUILD_DIR [--ranks 8,32] [--cases L1:1,L2:1,L3:1,L4:1,L4:2,L4:4,HL2:1]
 
@@ -33,6 +34,14 @@ CHECKPOINTS = 5  # of the longer write launch; bench/scaling.py runs one of a si
 # Per doubling of the ranks, per checkpoint, for the median rank: a few
 # collectives of one or two values (allreduce, barrier) take one more step.
 GROWTH_PER_DOUBLING = 48
+# The ranks the median rank sends to in a write launch (FTI_Init and the
+# checkpoints): the collectives' trees reach log2 N; a collective that
+# sends straight to every rank (Open MPI's MPI_Iallgather) reaches N - 1,
+# and on a cluster each is a connection with its memory.
+def allowed_peers(ranks):
+    return 2 * math.log2(ranks) + 2
+
+
 # Rank 0 gathers each rank's metadata (about 200 bytes at L4 with a file
 # per rank, the file's name, size and checksum among them).
 RANK0_BYTES_PER_RANK = 400
@@ -67,6 +76,12 @@ def main(argv):
                 if b > a + allowed_growth:
                     failures.append(f"{name}: the median rank {direction} {a:.0f} bytes per checkpoint at {small} "
                                     f"ranks and {b:.0f} at {large}, more than {allowed_growth:.0f} bytes of growth")
+            peers = records[large]["traffic"]["write"]["peers"]["median"]
+            print(f"{name}: the median rank sent to {peers} ranks at {large} ranks "
+                  f"(at most {allowed_peers(large):.0f})")
+            if peers > allowed_peers(large):
+                failures.append(f"{name}: the median rank sent to {peers} of {large} ranks, more than "
+                                f"{allowed_peers(large):.0f}")
             rank0 = per_checkpoint(records[large], "received", "rank0")
             print(f"{name}: rank 0 received {rank0:.0f} bytes per checkpoint at {large} ranks "
                   f"(budget {RANK0_BYTES_PER_RANK * large})")
