@@ -449,20 +449,17 @@ std::vector<DatasetInfo> ScrSession::overwritten_by(const DatasetInfo& newest,
     std::vector<char> hit(others.size(), 0);
     run_collectively(ctx_.app, [&] {
         if (ctx_.rank() != 0 || others.empty()) return;
-        auto whole = [&](const CheckpointRef& ref) {
-            const fs::path path = ctx_.layout.meta_file(ref.level, ref.seq);
-            return parse_meta(read_text_file(path), path.string());
-        };
         std::set<std::pair<std::string, std::string>> written;
-        for (const FileRecord& f : whole(newest.ref).files) written.emplace(f.origpath, f.origname);
+        for (const FileRecord& f : read_meta(ctx_, newest.ref).files) written.emplace(f.origpath, f.origname);
         for (std::size_t i = 0; i < others.size(); ++i) {
-            for (const FileRecord& f : whole(others[i].ref).files) {
+            for (const FileRecord& f : read_meta(ctx_, others[i].ref).files) {
                 if (written.count({f.origpath, f.origname}) != 0) hit[i] = 1;
             }
         }
     });
-    if (!others.empty())
+    if (!others.empty()) {
         bcast(hit.data(), static_cast<int>(hit.size()), MPI_CHAR, 0, ctx_.app, "which datasets the new one overwrote");
+    }
     std::vector<DatasetInfo> out;
     for (std::size_t i = 0; i < others.size(); ++i) {
         if (hit[i] != 0) out.push_back(others[i]);

@@ -219,6 +219,11 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
     }
 }
 
+CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
+    const fs::path path = ctx.layout.meta_file(ref.level, ref.seq);
+    return parse_meta(read_text_file(path), path.string());
+}
+
 CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
     CheckpointRef target{ref.seq, 4, ref.ckpt_id, ref.own_dir};
     const CheckpointMeta meta = distribute_meta(ctx, ref, MetaScope::own).meta;

@@ -47,6 +47,10 @@ void settle_dcp_journal(const Context& ctx, bool keep_unknown = false);
 // go into the shared L4 file when ckpt_io is 2 or 4.
 CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref);
 
+// Reads and parses the whole committed metadata of `ref`: O(ranks), for
+// one rank (rank 0) to do and send on (store/rank_meta.hpp).
+CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref);
+
 // Checkpoint data of `levels` that this rank sees (its node's for L1-L3,
 // the global data for L4), found without metadata: a directory ckpt<seq>
 // of one checkpoint (own_dir; ckpt_id -1, unknown), or the files of one id

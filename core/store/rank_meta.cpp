@@ -5,6 +5,7 @@
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
+#include "store/checkpoint_store.hpp"
 
 namespace mlckpt::core {
 
@@ -79,7 +80,7 @@ RankMeta scatter_parts(const Context& ctx, const CheckpointRef& ref,
     std::vector<std::string> parts;
     run_collectively(ctx.app, [&] {
         if (ctx.rank() != 0) return;
-        CheckpointMeta whole = parse_meta(read_text_file(source), source);
+        CheckpointMeta whole = read_meta(ctx, ref);
         check(whole, source);
         parts = parts_of(whole, ctx.topo.app_size);
     });
