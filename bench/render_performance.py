@@ -17,6 +17,7 @@ import json
 import os
 
 import figures
+import render_long_runs
 import render_scaling
 import run_bench
 
@@ -206,6 +207,8 @@ def main():
                         "check only, kept out of the main table")
     p.add_argument("--scaling", action="append", default=[], metavar="RESULTS",
                    help="results of run_bench.py --scaling, for the scaling section")
+    p.add_argument("--long-runs", action="append", default=[], metavar="RESULTS",
+                   help="results of run_bench.py --long-runs, for the section on long runs")
     args = p.parse_args()
     reports = []
     for path in args.results:
@@ -221,7 +224,8 @@ def main():
                        ("TARGETS", targets(report)), ("PLOTS", plots(results, args.docs)),
                        ("TIME_TO_SOLUTION", time_to_solution(report["time_to_solution"])),
                        ("RESTART_INTEGRITY", restart_integrity(integrity_results(args.restart_integrity))),
-                       ("SCALING", render_scaling.section(args.scaling, args.docs))):
+                       ("SCALING", render_scaling.section(args.scaling, args.docs)),
+                       ("LONG_RUNS", render_long_runs.section(args.long_runs, args.docs))):
         text = text.replace("{{" + key + "}}", value)
     with open(os.path.join(args.docs, "performance.md"), "w") as f:
         f.write(text)

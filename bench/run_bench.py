@@ -16,6 +16,7 @@ that bench/render_performance.py turns into docs/performance.md.
         [--recoveries N] [--thread multiple|single] [--time-to-solution SECONDS]
         [--dir DIR] [--out bench-results.json]
     python3 bench/run_bench.py --scaling ...   (bench/scaling.py: the control path against the rank count)
+    python3 bench/run_bench.py --long-runs ... (bench/long_runs.py: 1,000 checkpoints, 10,000 variables)
 
 Cases BG<L>:<io> complete level L in the background (head = 0,
 inline_l<L> = 0), SNAP<L>:<io> take in-memory snapshots (async_snapshot =
@@ -441,6 +442,10 @@ def main():
     if "--scaling" in sys.argv[1:]:  # the control path against the rank count: bench/scaling.py
         import scaling
         scaling.main([a for a in sys.argv[1:] if a != "--scaling"])
+        return
+    if "--long-runs" in sys.argv[1:]:  # what accumulates over checkpoints and variables: bench/long_runs.py
+        import long_runs
+        long_runs.main([a for a in sys.argv[1:] if a != "--long-runs"])
         return
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build")

@@ -114,20 +114,24 @@ def build_against_fti(args, prefix):
     return binary
 
 
-def run_launch(args, binary, ranks, config, workdir, phase, level, out, checkpoints=None):
+def run_launch(args, binary, ranks, config, workdir, phase, level, out, checkpoints=None, extra=(), monitored=True):
+    """One launch under the file-system counter and, if `monitored`, Open
+    MPI's monitoring (which keeps a few hundred bytes per MPI_File_open:
+    left out where the heap is traced); its record, with "traffic" and
+    "fs_ops"."""
     checkpoints = checkpoints or args.checkpoints
     counts = os.path.join(workdir, f"counts-{phase}-{checkpoints}")
     monitor = os.path.join(workdir, f"monitor-{phase}-{checkpoints}")
     os.makedirs(counts)
     os.makedirs(monitor)
-    cmd = ["mpiexec", "--oversubscribe", "--bind-to", "none", "-n", str(ranks),
-           "--mca", "pml_monitoring_enable", "2", "--mca", "pml_monitoring_enable_output", "3",
-           "--mca", "pml_monitoring_filename", os.path.join(monitor, "prof"),
+    monitoring = ["--mca", "pml_monitoring_enable", "2", "--mca", "pml_monitoring_enable_output", "3",
+                  "--mca", "pml_monitoring_filename", os.path.join(monitor, "prof")] if monitored else []
+    cmd = ["mpiexec", "--oversubscribe", "--bind-to", "none", "-n", str(ranks), *monitoring,
            "-x", f"LD_PRELOAD={args.counter}", "-x", f"MLCKPT_COUNT_DIR={counts}",
            "-x", f"MLCKPT_COUNT_SHARED={workdir}/global:{workdir}/meta",
            "-x", f"MLCKPT_COUNT_LOCAL={workdir}/local",
            binary, config, "--phase", phase, "--level", str(level), "--checkpoints", str(checkpoints),
-           "--vars", str(args.vars), "--bytes", str(args.bytes), "--out", out]
+           "--vars", str(args.vars), "--bytes", str(args.bytes), "--out", out, *extra]
     if phase == "write" and "head = 1" in open(config).read():
         cmd.append("--finalize")
     env = dict(os.environ, **MPI_ENV)
@@ -138,7 +142,8 @@ def run_launch(args, binary, ranks, config, workdir, phase, level, out, checkpoi
         raise SystemExit(f"scaling: {' '.join(cmd)} failed ({result.returncode})")
     with open(out) as f:
         record = json.loads(f.readlines()[-1])
-    record["traffic"] = traffic(monitor, ranks)
+    if monitored:
+        record["traffic"] = traffic(monitor, ranks)
     record["fs_ops"] = fs_ops(counts)
     return record
 
@@ -228,6 +233,21 @@ def run_case(args, impl, binary, ranks, level, io, heads):
             "fs_ops": {"write": write["fs_ops"], "restart": restart["fs_ops"]}}
 
 
+def prepare(args, prefix):
+    """The work directory and the counter in `args`; the programs to run
+    ((name, path): mlckpt's, and FTI's built from the same source with
+    --fti) and the machine's description."""
+    args.dir = os.path.abspath(args.dir or tempfile.mkdtemp(prefix=prefix))
+    os.makedirs(args.dir, exist_ok=True)
+    args.counter = os.path.abspath(os.path.join(args.build, "bench", "libfs_op_counter.so"))
+    impls = [("mlckpt", os.path.abspath(os.path.join(args.build, "bench", "scaling_bench")))]
+    if args.fti:
+        impls.append(("fti", build_against_fti(args, os.path.abspath(args.fti))))
+    machine = run_bench.machine(args)
+    machine["mpi"] = subprocess.run(["mpiexec", "--version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
+    return impls, machine
+
+
 def main(argv):
     p = argparse.ArgumentParser(prog="run_bench.py --scaling", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -242,14 +262,7 @@ def main(argv):
     p.add_argument("--dir", default=None)
     p.add_argument("--out", default="scaling.json")
     args = p.parse_args(argv)
-    args.dir = os.path.abspath(args.dir or tempfile.mkdtemp(prefix="mlckpt-scaling-"))
-    os.makedirs(args.dir, exist_ok=True)
-    args.counter = os.path.abspath(os.path.join(args.build, "bench", "libfs_op_counter.so"))
-    impls = [("mlckpt", os.path.abspath(os.path.join(args.build, "bench", "scaling_bench")))]
-    if args.fti:
-        impls.append(("fti", build_against_fti(args, os.path.abspath(args.fti))))
-    machine = run_bench.machine(args)
-    machine["mpi"] = subprocess.run(["mpiexec", "--version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
+    impls, machine = prepare(args, "mlckpt-scaling-")
     results = []
     for ranks in [int(x) for x in args.ranks.split(",")]:
         for level, io, heads in (parse_case(c) for c in args.cases.split(",") if c):

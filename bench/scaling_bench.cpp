@@ -1,20 +1,25 @@
 // scaling_bench: the control path of checkpoint and restart as the number of
-// ranks grows, with so little data that only the control path is measured;
-// driven by bench/run_bench.py --scaling. It uses nothing but fti.h, so the
-// same source also builds against FTI.
+// ranks grows, or as the checkpoints and the protected variables add up,
+// with so little data that only the control path is measured; driven by
+// bench/run_bench.py --scaling and --long-runs. It uses nothing but fti.h,
+// so the same source also builds against FTI.
 //
-//   scaling_bench CONFIG --phase write|restart --level L --checkpoints K
-//                 --vars V --bytes B --out FILE [--finalize]
+//   scaling_bench CONFIG --phase write|restart --level L[,L...] --checkpoints K
+//                 --vars V --bytes B --out FILE [--finalize] [--trace]
 //
 // write: FTI_Init, V protected variables of B bytes per rank, K checkpoints
-// at level L; then MPI_Finalize without FTI_Finalize (a crash, as FTI's own
-// tests end), unless --finalize (heads only leave FTI_Init at FTI_Finalize:
-// the config then keeps the last checkpoint). restart: FTI_Init (which
-// selects and checks the checkpoint), FTI_Recover, the data checked, and
-// FTI_Finalize. Each phase is timed on every rank, and rank 0 appends one
-// JSON object with the slowest rank's times and the peak resident memory
-// per rank to FILE. Run under bench/fs_op_counter.c, the phases also split
-// the file-system operations it counts.
+// at level L (with a list, checkpoint k at its (k-1) mod n-th level); then
+// MPI_Finalize without FTI_Finalize (a crash, as FTI's own tests end),
+// unless --finalize (heads only leave FTI_Init at FTI_Finalize: the config
+// then keeps the last checkpoint). restart: FTI_Init (which selects and
+// checks the checkpoint), FTI_Recover, the data checked, and FTI_Finalize.
+// Each phase is timed on every rank, and rank 0 appends one JSON object with
+// the slowest rank's times and the peak resident memory per rank to FILE.
+// With --trace it also records, after every checkpoint, the most any rank
+// holds from malloc, its resident set and its open descriptors: what a long
+// run accumulates. Run under bench/fs_op_counter.c, the phases also split
+// the file-system operations it counts (with --trace the second half of the
+// checkpoints apart from the first: "checkpoint_late").
 #include <dlfcn.h>
 #include <mpi.h>
 
@@ -38,33 +43,43 @@ namespace {
 struct Options {
     std::string config;
     std::string phase;
-    int level = 1;
+    std::vector<int> levels;
     int checkpoints = 1;
     int vars = 1;
     std::size_t bytes = 1024;
     std::string out;
     bool finalize = false;
+    bool trace = false;
 };
+
+// "1" or "1,2,3,4".
+std::vector<int> parse_levels(const std::string& text) {
+    std::vector<int> out;
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) out.push_back(static_cast<int>(std::stol(item)));
+    return out;
+}
 
 bool parse(int argc, char** argv, Options& o) {
     if (argc < 2) return false;
     o.config = argv[1];
     mlckpt::bench::CommandLine line;
-    if (!mlckpt::bench::parse_command_line(argc, argv, 2, {"finalize"}, line)) return false;
+    if (!mlckpt::bench::parse_command_line(argc, argv, 2, {"finalize", "trace"}, line)) return false;
     o.finalize = line.switches.count("finalize") != 0;
+    o.trace = line.switches.count("trace") != 0;
     // Every option is required; a missing one or a number that is none fails.
     auto count = [&](const char* option) { return static_cast<int>(std::stol(line.values.at(option))); };
     try {
         o.phase = line.values.at("phase");
         o.out = line.values.at("out");
-        o.level = count("level");
+        o.levels = parse_levels(line.values.at("level"));
         o.checkpoints = count("checkpoints");
         o.vars = count("vars");
         o.bytes = static_cast<std::size_t>(std::stoul(line.values.at("bytes")));
     } catch (const std::exception&) {
         return false;
     }
-    return (o.phase == "write" || o.phase == "restart") && o.vars > 0 && o.checkpoints > 0;
+    return (o.phase == "write" || o.phase == "restart") && o.vars > 0 && o.checkpoints > 0 && !o.levels.empty();
 }
 
 // Starts a phase of the file-system operation counter, when it is loaded.
@@ -109,7 +124,31 @@ Memory peak_memory(MPI_Comm comm) {
     return m;
 }
 
-std::string join(const std::vector<double>& v) {
+// What a process holds after a checkpoint, the most of any rank.
+struct Holdings {
+    std::vector<double> heap_mib;
+    std::vector<double> rss_mib;
+    std::vector<double> descriptors;
+
+    // Reserved up front, so that the record's own growth is not counted.
+    void reserve(int checkpoints) {
+        for (auto* v : {&heap_mib, &rss_mib, &descriptors}) v->reserve(static_cast<std::size_t>(checkpoints));
+    }
+
+    void sample(MPI_Comm comm) {
+        const double mine[3] = {static_cast<double>(mlckpt::bench::heap_in_use_bytes()) / (1 << 20),
+                                static_cast<double>(mlckpt::bench::resident_bytes()) / (1 << 20),
+                                static_cast<double>(mlckpt::bench::open_descriptors())};
+        double most[3] = {0, 0, 0};
+        MPI_Reduce(mine, most, 3, MPI_DOUBLE, MPI_MAX, 0, comm);
+        heap_mib.push_back(most[0]);
+        rss_mib.push_back(most[1]);
+        descriptors.push_back(most[2]);
+    }
+};
+
+template <typename T>
+std::string join(const std::vector<T>& v) {
     std::ostringstream out;
     for (std::size_t i = 0; i < v.size(); ++i) out << (i ? ", " : "") << v[i];
     return out.str();
@@ -121,8 +160,8 @@ int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
     Options o;
     if (!parse(argc, argv, o)) {
-        std::cerr << "usage: scaling_bench CONFIG --phase write|restart --level L --checkpoints K --vars V "
-                     "--bytes B --out FILE [--finalize]\n";
+        std::cerr << "usage: scaling_bench CONFIG --phase write|restart --level L[,L...] --checkpoints K --vars V "
+                     "--bytes B --out FILE [--finalize] [--trace]\n";
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int world = 0;
@@ -147,6 +186,9 @@ int main(int argc, char** argv) {
     }
 
     std::vector<double> checkpoint_s;
+    Holdings holdings;
+    checkpoint_s.reserve(static_cast<std::size_t>(o.checkpoints));
+    holdings.reserve(o.checkpoints);
     double recover_s = 0;
     double finalize_s = 0;
     bool correct = true;
@@ -156,9 +198,12 @@ int main(int argc, char** argv) {
             for (int v = 0; v < o.vars; ++v) {
                 for (std::size_t i = 0; i < o.bytes; ++i) data[static_cast<std::size_t>(v)][i] = content(rank, v, i, k);
             }
+            if (o.trace && k == o.checkpoints / 2 + 1) count_phase("checkpoint_late");
             t = MPI_Wtime();
-            if (FTI_Checkpoint(k, o.level) != FTI_DONE) MPI_Abort(MPI_COMM_WORLD, 4);
+            const int level = o.levels[static_cast<std::size_t>(k - 1) % o.levels.size()];
+            if (FTI_Checkpoint(k, level) != FTI_DONE) MPI_Abort(MPI_COMM_WORLD, 4);
             checkpoint_s.push_back(slowest(MPI_Wtime() - t, app));
+            if (o.trace) holdings.sample(app);
         }
     } else {
         if (FTI_Status() == 0) MPI_Abort(MPI_COMM_WORLD, 5);
@@ -190,11 +235,16 @@ int main(int argc, char** argv) {
     if (rank == 0) {
         std::ofstream out(o.out, std::ios::app);
         out << "{\"phase\": \"" << o.phase << "\", \"world\": " << world << ", \"ranks\": " << ranks
-            << ", \"level\": " << o.level << ", \"vars\": " << o.vars << ", \"bytes\": " << o.bytes
+            << ", \"levels\": [" << join(o.levels) << "]" << ", \"vars\": " << o.vars << ", \"bytes\": " << o.bytes
             << ", \"checkpoints\": " << o.checkpoints << ", \"init_s\": " << init_max << ", \"checkpoint_s\": ["
             << join(checkpoint_s) << "], \"recover_s\": " << recover_max << ", \"finalize_s\": " << finalize_max
             << ", \"peak_rss_mib_max\": " << memory.max_mib << ", \"peak_rss_mib_median\": " << memory.median_mib
-            << ", \"peak_rss_mib_rank0\": " << memory.rank0_mib << ", \"wrong_ranks\": " << wrong_ranks << "}\n";
+            << ", \"peak_rss_mib_rank0\": " << memory.rank0_mib << ", \"wrong_ranks\": " << wrong_ranks;
+        if (o.trace) {
+            out << ", \"heap_mib\": [" << join(holdings.heap_mib) << "], \"rss_mib\": [" << join(holdings.rss_mib)
+                << "], \"descriptors\": [" << join(holdings.descriptors) << "]";
+        }
+        out << "}\n";
     }
     MPI_Finalize();
     return rank != 0 || wrong_ranks == 0 ? 0 : 1;

@@ -1,6 +1,7 @@
 #include "system_stats.hpp"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -35,6 +36,20 @@ std::uint64_t peak_resident_bytes() {
 
 void reset_peak_resident() {
     std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+std::uint64_t heap_in_use_bytes() {
+    const struct mallinfo2 info = mallinfo2();
+    return static_cast<std::uint64_t>(info.uordblks) + static_cast<std::uint64_t>(info.hblkhd);
+}
+
+std::size_t open_descriptors() {
+    std::size_t n = 0;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator("/proc/self/fd", ec); it != fs::directory_iterator(); it.increment(ec)) {
+        ++n;
+    }
+    return n > 0 ? n - 1 : 0;  // the iterator's own descriptor
 }
 
 double cpu_seconds() {

@@ -17,6 +17,12 @@ std::uint64_t peak_resident_bytes();
 // what a yardstick allocated and freed before does not count as the
 // library's.
 void reset_peak_resident();
+// Bytes the program holds from malloc now (glibc's mallinfo2: in use in the
+// heap and in mmapped chunks). Unlike the resident set it does not keep
+// what was freed, so a leak of a few bytes per call shows.
+std::uint64_t heap_in_use_bytes();
+// File descriptors this process has open now (/proc/self/fd).
+std::size_t open_descriptors();
 // CPU time (user + system) of every thread of this process so far, in
 // seconds: with the wall time, how busy the cores were.
 double cpu_seconds();

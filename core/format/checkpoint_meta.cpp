@@ -154,10 +154,18 @@ FileRecord read_file_record(LineReader& in) {
 }  // namespace
 
 const VarRecord* FileRecord::find_var(int id) const {
-    for (const VarRecord& v : vars) {
-        if (v.id == id) return &v;
+    const auto index_from = [&](std::size_t first) {
+        if (first == 0) by_id_.clear();
+        for (std::size_t i = first; i < vars.size(); ++i) by_id_.emplace(vars[i].id, i);
+        indexed_ = vars.size();
+    };
+    index_from(indexed_ <= vars.size() ? indexed_ : 0);
+    auto it = by_id_.find(id);
+    if (it != by_id_.end() && vars[it->second].id != id) {
+        index_from(0);
+        it = by_id_.find(id);
     }
-    return nullptr;
+    return it == by_id_.end() ? nullptr : &vars[it->second];
 }
 
 std::string serialize_file_record(const FileRecord& r) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "format/io_mode.hpp"
@@ -47,7 +48,17 @@ struct FileRecord {
     std::string origpath;
     std::string origname;
 
+    // The first record of variable `id`, or nullptr; constant time, so that
+    // writing or recovering V variables costs O(V), not O(V^2).
     const VarRecord* find_var(int id) const;
+
+  private:
+    // `vars` by id, extended as records are appended and rebuilt when
+    // `vars` shrank or a hit no longer matches. Records are appended or
+    // replaced whole; one whose id is changed in place is not found by
+    // its new id until `vars` is rebuilt.
+    mutable std::unordered_map<int, std::size_t> by_id_;
+    mutable std::size_t indexed_ = 0;
 };
 
 struct CheckpointMeta {

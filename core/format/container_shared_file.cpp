@@ -1,5 +1,6 @@
 #include "format/container_shared_file.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "mpi/collective.hpp"
@@ -122,7 +123,16 @@ std::vector<fs::path> ContainerSharedFile::paths() const {
 void ContainerSharedFile::write_at(std::size_t t, std::uint64_t pos, std::span<const std::byte> data) {
     const int f = file_of_[t];
     auto it = direct_.find(f);
-    if (it == direct_.end()) it = direct_.try_emplace(f, open_.at(f), kDirectStaging).first;
+    if (it == direct_.end()) {
+        // Staging no larger than what this process writes into the file
+        // (and a block for an unaligned start): small checkpoints keep
+        // small buffers.
+        std::uint64_t bytes = 0;
+        for (std::size_t i = 0; i < mine_.size(); ++i) bytes += file_of_[i] == f ? mine_[i].size : 0;
+        const std::uint64_t staging = (bytes + 2 * kDirectAlign - 1) / kDirectAlign * kDirectAlign;
+        it = direct_.try_emplace(f, open_.at(f), static_cast<std::size_t>(std::min<std::uint64_t>(kDirectStaging, staging)))
+                 .first;
+    }
     it->second.write_at(data, offsets_[t] + pos);
 }
 

@@ -6,6 +6,7 @@
 // cache's copy and reclaim are not paid for bytes nobody reads back soon.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -21,6 +22,13 @@ namespace mlckpt::core {
 class SequentialWriter {
   public:
     static constexpr std::size_t kDefaultBatch = std::size_t{8} << 20;
+    // The batch for a file of `bytes`: the default, or the file's size
+    // rounded up to kDirectAlign when smaller, so that a small file does
+    // not keep two default batches in the buffer pool.
+    static std::size_t batch_for(std::uint64_t bytes) {
+        const std::uint64_t aligned = (std::max<std::uint64_t>(bytes, 1) + kDirectAlign - 1) / kDirectAlign * kDirectAlign;
+        return static_cast<std::size_t>(std::min<std::uint64_t>(kDefaultBatch, aligned));
+    }
 
     // Writes into `file`, new and empty (File::create). batch_bytes: a
     // multiple of kDirectAlign.

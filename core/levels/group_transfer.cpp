@@ -24,6 +24,7 @@ std::uint64_t rounds_for(std::uint64_t bytes, std::size_t block) {
 void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag) {
     std::exception_ptr failure;
     std::optional<File> in;
+    std::optional<File> out_file;
     std::optional<SequentialWriter> out;
     std::uint64_t send_size = 0;
     const std::string tmp = t.recv_name + ".tmp";
@@ -34,7 +35,7 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
             in = File::open_read(t.send_path);
             send_size = in->size();
         }
-        if (t.recv_from != MPI_PROC_NULL) out.emplace(File::create(t.recv_dir, tmp));
+        if (t.recv_from != MPI_PROC_NULL) out_file.emplace(File::create(t.recv_dir, tmp));
     } catch (...) {
         failure = std::current_exception();
     }
@@ -46,8 +47,20 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
     std::uint64_t rounds = 0;
     allreduce(&mine, &rounds, 1, MPI_UINT64_T, MPI_MAX, group, "the number of a transfer's pieces");
 
-    PooledBuffer send_buf = t.send_to != MPI_PROC_NULL ? take_buffer(block) : PooledBuffer{};
-    PooledBuffer recv_buf = t.recv_from != MPI_PROC_NULL ? take_buffer(block) : PooledBuffer{};
+    // Buffers and the writer's batches no larger than the data: a small
+    // checkpoint does not keep megabytes in the buffer pool.
+    const auto piece_buffer = [&](std::uint64_t bytes) {
+        return take_buffer(static_cast<std::size_t>(std::clamp<std::uint64_t>(bytes, 1, block)));
+    };
+    PooledBuffer send_buf = t.send_to != MPI_PROC_NULL ? piece_buffer(send_size) : PooledBuffer{};
+    PooledBuffer recv_buf = t.recv_from != MPI_PROC_NULL ? piece_buffer(incoming) : PooledBuffer{};
+    if (out_file) {
+        try {
+            out.emplace(std::move(*out_file), SequentialWriter::batch_for(incoming));
+        } catch (...) {
+            if (!failure) failure = std::current_exception();
+        }
+    }
     Crc32 crc;
     for (std::uint64_t r = 0; r < rounds; ++r) {
         std::uint64_t offset = r * block;
@@ -92,7 +105,7 @@ void run_transfer(MPI_Comm group, const Transfer& t, std::size_t block, int tag)
             failure = std::current_exception();
         }
     }
-    if (failure && out) t.recv_dir.remove(tmp);
+    if (failure && (out || out_file)) t.recv_dir.remove(tmp);
     agree(group, failure);
 }
 

@@ -80,13 +80,19 @@ std::uint32_t code_group(const RedundancyIo& io, const GroupMember& m, const Che
         dir = io.layout->make_dir(data_path.parent_path());
         if (send_data && !from_memory) data_in = File::open_read(dir, data_name);
         if (send_parity) parity_in = File::open_read(dir, parity_name);
-        if (!st.data_ok[self]) data_out.emplace(File::create(dir, data_name + ".tmp"));
-        if (!st.parity_ok[self]) parity_out.emplace(File::create(dir, parity_name + ".tmp"));
+        if (!st.data_ok[self]) {
+            data_out.emplace(File::create(dir, data_name + ".tmp"), SequentialWriter::batch_for(st.sizes[self]));
+        }
+        if (!st.parity_ok[self]) {
+            parity_out.emplace(File::create(dir, parity_name + ".tmp"), SequentialWriter::batch_for(st.parity_size));
+        }
     } catch (...) {
         failure = std::current_exception();
     }
 
-    const std::size_t block = stripe_bytes(io, k);
+    // No larger than the data either: a small checkpoint keeps small buffers.
+    const auto block = static_cast<std::size_t>(
+        std::min<std::uint64_t>(stripe_bytes(io, k), std::max<std::uint64_t>(st.parity_size, 1)));
     PooledBuffer recv = take_buffer(block * static_cast<std::size_t>(k));  // exactly k source stripes
     std::vector<PooledBuffer> rebuilt;
     for (std::size_t t = 0; t < targets.size(); ++t) rebuilt.push_back(take_buffer(block));

@@ -67,9 +67,10 @@ FileRecord describe_file(const Context& ctx, const fs::path& path) {
     r.complete = true;
     r.size = file.size();
     r.crc32 = crc32_of_file(path, ctx.io_buffer_bytes());
+    std::set<int> listed;
     for (const ftiff::Block& b : layout.blocks()) {
         for (const ftiff::Chunk& c : b.chunks) {
-            if (r.find_var(c.id) != nullptr) continue;
+            if (!listed.insert(c.id).second) continue;
             VarRecord v;
             v.id = c.id;
             v.size = static_cast<std::uint64_t>(ftiff::stored_bytes(layout, c.id));

@@ -38,15 +38,14 @@ void Registry::protect(int id, void* ptr, std::int64_t count, int type) {
                                    std::to_string(elem) + " bytes overflow a 64-bit size");
     }
     Variable v{id, ptr, count, type, elem};
-    for (Variable& existing : vars_) {
-        if (existing.id == id) {
-            existing = v;
-            if (auto it = datasets_.find(id); it != datasets_.end() && element_count(it->second.dims) != count) {
-                it->second.dims.clear();
-            }
-            return;
+    if (auto at = position_.find(id); at != position_.end()) {
+        vars_[at->second] = v;
+        if (auto it = datasets_.find(id); it != datasets_.end() && element_count(it->second.dims) != count) {
+            it->second.dims.clear();
         }
+        return;
     }
+    position_.emplace(id, vars_.size());
     vars_.push_back(v);
     datasets_.erase(id);
 }
@@ -79,10 +78,8 @@ const DatasetDefinition* Registry::find_dataset(int id) const {
 }
 
 const Variable* Registry::find(int id) const {
-    for (const Variable& v : vars_) {
-        if (v.id == id) return &v;
-    }
-    return nullptr;
+    auto at = position_.find(id);
+    return at == position_.end() ? nullptr : &vars_[at->second];
 }
 
 const Variable& Registry::at(int id) const {
@@ -100,23 +97,25 @@ std::uint64_t Registry::total_bytes() const {
 }
 
 bool Registry::id_in_use(int id) const {
-    if (find(id) != nullptr) return true;
-    for (const auto& [name, bound] : names_) {
-        if (bound == id) return true;
-    }
-    return false;
+    return position_.contains(id) || name_of_id_.contains(id);
+}
+
+void Registry::bind(const std::string& name, int id) {
+    if (!names_.emplace(name, id).second) return;
+    auto [it, added] = name_of_id_.emplace(id, name);
+    if (!added && name < it->second) it->second = name;
 }
 
 int Registry::bind_name(const std::string& name) {
     validate_variable_name(name);
     if (auto it = names_.find(name); it != names_.end()) return it->second;
-    int id = 0;
-    while (id_in_use(id)) ++id;
+    while (id_in_use(lowest_maybe_free_)) ++lowest_maybe_free_;
+    const int id = lowest_maybe_free_;
     if (id > max_var_id_) {
         fail(ErrorKind::usage, "no free variable id for '" + name + "': all ids up to " + std::to_string(max_var_id_) +
                                    " ([basic] max_var_id) are used");
     }
-    names_[name] = id;
+    bind(name, id);
     return id;
 }
 
@@ -126,14 +125,12 @@ std::optional<int> Registry::id_of(const std::string& name) const {
 }
 
 std::string Registry::name_of(int id) const {
-    for (const auto& [name, bound] : names_) {
-        if (bound == id) return name;
-    }
-    return {};
+    auto it = name_of_id_.find(id);
+    return it == name_of_id_.end() ? std::string() : it->second;
 }
 
 void Registry::restore_name(const std::string& name, int id) {
-    names_.emplace(name, id);
+    bind(name, id);
 }
 
 void validate_variable_name(const std::string& name) {

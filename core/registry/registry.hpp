@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "registry/global_datasets.hpp"
@@ -74,14 +75,23 @@ class Registry {
 
   private:
     bool id_in_use(int id) const;
+    void bind(const std::string& name, int id);
+
+    // Lookups by id are constant time, so that a run protecting 100,000
+    // variables (FTI's default max_var_id) does not spend quadratic time
+    // protecting, naming and checkpointing them.
 
     int max_var_id_;
     TypeTable types_;
     GroupTree groups_;
     GlobalDatasets global_;
     std::vector<Variable> vars_;
+    std::unordered_map<int, std::size_t> position_;  // id -> index in vars_
     std::map<int, DatasetDefinition> datasets_;
     std::map<std::string, int> names_;
+    std::unordered_map<int, std::string> name_of_id_;  // the first in name order, as names_ lists them
+    // No id is ever released: every id below this one is in use.
+    int lowest_maybe_free_ = 0;
 };
 
 // Names are stored in checkpoint metadata: printable, 1 to 255 characters.
