@@ -235,9 +235,10 @@ int main(int argc, char** argv) {
     if (rank == 0) {
         std::ofstream out(o.out, std::ios::app);
         out << "{\"phase\": \"" << o.phase << "\", \"world\": " << world << ", \"ranks\": " << ranks
-            << ", \"levels\": [" << join(o.levels) << "]" << ", \"vars\": " << o.vars << ", \"bytes\": " << o.bytes
-            << ", \"checkpoints\": " << o.checkpoints << ", \"init_s\": " << init_max << ", \"checkpoint_s\": ["
-            << join(checkpoint_s) << "], \"recover_s\": " << recover_max << ", \"finalize_s\": " << finalize_max
+            << ", \"levels\": [" << join(o.levels) << "]"
+            << ", \"vars\": " << o.vars << ", \"bytes\": " << o.bytes << ", \"checkpoints\": " << o.checkpoints
+            << ", \"init_s\": " << init_max << ", \"checkpoint_s\": [" << join(checkpoint_s)
+            << "], \"recover_s\": " << recover_max << ", \"finalize_s\": " << finalize_max
             << ", \"peak_rss_mib_max\": " << memory.max_mib << ", \"peak_rss_mib_median\": " << memory.median_mib
             << ", \"peak_rss_mib_rank0\": " << memory.rank0_mib << ", \"wrong_ranks\": " << wrong_ranks;
         if (o.trace) {

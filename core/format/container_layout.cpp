@@ -73,7 +73,9 @@ void check_size(const File& file, std::uint64_t needed, std::uint64_t size, cons
     }
 }
 
-Header read_header(const File& file, std::uint64_t file_size) {
+// META1 up to the task arrays, checked; the arrays are left empty and their
+// length is returned in `ntasks`, the first metadata block's size checked.
+Header read_fixed_header(const File& file, std::uint64_t file_size, std::size_t& ntasks_out) {
     check_size(file, meta1_bytes(0), file_size, "the first metadata block");
     std::vector<std::byte> fixed = read_bytes(file, 0, kFixedMeta1);
     if (std::memcmp(fixed.data(), kId, 4) != 0) bad(file, "does not start with 'sion'");
@@ -111,21 +113,35 @@ Header read_header(const File& file, std::uint64_t file_size) {
         bad(file, "filenumber " + std::to_string(h.filenumber) + " is not below nfiles " + std::to_string(h.nfiles));
     }
     if (ntasks < 0) bad(file, "ntasks " + std::to_string(ntasks) + " is negative");
-    auto n = static_cast<std::size_t>(ntasks);
-    check_size(file, meta1_bytes(n), file_size, "a first metadata block of " + std::to_string(ntasks) + " tasks");
+    ntasks_out = static_cast<std::size_t>(ntasks);
+    check_size(file, meta1_bytes(ntasks_out), file_size,
+               "a first metadata block of " + std::to_string(ntasks) + " tasks");
+    return h;
+}
 
+void check_requested_size(const File& file, std::size_t task, std::int64_t size) {
+    if (size < 0 || size > kLargestSize) {
+        bad(file, "the requested chunk size of task " + std::to_string(task) + " (" + std::to_string(size) +
+                      ") is out of range");
+    }
+}
+
+void check_maxchunks(const File& file, std::int32_t maxchunks) {
+    if (maxchunks < 0) bad(file, "maxchunks " + std::to_string(maxchunks) + " is negative");
+}
+
+Header read_header(const File& file, std::uint64_t file_size) {
+    std::size_t n = 0;
+    Header h = read_fixed_header(file, file_size, n);
     Reader tasks(read_bytes(file, kFixedMeta1, meta1_bytes(n) - kFixedMeta1), h.big_endian);
     for (std::size_t i = 0; i < n; ++i) h.global_ranks.push_back(tasks.get<std::int64_t>());
     for (std::size_t i = 0; i < n; ++i) {
         h.sizes.push_back(tasks.get<std::int64_t>());
-        if (h.sizes.back() < 0 || h.sizes.back() > kLargestSize) {
-            bad(file, "the requested chunk size of task " + std::to_string(i) + " (" + std::to_string(h.sizes.back()) +
-                          ") is out of range");
-        }
+        check_requested_size(file, i, h.sizes.back());
     }
     h.maxchunks = tasks.get<std::int32_t>();
     h.start_of_varheader = tasks.get<std::int64_t>();
-    if (h.maxchunks < 0) bad(file, "maxchunks " + std::to_string(h.maxchunks) + " is negative");
+    check_maxchunks(file, h.maxchunks);
     return h;
 }
 
@@ -319,6 +335,47 @@ Extents ContainerFile::extents_of(std::size_t task) const {
 bool is_container(const File& file) {
     if (file.size() < 4) return false;
     return std::memcmp(read_bytes(file, 0, 4).data(), kId, 4) == 0;
+}
+
+std::optional<Extents> read_task_extents(const File& file, std::int64_t rank, std::uint64_t offset,
+                                         std::uint64_t size) {
+    const std::uint64_t file_size = file.size();
+    std::size_t n = 0;
+    const Header h = read_fixed_header(file, file_size, n);
+    const bool big = h.big_endian;
+    const auto int64_at = [&](std::uint64_t pos) { return load<std::int64_t>(read_bytes(file, pos, 8).data(), big); };
+    if (n == 0) return std::nullopt;
+    // The tasks of an mlckpt container are consecutive ranks.
+    const std::int64_t task = rank - int64_at(kFixedMeta1);
+    if (task < 0 || static_cast<std::uint64_t>(task) >= n) return std::nullopt;
+    const auto i = static_cast<std::uint64_t>(task);
+    if (int64_at(kFixedMeta1 + 8 * i) != rank) return std::nullopt;
+    const std::int64_t requested = int64_at(kFixedMeta1 + 8 * (n + i));
+    check_requested_size(file, static_cast<std::size_t>(i), requested);
+    Reader tail(read_bytes(file, kFixedMeta1 + 16 * n, 12), big);
+    const auto maxchunks = tail.get<std::int32_t>();
+    const auto meta2_start = tail.get<std::int64_t>();
+    check_maxchunks(file, maxchunks);
+    if (maxchunks > 1) return std::nullopt;  // not written by mlckpt: read_container decides
+    const std::uint64_t data_start = align_up(meta1_bytes(n), static_cast<std::uint64_t>(h.blocksize));
+    if (meta2_start < 0 || static_cast<std::uint64_t>(meta2_start) < data_start) {
+        bad(file, "start_of_varheader " + std::to_string(meta2_start) + " lies before the data, which starts at " +
+                      std::to_string(data_start));
+    }
+    const auto meta2 = static_cast<std::uint64_t>(meta2_start);
+    check_size(file, meta2 + meta2_bytes(n, maxchunks), file_size,
+               "the second metadata block at " + std::to_string(meta2));
+    const std::int64_t chunks = int64_at(meta2 + 8 * i);
+    const std::int64_t written = chunks == 1 && maxchunks == 1 ? int64_at(meta2 + 8 * (n + i)) : 0;
+    const bool placed = offset >= data_start && (offset - data_start) % static_cast<std::uint64_t>(h.blocksize) == 0 &&
+                        offset + size <= meta2;
+    if (chunks != (size > 0 ? 1 : 0) || static_cast<std::uint64_t>(written) != size ||
+        static_cast<std::uint64_t>(requested) < size || !placed) {
+        bad(file, "holds " + std::to_string(written) + " bytes in " + std::to_string(chunks) + " chunks of rank " +
+                      std::to_string(rank) + " (" + std::to_string(requested) + " requested); its metadata says " +
+                      std::to_string(size) + " bytes at " + std::to_string(offset));
+    }
+    return size > 0 ? Extents{{offset, size}} : Extents{};
 }
 
 ContainerFile read_container(const File& file) {

@@ -108,5 +108,13 @@ bool is_container(const File& file);
 // Reads and checks META1, META2 and the mapping; throws a corrupt Error
 // naming the file and the defect.
 ContainerFile read_container(const File& file);
+// Where application rank `rank`'s data is in a container laid out as
+// mlckpt writes it (consecutive ranks, one chunk a task), whose metadata
+// recorded the rank's `size` bytes at `offset`: reads only META1's fixed
+// part and the rank's own entries of META1 and META2, a few dozen bytes
+// whatever the tasks of the file, so that a restart's read per rank does
+// not grow with them; throws a corrupt Error when an entry disagrees with
+// the record. std::nullopt for any other layout: read_container decides.
+std::optional<Extents> read_task_extents(const File& file, std::int64_t rank, std::uint64_t offset, std::uint64_t size);
 
 }  // namespace mlckpt::core::container

@@ -130,8 +130,10 @@ void ContainerSharedFile::write_at(std::size_t t, std::uint64_t pos, std::span<c
         std::uint64_t bytes = 0;
         for (std::size_t i = 0; i < mine_.size(); ++i) bytes += file_of_[i] == f ? mine_[i].size : 0;
         const std::uint64_t staging = (bytes + 2 * kDirectAlign - 1) / kDirectAlign * kDirectAlign;
-        it = direct_.try_emplace(f, open_.at(f), static_cast<std::size_t>(std::min<std::uint64_t>(kDirectStaging, staging)))
-                 .first;
+        it =
+            direct_
+                .try_emplace(f, open_.at(f), static_cast<std::size_t>(std::min<std::uint64_t>(kDirectStaging, staging)))
+                .first;
     }
     it->second.write_at(data, offsets_[t] + pos);
 }

@@ -17,6 +17,8 @@ namespace mlckpt::core {
 struct Extent {
     std::uint64_t offset = 0;  // in the file
     std::uint64_t length = 0;
+
+    bool operator==(const Extent&) const = default;
 };
 using Extents = std::vector<Extent>;
 

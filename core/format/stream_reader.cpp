@@ -26,6 +26,11 @@ Extents mpiio_slice(const File& file, const FileRecord& record) {
 }
 
 Extents container_task(const File& file, const FileRecord& record) {
+    if (record.offset != 0) {
+        if (auto extents = container::read_task_extents(file, record.rank, record.offset, record.size)) {
+            return *extents;
+        }
+    }
     container::ContainerFile c = container::read_container(file);
     int task = c.task_of(record.rank);
     if (task < 0) {

@@ -26,7 +26,8 @@ class SequentialWriter {
     // rounded up to kDirectAlign when smaller, so that a small file does
     // not keep two default batches in the buffer pool.
     static std::size_t batch_for(std::uint64_t bytes) {
-        const std::uint64_t aligned = (std::max<std::uint64_t>(bytes, 1) + kDirectAlign - 1) / kDirectAlign * kDirectAlign;
+        const std::uint64_t aligned =
+            (std::max<std::uint64_t>(bytes, 1) + kDirectAlign - 1) / kDirectAlign * kDirectAlign;
         return static_cast<std::size_t>(std::min<std::uint64_t>(kDefaultBatch, aligned));
     }
 

@@ -1,5 +1,7 @@
 // Shared L4 containers (ckpt_io = 4): the metadata blocks and the mapping,
-// then every task's chunks, found and read as a restart verifies them.
+// then every task's chunks, found and read as a restart verifies them; and
+// the restart's read of one task's own entries (read_task_extents), for
+// ranks 0 to 3 at the chunk offsets a valid file would record.
 #include <cstdint>
 
 #include "common/error.hpp"
@@ -20,6 +22,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
     } catch (const Error&) {
         // The expected outcome for a damaged file.
+    }
+    for (std::int64_t rank = 0; rank < 4; ++rank) {
+        try {
+            File file = File::open_read(path);
+            const std::uint64_t offset = 4096 * static_cast<std::uint64_t>(rank + 1);
+            if (auto extents =
+                    container::read_task_extents(file, rank, offset, 100 * static_cast<std::uint64_t>(rank))) {
+                crc32_of_extents(file, *extents, 4096);
+            }
+        } catch (const Error&) {
+        }
     }
     return 0;
 }

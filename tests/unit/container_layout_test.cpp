@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "cli.hpp"
@@ -116,6 +117,63 @@ TEST(ContainerLayout, ReadsBackWhatWasWritten) {
             EXPECT_EQ(data, pattern(sizes[static_cast<std::size_t>(rank)], rank));
         }
     }
+}
+
+// A restart reads only its own task's entries: the same extents as the
+// whole file's read, for every task of every file.
+TEST(ContainerLayout, EachTaskReadsItsOwnEntriesOnly) {
+    TempDir dir;
+    std::vector<std::uint64_t> sizes = {5000, 0, 9000, 1, 4096};
+    for (int f = 0; f < 2; ++f) {
+        File file = File::open_read(write_container(dir, sizes, f, 2, 4096));
+        ContainerFile c = read_container(file);
+        for (std::size_t t = 0; t < c.header.ntasks(); ++t) {
+            const std::int64_t rank = c.header.global_ranks[t];
+            const std::uint64_t size = sizes[static_cast<std::size_t>(rank)];
+            const std::optional<Extents> mine = read_task_extents(file, rank, c.geo.chunk_offset(t, 0), size);
+            ASSERT_TRUE(mine.has_value()) << rank;
+            EXPECT_EQ(*mine, c.extents_of(t)) << rank;
+        }
+        // A rank of the other file is no task of this one: the whole read decides.
+        EXPECT_FALSE(read_task_extents(file, f == 0 ? 4 : 0, 4096, 1).has_value());
+    }
+}
+
+// What a task reads is checked against its record; damage to another
+// task's entries is not its concern (the whole read still refuses it).
+TEST(ContainerLayout, TaskEntriesDisagreeingWithTheRecordAreRefused) {
+    TempDir dir;
+    fs::path path = write_container(dir, {5000, 0, 9000}, 0, 1, 4096);
+    File file = File::open_read(path);
+    const ContainerFile c = read_container(file);
+    const std::uint64_t at2 = c.geo.chunk_offset(2, 0);
+    std::string message = error_message(ErrorKind::corrupt, [&] { read_task_extents(file, 2, at2, 9001); });
+    EXPECT_NE(message.find("holds 9000 bytes in 1 chunks of rank 2"), std::string::npos) << message;
+    message = error_message(ErrorKind::corrupt, [&] { read_task_extents(file, 2, at2 + 1, 9000); });
+    EXPECT_NE(message.find("its metadata says 9000 bytes at " + std::to_string(at2 + 1)), std::string::npos) << message;
+    message = error_message(ErrorKind::corrupt, [&] { read_task_extents(file, 1, at2, 10); });
+    EXPECT_NE(message.find("in 0 chunks of rank 1"), std::string::npos) << message;
+
+    // Task 0's requested size damaged: task 2 reads on, the whole read refuses.
+    fs::path copy = dir.path() / "damaged";
+    fs::copy_file(path, copy);
+    File damaged = File::open_update(copy);
+    const std::int64_t huge = std::int64_t{1} << 60;
+    damaged.write_all_at(std::as_bytes(std::span(&huge, 1)), meta1_bytes(0) - 12 + 8 * 3);
+    damaged.close();
+    File reread = File::open_read(copy);
+    EXPECT_EQ(read_task_extents(reread, 2, at2, 9000), (Extents{{at2, 9000}}));
+    message = error_message(ErrorKind::corrupt, [&] { read_container(reread); });
+    EXPECT_NE(message.find("requested chunk size of task 0"), std::string::npos) << message;
+    message = error_message(ErrorKind::corrupt, [&] { read_task_extents(reread, 0, c.geo.chunk_offset(0, 0), 5000); });
+    EXPECT_NE(message.find("requested chunk size of task 0"), std::string::npos) << message;
+
+    // Cut into META2: every task is told so.
+    fs::path cut = dir.path() / "cut";
+    fs::copy_file(path, cut);
+    fs::resize_file(cut, fs::file_size(cut) - 8);
+    message = error_message(ErrorKind::corrupt, [&] { read_task_extents(File::open_read(cut), 0, 4096, 5000); });
+    EXPECT_NE(message.find("(truncated)"), std::string::npos) << message;
 }
 
 // Every corruption below is refused with a message naming the field.
