@@ -24,3 +24,15 @@ def save(fig, docs, name, alt, dpi):
     fig.savefig(os.path.join(out_dir, name), dpi=dpi)
     pyplot().close(fig)
     return f"![{alt}](performance/{name})"
+
+
+
+def styles(labels):
+    """Line colour and style of each series labelled "<impl> <case>": one
+    colour per case, the same for mlckpt and FTI (up to 20 cases), FTI
+    dashed."""
+    cmap = pyplot().get_cmap("tab20").colors
+    palette = cmap[::2] + cmap[1::2]
+    cases = sorted({label.partition(" ")[2] for label in labels})
+    return {label: {"color": palette[cases.index(label.partition(" ")[2]) % len(palette)],
+                    "linestyle": "--" if label.startswith("fti ") else "-"} for label in labels}

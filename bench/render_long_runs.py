@@ -29,12 +29,13 @@ def windowed(values):
 def checkpoint_plots(runs, docs):
     plt = figures.pyplot()
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.2))
+    look = figures.styles({case_label(r) for r in runs})
     for r in runs:
-        style = "--" if r["impl"] == "fti" else "-"
-        axes[0].plot(*windowed(r["checkpoint_s"]), linestyle=style, label=case_label(r))
+        style = look[case_label(r)]
+        axes[0].plot(*windowed(r["checkpoint_s"]), label=case_label(r), **style)
         x = range(1, len(r["heap_mib"]) + 1)
-        axes[1].plot(x, r["heap_mib"], linestyle=style, label=case_label(r))
-        axes[2].plot(x, r["descriptors"], linestyle=style, label=case_label(r))
+        axes[1].plot(x, r["heap_mib"], label=case_label(r), **style)
+        axes[2].plot(x, r["descriptors"], label=case_label(r), **style)
     titles = (f"FTI_Checkpoint, slowest rank, median of each {WINDOW} [s]", "heap in use, most of any rank [MiB]",
               "open descriptors, most of any rank")
     for ax, title in zip(axes, titles):
@@ -49,13 +50,13 @@ def checkpoint_plots(runs, docs):
 def variable_plots(runs, docs):
     plt = figures.pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    look = figures.styles({case_label(r) for r in runs})
     for impl in sorted({r["impl"] for r in runs}):
         mine = sorted((r for r in runs if r["impl"] == impl), key=lambda r: r["vars"])
-        style = "--" if impl == "fti" else "-"
+        label = case_label(mine[0])
         xs = [r["vars"] for r in mine]
-        axes[0].plot(xs, [statistics.median(r["checkpoint_s"]) for r in mine], marker="o", linestyle=style,
-                     label=case_label(mine[0]))
-        axes[1].plot(xs, [r["heap_mib"][-1] for r in mine], marker="o", linestyle=style, label=case_label(mine[0]))
+        axes[0].plot(xs, [statistics.median(r["checkpoint_s"]) for r in mine], marker="o", label=label, **look[label])
+        axes[1].plot(xs, [r["heap_mib"][-1] for r in mine], marker="o", label=label, **look[label])
     for ax, title in zip(axes, ("FTI_Checkpoint, median [s]", "heap in use after the last checkpoint [MiB]")):
         ax.set_xscale("log")
         ax.set_yscale("log")

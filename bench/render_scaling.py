@@ -74,9 +74,10 @@ def plots(results, docs):
     for group in ("time", "traffic", "resources"):
         panels = [p for p in PANELS if p[0] == group]
         fig, axes = plt.subplots(2, 2, figsize=(11, 8))
+        look = figures.styles({case_label(r) for r in results})
         for ax, (_, title, value) in zip(axes.flat, panels):
             for label, (xs, ys) in sorted(series(results, value).items()):
-                ax.plot(xs, ys, marker="o", linestyle="--" if label.startswith("fti") else "-", label=label)
+                ax.plot(xs, ys, marker="o", label=label, **look[label])
             ax.set_xscale("log", base=2)
             ax.set_yscale("log")
             ax.set_xlabel("ranks")
