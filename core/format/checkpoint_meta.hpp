@@ -49,7 +49,9 @@ struct FileRecord {
     std::string origname;
 
     // The first record of variable `id`, or nullptr; constant time, so that
-    // writing or recovering V variables costs O(V), not O(V^2).
+    // writing or recovering V variables costs O(V), not O(V^2). It extends
+    // an index: like a change of `vars`, not to be called on one record
+    // from two threads at once (its callers are the session's thread).
     const VarRecord* find_var(int id) const;
 
   private:
