@@ -9,9 +9,10 @@ rank, the bytes held from malloc (heap in use: what was freed does not
 count, unlike the resident set) and the open descriptors. It fails if
   - from checkpoint SETTLED on (each level's buffers made, the directory
     cache full at 32 L4 checkpoints) the heap of the most-holding rank
-    grows by more than HEAP_BYTES_PER_CHECKPOINT per checkpoint (the slope
-    fitted over the rest of the run, so that one late step of a few
-    allocator pages does not decide), or the descriptors change;
+    grows by more than HEAP_BYTES_PER_CHECKPOINT per checkpoint from each
+    third of the rest of the run to the next (medians of the thirds: a
+    leak grows both steps, one late allocation of a few pages by Open MPI
+    or the allocator only one), or the descriptors change;
   - the second half of the long run makes more file-system operations per
     checkpoint than the first, for the mean process or the busiest;
   - the long run leaves more files behind than the short one, or its
@@ -29,6 +30,7 @@ FTI beside, are bench/long_runs.py's (docs/performance.md, "Long runs").
 import argparse
 import collections
 import os
+import statistics
 import sys
 import tempfile
 
@@ -52,11 +54,12 @@ HEAP_BYTES_PER_VARIABLE = 2048
 SLACK = 0.5  # operations per checkpoint and process: background removals land in the next checkpoint
 
 
-def slope(ys):
-    """Least-squares growth of `ys` per step."""
-    n = len(ys)
-    mx, my = (n - 1) / 2, sum(ys) / n
-    return sum((x - mx) * (y - my) for x, y in enumerate(ys)) / sum((x - mx) ** 2 for x in range(n))
+def steady_growth(ys):
+    """Growth of `ys` per step that lasts: the smaller of the growths from
+    the median of each third to the next, per step."""
+    third = len(ys) // 3
+    medians = [statistics.median(ys[k * third:(k + 1) * third]) for k in range(3)]
+    return min(medians[1] - medians[0], medians[2] - medians[1]) / third
 
 
 def per_process(record, launch, phase, checkpoints):
@@ -71,7 +74,7 @@ def per_process(record, launch, phase, checkpoints):
 
 def check_long_run(name, long, short, failures):
     heap = long["heap_mib"][SETTLED - 1:]
-    growth = slope(heap) * (1 << 20)
+    growth = steady_growth(heap) * (1 << 20)
     print(f"{name}: heap in use {heap[0]:.3f} MiB at checkpoint {SETTLED}, {heap[-1]:.3f} MiB at {LONG}: "
           f"{growth:.1f} bytes per checkpoint (at most {HEAP_BYTES_PER_CHECKPOINT})")
     if growth > HEAP_BYTES_PER_CHECKPOINT:
