@@ -368,7 +368,7 @@ std::optional<Extents> read_task_extents(const File& file, std::int64_t rank, st
     const std::int64_t chunks = int64_at(meta2 + 8 * i);
     const std::int64_t written = chunks == 1 && maxchunks == 1 ? int64_at(meta2 + 8 * (n + i)) : 0;
     const bool placed = offset >= data_start && (offset - data_start) % static_cast<std::uint64_t>(h.blocksize) == 0 &&
-                        offset + size <= meta2;
+                        offset <= meta2 && size <= meta2 - offset;
     if (chunks != (size > 0 ? 1 : 0) || static_cast<std::uint64_t>(written) != size ||
         static_cast<std::uint64_t>(requested) < size || !placed) {
         bad(file, "holds " + std::to_string(written) + " bytes in " + std::to_string(chunks) + " chunks of rank " +
