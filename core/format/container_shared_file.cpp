@@ -127,13 +127,11 @@ void ContainerSharedFile::write_at(std::size_t t, std::uint64_t pos, std::span<c
         // Staging no larger than what this process writes into the file
         // (and a block for an unaligned start): small checkpoints keep
         // small buffers.
-        std::uint64_t bytes = 0;
+        std::uint64_t bytes = kDirectAlign;
         for (std::size_t i = 0; i < mine_.size(); ++i) bytes += file_of_[i] == f ? mine_[i].size : 0;
-        const std::uint64_t staging = (bytes + 2 * kDirectAlign - 1) / kDirectAlign * kDirectAlign;
-        it =
-            direct_
-                .try_emplace(f, open_.at(f), static_cast<std::size_t>(std::min<std::uint64_t>(kDirectStaging, staging)))
-                .first;
+        const auto staging =
+            static_cast<std::size_t>(std::min<std::uint64_t>(kDirectStaging, align_up(bytes, kDirectAlign)));
+        it = direct_.try_emplace(f, open_.at(f), staging).first;
     }
     it->second.write_at(data, offsets_[t] + pos);
 }
