@@ -301,38 +301,40 @@ int FTI_Snapshot(void) {
 
 int FTI_Recover(void) {
     return guarded_recovery("FTI_Recover", [] {
-        session().recover();
+        session().recovery().recover();
         return FTI_SCES;
     });
 }
 
 int FTI_RecoverVarInit(void) {
     return guarded_recovery("FTI_RecoverVarInit", [] {
-        session().recover_var_init();
+        session().recovery().recover_var_init();
         return FTI_SCES;
     });
 }
 
 int FTI_RecoverVar(int id) {
     return guarded_recovery("FTI_RecoverVar", [&] {
-        session().recover_var(id);
+        session().recovery().recover_var(id);
         return FTI_SCES;
     });
 }
 
 int FTI_RecoverVarFinalize(void) {
     return guarded_recovery("FTI_RecoverVarFinalize", [] {
-        session().recover_var_finalize();
+        session().recovery().recover_var_finalize();
         return FTI_SCES;
     });
 }
 
 int64_t FTI_GetStoredSize(int id) {
-    return guarded<int64_t>("FTI_GetStoredSize", 0, Failure::nscs, [&] { return session().stored_size(id); });
+    return guarded<int64_t>("FTI_GetStoredSize", 0, Failure::nscs,
+                            [&] { return session().recovery().stored_size(id); });
 }
 
 void* FTI_Realloc(int id, void* ptr) {
-    return guarded<void*>("FTI_Realloc", nullptr, Failure::nscs, [&] { return session().realloc_var(id, ptr); });
+    return guarded<void*>("FTI_Realloc", nullptr, Failure::nscs,
+                          [&] { return session().recovery().realloc_var(id, ptr); });
 }
 
 int FTI_setIDFromString(const char* name) {
@@ -531,7 +533,7 @@ int FTI_UpdateSubset(int id, int rank, FTIT_hsize_t* offset, FTIT_hsize_t* count
 
 int FTI_RecoverDatasetDimension(int did) {
     return guarded("FTI_RecoverDatasetDimension", [&] {
-        session().recover_dataset_dimension(did);
+        session().recovery().recover_dataset_dimension(did);
         return FTI_SCES;
     });
 }

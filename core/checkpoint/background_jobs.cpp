@@ -1,4 +1,4 @@
-#include "runtime/background_jobs.hpp"
+#include "checkpoint/background_jobs.hpp"
 
 #include <chrono>
 #include <utility>

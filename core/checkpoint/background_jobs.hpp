@@ -1,6 +1,6 @@
 // The work a checkpoint leaves to a thread of the rank itself: completing
-// its level after the commit (runtime/background_promotion.hpp) and
-// writing an in-memory snapshot (runtime/snapshot_copy.hpp).
+// its level after the commit (checkpoint/background_promotion.hpp) and
+// writing an in-memory snapshot (checkpoint/snapshot_copy.hpp).
 //
 // A job has three parts, run in the order the jobs were posted, the same on
 // every rank:

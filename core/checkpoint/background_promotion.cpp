@@ -1,4 +1,4 @@
-#include "runtime/background_promotion.hpp"
+#include "checkpoint/background_promotion.hpp"
 
 #include <memory>
 

@@ -9,15 +9,15 @@
 // metadata with the same sequence number once every rank's part is
 // durable. Until then the checkpoint is recoverable as first committed. A
 // failed promotion removes what it wrote. Which thread runs which part:
-// runtime/background_jobs.hpp.
+// checkpoint/background_jobs.hpp.
 #pragma once
 
 #include <exception>
 #include <functional>
 #include <vector>
 
+#include "checkpoint/background_jobs.hpp"
 #include "format/checkpoint_meta.hpp"
-#include "runtime/background_jobs.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {

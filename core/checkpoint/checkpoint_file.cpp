@@ -1,4 +1,4 @@
-#include "runtime/checkpoint_file.hpp"
+#include "checkpoint/checkpoint_file.hpp"
 
 #include <unistd.h>
 

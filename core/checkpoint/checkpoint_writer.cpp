@@ -1,4 +1,4 @@
-#include "runtime/checkpoint_writer.hpp"
+#include "checkpoint/checkpoint_writer.hpp"
 
 #include "common/error.hpp"
 #include "levels/redundancy.hpp"

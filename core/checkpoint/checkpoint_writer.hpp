@@ -4,8 +4,8 @@
 // checkpoint calls (one variable per call).
 //
 // The writer keeps the order of the steps and the atomic commit; the
-// rank's file (its format: runtime/checkpoint_file.hpp) and the level's work
-// around it (runtime/level_work.hpp) are objects it calls at fixed points:
+// rank's file (its format: checkpoint/checkpoint_file.hpp) and the level's work
+// around it (checkpoint/level_work.hpp) are objects it calls at fixed points:
 // add, complete (the file finished, then the level's work), the metadata
 // commit, retirement, and the background work after the last collective
 // step.
@@ -18,9 +18,9 @@
 #include <utility>
 #include <vector>
 
+#include "checkpoint/checkpoint_file.hpp"
+#include "checkpoint/level_work.hpp"
 #include "registry/registry.hpp"
-#include "runtime/checkpoint_file.hpp"
-#include "runtime/level_work.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {

@@ -1,15 +1,15 @@
-#include "runtime/global_file.hpp"
+#include "checkpoint/global_file.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
 
+#include "checkpoint/hdf5_schema.hpp"
 #include "common/plural.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
-#include "runtime/hdf5_schema.hpp"
 
 namespace mlckpt::core {
 

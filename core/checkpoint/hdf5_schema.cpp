@@ -1,4 +1,4 @@
-#include "runtime/hdf5_schema.hpp"
+#include "checkpoint/hdf5_schema.hpp"
 
 #include <map>
 

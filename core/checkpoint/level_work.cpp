@@ -1,4 +1,4 @@
-#include "runtime/level_work.hpp"
+#include "checkpoint/level_work.hpp"
 
 #include <algorithm>
 #include <future>

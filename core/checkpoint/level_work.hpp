@@ -5,7 +5,7 @@
 // from the variables in memory while a worker writes the file. Which rank
 // does the work is the transport's choice: inline, the writer's LevelWork
 // does it; with head ranks the head does it after the commit
-// (runtime/head_service), and the writer's LevelWork is the file alone.
+// (heads/head_service), and the writer's LevelWork is the file alone.
 #pragma once
 
 #include <exception>
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/checkpoint_file.hpp"
+#include "checkpoint/checkpoint_file.hpp"
 
 namespace mlckpt::core {
 

@@ -1,4 +1,4 @@
-#include "runtime/snapshot_copy.hpp"
+#include "checkpoint/snapshot_copy.hpp"
 
 #include <sys/mman.h>
 

@@ -41,7 +41,7 @@ struct Config {
     bool enable_staging = false;  // FTI_SendFile and friends
     // FTI_Checkpoint copies the protected data into library memory of at
     // most async_snapshot_mb MiB per rank and returns; the checkpoint is
-    // written from the copy in the background (runtime/snapshot_copy.hpp).
+    // written from the copy in the background (checkpoint/snapshot_copy.hpp).
     bool async_snapshot = false;
     int async_snapshot_mb = 4096;
     DcpMode dcp_mode = DcpMode::md5;
@@ -99,7 +99,7 @@ struct Config {
     // Checkpoints of this level are committed with the rank's file alone,
     // and the level's work (copy, parity or L4 flush) is done from the file
     // after the commit: by the node's head (head = 1) or by a thread of the
-    // rank itself (runtime/background_promotion.hpp).
+    // rank itself (checkpoint/background_promotion.hpp).
     // An in-memory snapshot is written at L1 (L2, L3 at their level) and
     // promoted the same way.
     bool promoted_after_commit(int level) const {

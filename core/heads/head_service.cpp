@@ -1,4 +1,4 @@
-#include "runtime/head_service.hpp"
+#include "heads/head_service.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -6,28 +6,13 @@
 #include <thread>
 
 #include "levels/redundancy.hpp"
+#include "log/fti_messages.hpp"
 #include "mpi/collective.hpp"
-#include "runtime/fti_messages.hpp"
 #include "store/checkpoint_store.hpp"
 #include "store/retirement.hpp"
 #include "store/shared_l4.hpp"
 
 namespace mlckpt::core {
-
-void send_text(MPI_Comm comm, const std::string& text, int dest, int tag) {
-    send(text.data(), static_cast<int>(text.size()), MPI_CHAR, dest, tag, comm,
-         "a message between a rank and its head");
-}
-
-std::string receive_text(MPI_Comm comm, int source, int tag, int* actual_source) {
-    MPI_Status status = wait_for_message(comm, source, tag, "a message between a rank and its head");
-    int count = 0;
-    MPI_Get_count(&status, MPI_CHAR, &count);
-    std::string text(static_cast<std::size_t>(count), '\0');
-    recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, tag, comm, "a message between a rank and its head");
-    if (actual_source != nullptr) *actual_source = status.MPI_SOURCE;
-    return text;
-}
 
 std::pair<std::size_t, std::string> HeadService::next_request() {
     const auto& apps = ctx_.topo.node_app_world_ranks;

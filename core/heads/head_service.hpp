@@ -13,7 +13,7 @@
 //   application -> head (general_tag): "POST <seq> <level> <ckpt_id>[ <seq> <level> <ckpt_id>]...\n<record>"
 //                                      (the checkpoints that the posted one retires)
 //                                      or "FINALIZE", or a staging request
-//                                      (runtime/head_staging.hpp)
+//                                      (heads/head_staging.hpp)
 // and the verdict as FTI sends it, so that FTI's programs that wait for it
 // themselves keep working: over the application's communicator (the one
 // given to FTI_Init), general_tag, one int, the level completed or -1; after
@@ -32,15 +32,11 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/head_staging.hpp"
+#include "heads/head_protocol.hpp"
+#include "heads/head_staging.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {
-
-// The head's verdict on a checkpoint it completed (the int FTI sends).
-constexpr int kHeadFailed = -1;
-// FTI_ENDW of fti.h.
-constexpr int kEndOfWork = 995;
 
 class HeadService {
   public:
@@ -80,8 +76,5 @@ class HeadService {
     MPI_Comm sector_;
     std::unique_ptr<HeadStaging> staging_;
 };
-
-void send_text(MPI_Comm comm, const std::string& text, int dest, int tag);
-std::string receive_text(MPI_Comm comm, int source, int tag, int* actual_source = nullptr);
 
 }  // namespace mlckpt::core

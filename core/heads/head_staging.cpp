@@ -1,4 +1,4 @@
-#include "runtime/head_staging.hpp"
+#include "heads/head_staging.hpp"
 
 #include "mpi/collective.hpp"
 

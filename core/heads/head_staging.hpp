@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "runtime/stage_worker.hpp"
+#include "staging/stage_worker.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {

@@ -12,8 +12,10 @@ class GroupFunctions final : public Redundancy {
     using RepairFn = FileRecord (*)(const RedundancyIo&, const GroupMember&, const CheckpointMeta&,
                                     const CheckpointRef&, const Holdings&);
 
-    GroupFunctions(WriteFn write_fn, RepairFn repair_fn, bool checks_data_crc, const char* name)
-        : write_(write_fn), repair_(repair_fn), checks_data_crc_(checks_data_crc), name_(name) {}
+    using LossFn = std::optional<std::string> (*)(const GroupView&, const std::vector<Holdings>&);
+
+    GroupFunctions(WriteFn write_fn, RepairFn repair_fn, LossFn loss_fn, bool checks_data_crc, const char* name)
+        : write_(write_fn), repair_(repair_fn), loss_(loss_fn), checks_data_crc_(checks_data_crc), name_(name) {}
 
     FileRecord write(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, const FileRecord& data,
                      const MemoryContent* content) const override {
@@ -23,12 +25,17 @@ class GroupFunctions final : public Redundancy {
                       const CheckpointRef& ref, const Holdings& held) const override {
         return repair_(io, m, meta, ref, held);
     }
+    std::optional<std::string> loss_beyond_repair(const GroupView& g,
+                                                  const std::vector<Holdings>& held) const override {
+        return loss_(g, held);
+    }
     bool checks_data_crc() const override { return checks_data_crc_; }
     const char* name() const override { return name_; }
 
   private:
     WriteFn write_;
     RepairFn repair_;
+    LossFn loss_;
     bool checks_data_crc_;
     const char* name_;
 };
@@ -37,8 +44,9 @@ class GroupFunctions final : public Redundancy {
 
 const Redundancy* redundancy_of(int level) {
     // A partner copy is checked against its file's CRC-32; parity has nothing to check it against.
-    static const GroupFunctions partner_copy(write_partner_copy, repair_partner_copies, true, "partner copy");
-    static const GroupFunctions parity(write_parity, repair_parity, false, "Reed-Solomon");
+    static const GroupFunctions partner_copy(write_partner_copy, repair_partner_copies, partner_copy_loss, true,
+                                             "partner copy");
+    static const GroupFunctions parity(write_parity, repair_parity, parity_loss, false, "Reed-Solomon");
     if (level == 2) return &partner_copy;
     if (level == 3) return &parity;
     return nullptr;

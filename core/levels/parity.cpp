@@ -219,43 +219,48 @@ FileRecord write_parity(const RedundancyIo& io, const GroupMember& m, const Chec
     return parity_record(io, m, ref, st.parity_size, code_group(io, m, ref, st, {}, content));
 }
 
+std::optional<std::string> parity_loss(const GroupView& g, const std::vector<Holdings>& held) {
+    const std::size_t k = g.app_ranks.size();
+    std::string lost_files, lost_parity;
+    std::size_t lost = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+        const std::string node = std::to_string(g.nodes[i]);
+        if (!held.at(i).data_ok) {
+            ++lost;
+            lost_files += (lost_files.empty() ? "" : ", ") + std::string("rank ") + std::to_string(g.app_ranks[i]) +
+                          " (node " + node + ")";
+        }
+        if (!held.at(i).redundancy_ok) {
+            ++lost;
+            lost_parity += (lost_parity.empty() ? "" : ", ") + std::string("node ") + node;
+        }
+    }
+    if (lost <= k) return std::nullopt;
+    return "L3 group " + std::to_string(g.group_id) + " lost " + std::to_string(lost) + " of its " +
+           std::to_string(2 * k) + " files (data of " + (lost_files.empty() ? "none" : lost_files) + "; parity on " +
+           (lost_parity.empty() ? "none" : lost_parity) + "); Reed-Solomon with " + std::to_string(k) + " data and " +
+           std::to_string(k) + " parity files tolerates " + std::to_string(k) + " lost";
+}
+
 FileRecord repair_parity(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
                          const CheckpointRef& ref, const Holdings& mine) {
     const auto k = static_cast<std::size_t>(m.size);
     std::vector<Holdings> held = gather_holdings(m, mine);
+    if (std::optional<std::string> lost = parity_loss(m.group(), held)) fail(ErrorKind::not_recoverable, *lost);
     GroupState st;
-    std::string lost_files, lost_parity;
-    int lost = 0;
+    bool any_lost = false;
     for (std::size_t g = 0; g < k; ++g) {
-        int app = m.app_ranks[g];
-        int node = m.nodes[g];
-        st.sizes.push_back(meta.file_of(app).size);
+        st.sizes.push_back(meta.file_of(m.app_ranks[g]).size);
         st.data_ok.push_back(held[g].data_ok);
         st.parity_ok.push_back(held[g].redundancy_ok);
-        if (!st.data_ok.back()) {
-            ++lost;
-            lost_files += (lost_files.empty() ? "" : ", ") + std::string("rank ") + std::to_string(app) + " (node " +
-                          std::to_string(node) + ")";
-        }
-        if (!st.parity_ok.back()) {
-            ++lost;
-            lost_parity += (lost_parity.empty() ? "" : ", ") + std::string("node ") + std::to_string(node);
-        }
+        any_lost = any_lost || !held[g].data_ok || !held[g].redundancy_ok;
     }
     st.parity_size = *std::max_element(st.sizes.begin(), st.sizes.end());
     const FileRecord* stored = meta.redundancy_held_by(m.app_rank);
-    if (lost > static_cast<int>(k)) {
-        fail(ErrorKind::not_recoverable, "L3 group " + std::to_string(m.group_id) + " lost " + std::to_string(lost) +
-                                             " of its " + std::to_string(2 * k) + " files (data of " +
-                                             (lost_files.empty() ? "none" : lost_files) + "; parity on " +
-                                             (lost_parity.empty() ? "none" : lost_parity) + "); Reed-Solomon with " +
-                                             std::to_string(k) + " data and " + std::to_string(k) +
-                                             " parity files tolerates " + std::to_string(k) + " lost");
-    }
     Expected expect;
     expect.data_crc = meta.file_of(m.app_rank).crc32;
     if (stored != nullptr) expect.parity_crc = stored->crc32;
-    std::uint32_t crc = lost == 0 ? stored->crc32 : code_group(io, m, ref, st, expect);
+    std::uint32_t crc = any_lost ? code_group(io, m, ref, st, expect) : stored->crc32;
     return parity_record(io, m, ref, st.parity_size, mine.redundancy_ok && stored ? stored->crc32 : crc);
 }
 

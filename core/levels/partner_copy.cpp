@@ -1,4 +1,6 @@
 // L2: partner copies around the group ring.
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "common/fault_injection.hpp"
@@ -66,28 +68,29 @@ FileRecord write_partner_copy(const RedundancyIo& io, const GroupMember& m, cons
     return partner_record(m, copy, source);
 }
 
+std::optional<std::string> partner_copy_loss(const GroupView& g, const std::vector<Holdings>& held) {
+    // held[i].redundancy_ok: the copy member i keeps of its left neighbour's file.
+    const int k = static_cast<int>(g.app_ranks.size());
+    auto member = [&](int i) { return static_cast<std::size_t>(((i % k) + k) % k); };
+    std::string lost;
+    for (int i = 0; i < k; ++i) {
+        if (held.at(member(i)).data_ok || held.at(member(i + 1)).redundancy_ok) continue;
+        lost += (lost.empty() ? "" : "; ") + std::string("the file of rank ") + std::to_string(g.app_ranks[member(i)]) +
+                " on node " + std::to_string(g.nodes[member(i)]) + " and its partner copy on node " +
+                std::to_string(g.nodes[member(i + 1)]) + " are both lost";
+    }
+    if (lost.empty()) return std::nullopt;
+    return "L2 group " + std::to_string(g.group_id) + ": " + lost +
+           "; partner copies survive the loss of nodes that are not neighbours in the group ring";
+}
+
 FileRecord repair_partner_copies(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
                                  const CheckpointRef& ref, const Holdings& mine) {
-    auto held = gather_holdings(m, mine);  // redundancy_ok: the copy of the left neighbour's file
+    auto held = gather_holdings(m, mine);
+    if (std::optional<std::string> lost = partner_copy_loss(m.group(), held)) fail(ErrorKind::not_recoverable, *lost);
+
     const int k = m.size;
-    auto member = [&](int g) { return static_cast<std::size_t>(((g % k) + k) % k); };
-
-    std::string lost;
-    for (int g = 0; g < k; ++g) {
-        bool file_ok = held[member(g)].data_ok;
-        bool copy_ok = held[member(g + 1)].redundancy_ok;  // the right neighbour keeps g's copy
-        if (file_ok || copy_ok) continue;
-        int owner = m.app_ranks[member(g)];
-        lost += (lost.empty() ? "" : "; ") + std::string("the file of rank ") + std::to_string(owner) + " on node " +
-                std::to_string(m.nodes[member(g)]) + " and its partner copy on node " +
-                std::to_string(m.nodes[member(g + 1)]) + " are both lost";
-    }
-    if (!lost.empty()) {
-        fail(ErrorKind::not_recoverable,
-             "L2 group " + std::to_string(m.group_id) + ": " + lost +
-                 "; partner copies survive the loss of nodes that are not neighbours in the group ring");
-    }
-
+    auto member = [&](int i) { return static_cast<std::size_t>(((i % k) + k) % k); };
     const int g = m.position;
     const FileRecord& own_record = meta.file_of(m.app_rank);
     const FileRecord& left_record = meta.file_of(m.left_app_rank);

@@ -2,6 +2,7 @@
 // of its members' files. Every function here is collective over the group.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,18 @@ struct RedundancyIo {
     std::size_t buffer_bytes = 0;           // I/O pieces ([advanced] block_size)
 };
 
+// One group: the ranks of one node index on group_size consecutive nodes.
+struct GroupView {
+    int group_id = 0;
+    std::vector<int> app_ranks;  // ring order
+    std::vector<int> nodes;      // their nodes, ring order
+};
+
+// The groups of a checkpoint's L2/L3 files as its metadata records them
+// (each rank's node), formed as the topology forms them. Not collective.
+// Throws a corrupt Error when the recorded nodes cannot form the groups.
+std::vector<GroupView> groups_of(const CheckpointMeta& meta);
+
 // One member of a group, as seen by whoever does its work: the application
 // rank itself (inline) or the head of its node (asynchronous).
 struct GroupMember {
@@ -42,6 +55,7 @@ struct GroupMember {
     fs::path redundancy_path(const RedundancyIo& io, const CheckpointRef& ref) const {
         return io.layout->redundancy_file(ref, app_rank, node);
     }
+    GroupView group() const { return {group_id, app_ranks, nodes}; }
 };
 
 // An application rank working for itself over `group` (its L2/L3 group).
@@ -65,6 +79,9 @@ std::vector<Holdings> gather_holdings(const GroupMember& m, const Holdings& mine
 // there instead of read back.
 FileRecord write_partner_copy(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref,
                               const FileRecord& data, const MemoryContent* content = nullptr);
+// Why the group cannot be rebuilt from partner copies: some member's file
+// and the copy of it its right neighbour keeps are both lost.
+std::optional<std::string> partner_copy_loss(const GroupView& g, const std::vector<Holdings>& held);
 // Restart: rebuilds lost files from partner copies, then lost copies from
 // the files. Throws (on every member) when some member's data is gone twice.
 // Returns the record of the copy kept here, as it now is.
@@ -77,6 +94,9 @@ FileRecord repair_partner_copies(const RedundancyIo& io, const GroupMember& m, c
 // instead of read back.
 FileRecord write_parity(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, const FileRecord& data,
                         const MemoryContent* content = nullptr);
+// Why the group cannot be rebuilt from its parity: more than k of its 2k
+// files are lost.
+std::optional<std::string> parity_loss(const GroupView& g, const std::vector<Holdings>& held);
 // Restart: rebuilds any lost files and parity from any k of the 2k.
 // Returns the record of the parity kept here, as it now is.
 FileRecord repair_parity(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
@@ -98,6 +118,12 @@ class Redundancy {
     // redundancy kept here, as it now is.
     virtual FileRecord repair(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
                               const CheckpointRef& ref, const Holdings& held) const = 0;
+    // Why the group cannot be rebuilt from what its members hold (`held`,
+    // by ring position), or nothing when it can: the rule repair() applies
+    // to the holdings it gathers, and `mlckpt verify` to the files it
+    // checked. Not collective.
+    virtual std::optional<std::string> loss_beyond_repair(const GroupView& g,
+                                                          const std::vector<Holdings>& held) const = 0;
     // Whether write() checks the data against the CRC-32 of `data` (a copy
     // does; parity has nothing to check it against).
     virtual bool checks_data_crc() const = 0;

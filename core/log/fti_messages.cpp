@@ -1,4 +1,4 @@
-#include "runtime/fti_messages.hpp"
+#include "log/fti_messages.hpp"
 
 #include <cstdarg>
 #include <cstdio>

@@ -29,7 +29,7 @@ constexpr int kAbortCode = 1;
 
 int g_bound = kDefaultWaitBoundSeconds;
 MPI_Comm g_roll = MPI_COMM_NULL;
-// Per thread: a rank's worker thread (runtime/background_promotion) waits
+// Per thread: a rank's worker thread (checkpoint/background_promotion) waits
 // on MPI beside the application's thread.
 thread_local std::string g_activity = "mlckpt";
 // Roll calls are the application thread's: a worker that probed for them

@@ -7,6 +7,7 @@
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
 #include "recovery/ftiff_scan.hpp"
+#include "recovery/restart_rules.hpp"
 #include "store/checkpoint_store.hpp"
 #include "store/rank_meta.hpp"
 
@@ -15,26 +16,14 @@ namespace mlckpt::core {
 namespace {
 
 std::string describe(const CheckpointRef& r) {
-    std::string level = r.level == kDcpLevel ? "L4 differential" : "L" + std::to_string(r.level);
-    return "checkpoint " + std::to_string(r.ckpt_id) + " (" + level + ", seq " + std::to_string(r.seq) + ")";
+    return "checkpoint " + std::to_string(r.ckpt_id) + " (" + level_name(r.level) + ", seq " + std::to_string(r.seq) +
+           ")";
 }
 
 // Checks that apply to the whole checkpoint, made by rank 0 for every rank.
 void check_fits_run(const Context& ctx, const CheckpointMeta& meta) {
-    if (meta.ranks != ctx.topo.app_size) {
-        fail(ErrorKind::not_recoverable, "it was written by " + std::to_string(meta.ranks) +
-                                             " application ranks, this run has " + std::to_string(ctx.topo.app_size) +
-                                             "; restart with the same number of ranks");
-    }
-    if (redundancy_of(meta.level) != nullptr && (meta.node_size != ctx.config.node_size ||
-                                                 meta.group_size != ctx.config.group_size || !ctx.topo.groups_valid)) {
-        fail(ErrorKind::not_recoverable, "it was written with node_size = " + std::to_string(meta.node_size) +
-                                             " and group_size = " + std::to_string(meta.group_size) +
-                                             "; its partner copies or parity need the same groups "
-                                             "(this run: node_size = " +
-                                             std::to_string(ctx.config.node_size) +
-                                             ", group_size = " + std::to_string(ctx.config.group_size) + ")");
-    }
+    const RunShape run{ctx.topo.app_size, ctx.config.node_size, ctx.config.group_size, ctx.topo.groups_valid};
+    if (std::optional<std::string> why = misfit(meta, run)) fail(ErrorKind::not_recoverable, *why);
 }
 
 // Checks one file, whole or (`whole` false) without reading its data;
@@ -144,12 +133,9 @@ bool try_candidate(Context& ctx, const CheckpointRef& ref, Verification check, S
 
 Selection select_checkpoint(Context& ctx, Verification verification, const std::optional<CheckpointRef>& after) {
     std::vector<CheckpointRef> candidates = ctx.catalog.refs();
-    auto order = [](const CheckpointRef& a, const CheckpointRef& b) {
-        return a.seq != b.seq ? a.seq > b.seq : a.level < b.level;
-    };
-    std::sort(candidates.begin(), candidates.end(), order);
+    std::sort(candidates.begin(), candidates.end(), tried_before);
     if (after) {
-        std::erase_if(candidates, [&](const CheckpointRef& r) { return !order(*after, r); });
+        std::erase_if(candidates, [&](const CheckpointRef& r) { return !tried_before(*after, r); });
     }
 
     Selection result;

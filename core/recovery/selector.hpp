@@ -13,7 +13,7 @@
 // that fail these checks are rebuilt here. When data then fails while it is
 // read, an L2 or L3 checkpoint is selected again verified whole, so that
 // what is damaged is rebuilt (repair_checkpoint); an L1 or L4 checkpoint
-// gives way to the next older one (Session::recover).
+// gives way to the next older one (Recovery::recover).
 #pragma once
 
 #include <optional>

@@ -2,45 +2,26 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 
 #include <sstream>
 
+#include "checkpoint/background_promotion.hpp"
+#include "checkpoint/hdf5_schema.hpp"
 #include "common/plural.hpp"
 #include "config/restart_state.hpp"
 #include "format/hdf5_handle.hpp"
+#include "heads/head_service.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
-#include "runtime/background_promotion.hpp"
-#include "runtime/fti_messages.hpp"
-#include "runtime/hdf5_schema.hpp"
-#include "runtime/head_service.hpp"
+#include "log/fti_messages.hpp"
 #include "storage/execution_dirs.hpp"
 #include "store/checkpoint_store.hpp"
-#include "store/rank_meta.hpp"
 #include "store/retirement.hpp"
 #include "store/shared_l4.hpp"
 
 namespace mlckpt::core {
 
 namespace {
-
-const char* level_name(int level) {
-    switch (level) {
-        case 1:
-            return "L1";
-        case 2:
-            return "L2";
-        case 3:
-            return "L3";
-        case 4:
-            return "L4";
-        case 8:
-            return "L4 differential";
-        default:
-            return "unknown";
-    }
-}
 
 Context build_context(const std::string& path, MPI_Comm world) {
     Config config;
@@ -59,7 +40,8 @@ Session::Session(const std::string& config_path, MPI_Comm global)
       scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv, ctx_.config.fast_forward,
                  [this](const std::string& line) { ctx_.log.debug(line); }),
       injector_(ctx_.config.injection, ctx_.config.path, MPI_Wtime()),
-      global_file_(ctx_) {
+      global_file_(ctx_),
+      recovery_(ctx_, registry_, format_, global_file_, [this] { settle_handed_over(); }) {
     user_comm_ =
         Communicator(split_comm(global, ctx_.topo.is_head ? MPI_UNDEFINED : 0, ctx_.topo.app_rank, "FTI_COMM_WORLD"));
     MPI_Comm user = user_comm_.get();
@@ -139,34 +121,12 @@ void Session::init_application_rank(MPI_Comm user) {
     first_seq_of_run_ = ctx_.catalog.next_seq();
 
     ctx_.log.info(fti_messages::execution_id(ctx_.layout.exec_id(), c.failure > 0));
-    if (c.failure > 0) {
-        Selection selection = select_checkpoint(ctx_, c.verify_at_init ? Verification::whole : Verification::structure);
-        if (selection.source) {
-            ctx_.log.info(
-                fti_messages::recovering_from(std::min(selection.source->ref.level, 4), selection.source->ref.ckpt_id));
-            status_ = c.failure;
-            // After a restart from a kept checkpoint (failure = 2) the next
-            // commit records an ordinary restart (failure = 1).
-            ctx_.restart_recorded = c.failure == 1;
-            adopt(std::move(*selection.source));
-        } else {
-            init_problem_ = selection.report;
-            ctx_.log.warning(fti_messages::kRecoveryFailed);
-            ctx_.log.warning(fti_messages::kRecoveryFailedReason);
-        }
-    }
-    if (c.variate_restart) {
-        if (std::optional<std::string> problem = global_file_.select_restart()) {
-            init_problem_ = std::move(problem);
-        } else {
-            status_ = 3;
-        }
-    }
+    recovery_.select_at_init(first_seq_of_run_);
     ctx_.log.info("mlckpt initialized: " + plural(ctx_.topo.app_size, "application rank") + " on " +
                   plural(ctx_.topo.nodes, "node") + ", execution '" + ctx_.layout.exec_id() + "'" +
-                  (status_ != 0    ? ", restarting"
-                   : init_problem_ ? ", nothing to restart from"
-                                   : ""));
+                  (recovery_.status() != 0    ? ", restarting"
+                   : recovery_.init_problem() ? ", nothing to restart from"
+                                              : ""));
     if (ctx_.cpu_share.bound == 1 && ctx_.cpu_share.unused > 0) {
         ctx_.log.info("rank 0 is bound to a single CPU while " + plural(ctx_.cpu_share.unused, "CPU") +
                       " of its host " + (ctx_.cpu_share.unused == 1 ? "is" : "are") +
@@ -175,17 +135,6 @@ void Session::init_application_rank(MPI_Comm user) {
                       "--bind-to none)");
     }
     ctx_.log.info(fti_messages::kInitialized);
-}
-
-void Session::adopt(RecoverySource source) {
-    source_ = std::move(source);
-    for (const VarRecord& v : source_->record.vars) {
-        if (!v.name.empty()) registry_.restore_name(v.name, v.id);
-    }
-    // The restarted run continues the containers of the file it restarts from.
-    if (source_->io == IoMode::ftiff && ctx_.config.ckpt_io == IoMode::ftiff) {
-        format_.layout = *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout();
-    }
 }
 
 Session::~Session() = default;
@@ -337,7 +286,7 @@ void Session::with_background_report(const std::function<void()>& own_work) {
 }
 
 void Session::take_checkpoint(int ckpt_id, int level) {
-    settle_restart_redundancy();
+    recovery_.settle_restart_redundancy();
     level = agreed_level(level);
     double start = MPI_Wtime();
     if (level == kSingleFileLevel) {
@@ -438,8 +387,7 @@ void Session::settle_snapshot(const std::shared_ptr<CheckpointWriter>& writer, i
     writer->adopt_commit();
     writer->update_state(format_);
     writer->leave_to_background();
-    forget_superseded_source();
-    if (status_ == 0) source_.reset();
+    recovery_.after_commit();
     const CheckpointRef& ref = writer->ref();
     ctx_.log.debug("checkpoint " + std::to_string(ref.ckpt_id) + " committed at " + level_name(ref.level) +
                    " from its in-memory snapshot");
@@ -472,8 +420,9 @@ void Session::hand_over(const CheckpointRef& ref, int level, const FileRecord& r
         // The heads retire what the completed checkpoint supersedes, but
         // the checkpoint a restart has not recovered from yet: FTI_Recover
         // may still read it until the verdict is collected.
+        const std::optional<CheckpointRef> still_read = recovery_.still_read();
         for (const CheckpointRef& r : retired_by(*handed_over_)) {
-            if (status_ == 0 || !source_ || r.seq != source_->ref.seq || r.level != source_->ref.level) {
+            if (!still_read || r.seq != still_read->seq || r.level != still_read->level) {
                 handed_over_->retired_by_heads.push_back(r);
             }
         }
@@ -555,7 +504,7 @@ void Session::complete_handed_over(const HandedOver& h) {
                            [&](const CheckpointRef& x) { return x.seq == r.seq && x.level == r.level; });
     });
     retire(ctx_, retired);
-    forget_superseded_source();
+    recovery_.forget_superseded_source();
     ctx_.log.debug("checkpoint " + std::to_string(done.ckpt_id) + " completed to " + level_name(done.level) +
                    (ctx_.config.head ? " by the head" : " in the background"));
 }
@@ -569,18 +518,8 @@ std::vector<CheckpointRef> Session::retired_by(const HandedOver& h) const {
     return retired;
 }
 
-void Session::forget_superseded_source() {
-    if (source_ && !ctx_.catalog.contains(source_->ref.seq, source_->ref.level)) {
-        // The checkpoint selected at restart was superseded: the restart is over.
-        source_.reset();
-        status_ = 0;
-    }
-}
-
 void Session::after_commit(const CheckpointRef& ref, int level, double seconds) {
-    forget_superseded_source();
-    // Once recovered, FTI_Recover means the newest checkpoint again.
-    if (status_ == 0) source_.reset();
+    recovery_.after_commit();
     ctx_.log.info(fti_messages::checkpoint_taken(
         ref.ckpt_id, level, static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0), seconds));
     if (deferred(level)) {
@@ -605,8 +544,8 @@ void Session::log_dcp_bytes(const CheckpointWriter& writer) {
 }
 
 bool Session::snapshot() {
-    if (status_ != 0) {
-        recover();
+    if (recovery_.status() != 0) {
+        recovery_.recover();
         return false;
     }
     auto mean_over_ranks = [this](double mine) {
@@ -624,313 +563,10 @@ bool Session::snapshot() {
     return true;
 }
 
-const VarRecord& Session::stored_var(int id) const {
-    if (!source_) {
-        fail(ErrorKind::not_recoverable, "there is no checkpoint to recover from (FTI_Status() is 0)");
-    }
-    const VarRecord* v = source_->record.find_var(id);
-    if (v == nullptr) {
-        fail(ErrorKind::not_recoverable, "variable " + std::to_string(id) + " is not in checkpoint " +
-                                             std::to_string(source_->ref.ckpt_id) + " ('" + source_->path.string() +
-                                             "')");
-    }
-    return *v;
-}
-
-void Session::recover_from_global_file(const std::vector<int>& ids, std::exception_ptr failure) {
-    agree(ctx_.app, failure);
-    const std::string file = global_file_.restart_file().string();
-    global_file_.finish_restart();
-    status_ = 0;
-    ctx_.log.info("Recovered " + plural(ids.size(), "variable") + " from the global HDF5 file '" + file + "'.");
-}
-
-std::exception_ptr Session::read_from_global_file(const std::vector<int>& ids) noexcept {
-    try {
-        const std::vector<int> absent = global_file_.read(registry_, ids);
-        if (!absent.empty()) {
-            std::string list;
-            for (int id : absent) list += (list.empty() ? "" : ", ") + std::to_string(id);
-            const bool one = absent.size() == 1;
-            ctx_.log.warning(std::string(one ? "variable " : "variables ") + list + " of this rank " +
-                             (one ? "belongs" : "belong") +
-                             " to no global dataset (FTI_AddSubset): the global HDF5 file does not hold " +
-                             (one ? "it, and it keeps its value" : "them, and they keep their values"));
-        }
-        return nullptr;
-    } catch (...) {
-        return std::current_exception();
-    }
-}
-
-void Session::recover() {
-    if (variate_restart()) {
-        std::vector<int> ids;
-        for (const Variable& var : registry_.variables()) ids.push_back(var.id);
-        recover_from_global_file(ids, read_from_global_file(ids));
-        return;
-    }
-    use_newest_checkpoint_if_fresh();
-    if (!source_) stored_var(-1);  // nothing to recover from
-    std::vector<int> ids;
-    for (const Variable& var : registry_.variables()) {
-        check_stored_size(var);
-        ids.push_back(var.id);
-    }
-    settle_recovery(read_vars(ids), ids);
-    if (source_->ref.level == kDcpLevel) {
-        // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
-        const DcpOptions options = dcp_options(ctx_);
-        format_.dcp = DcpBaseline{
-            source_->ref.seq, *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout(), {}};
-        for (const Variable& var : registry_.variables()) {
-            format_.dcp.digests[var.id] = block_digests(var.data(), options);
-        }
-    }
-    status_ = 0;
-    ctx_.log.info("Recovered " + plural(registry_.variables().size(), "variable") + " from checkpoint " +
-                  std::to_string(source_->ref.ckpt_id) + " (" + level_name(source_->ref.level) + ").");
-}
-
-void Session::use_newest_checkpoint_if_fresh() {
-    // As FTI: in a run that has checkpointed, recovering rolls back to the
-    // newest committed checkpoint. Rank 0 reads its metadata and sends each
-    // rank its part; every rank then reads its own data.
-    if (source_ || status_ != 0) return;
-    settle_handed_over();  // the newest checkpoint may still be written or completed
-    const CheckpointRef* newest = ctx_.catalog.newest();
-    if (newest == nullptr || newest->seq < first_seq_of_run_) return;
-    adopt(own_recovery_source(ctx_, distribute_meta(ctx_, *newest, MetaScope::own).meta, *newest));
-}
-
-void Session::check_stored_size(const Variable& var) const {
-    const VarRecord& stored = stored_var(var.id);
-    if (stored.size != var.bytes()) {
-        fail(ErrorKind::not_recoverable,
-             "variable " + std::to_string(var.id) + ": the checkpoint holds " + std::to_string(stored.size) +
-                 " bytes, the protected buffer has " + std::to_string(var.bytes()) +
-                 "; protect it with the stored size (FTI_GetStoredSize) or use FTI_Realloc");
-    }
-}
-
-std::unique_ptr<CheckpointReader> Session::open_source_reader() const {
-    return open_checkpoint_reader(source_->path, source_->io, source_->record,
-                                  source_->data_verified ? DataWhere::just_verified : DataWhere::storage);
-}
-
-std::exception_ptr Session::read_vars(const std::vector<int>& ids) const noexcept {
-    try {
-        std::unique_ptr<CheckpointReader> reader = open_source_reader();
-        for (int id : ids) {
-            const Variable& var = registry_.at(id);
-            check_stored_size(var);
-            reader->read(stored_var(id), var.data());
-        }
-        return nullptr;
-    } catch (...) {
-        return std::current_exception();
-    }
-}
-
-void Session::settle_recovery(std::exception_ptr failure, const std::vector<int>& ids) {
-    if (source_ && source_->data_verified) {
-        // FTI_Init read and checked every file of the checkpoint: as in FTI,
-        // each rank recovers alone, and a read that fails now (the file
-        // changed since) fails on its rank only.
-        if (failure) std::rethrow_exception(failure);
-        return;
-    }
-    // Data is verified as it is read. When it fails on any rank, an L2 or
-    // L3 checkpoint is verified whole and what is damaged rebuilt from its
-    // redundancy; otherwise the next older checkpoint is tried, as FTI_Init
-    // would have, and every rank reads the same variables again from it.
-    for (;;) {
-        try {
-            agree(ctx_.app, failure);
-            break;
-        } catch (const Error& e) {
-            if (!source_ || (e.kind() != ErrorKind::corrupt && e.kind() != ErrorKind::io)) throw;
-            const CheckpointRef failed = source_->ref;
-            if (!e.remote()) {
-                ctx_.log.warning("cannot recover from checkpoint " + std::to_string(failed.ckpt_id) + ": " + e.what());
-            }
-            const bool repairable = redundancy_of(failed.level) != nullptr && !source_->data_verified;
-            Selection next =
-                repairable ? repair_checkpoint(ctx_, failed) : select_checkpoint(ctx_, Verification::structure, failed);
-            if (!next.source) {
-                // As after an FTI_Init that found nothing: a fresh run, and
-                // FTI_Finalize leaves the checkpoints in place.
-                init_problem_ = "checkpoint " + std::to_string(failed.ckpt_id) + " failed while its data was read (" +
-                                e.what() + "), and " + next.report;
-                source_.reset();
-                status_ = 0;
-                fail(ErrorKind::not_recoverable, *init_problem_);
-            }
-            adopt(std::move(*next.source));
-            failure = read_vars(ids);
-        }
-    }
-    check_redundancy_in_background();
-}
-
-void Session::recover_var_init() {
-    if (variate_restart()) {
-        recovered_ids_.clear();
-        recover_var_failure_ = nullptr;
-        recovering_vars_ = true;
-        return;
-    }
-    use_newest_checkpoint_if_fresh();
-    if (!source_) stored_var(-1);
-    recovered_ids_.clear();
-    recover_var_failure_ = nullptr;
-    recover_var_refused_.clear();
-    recovering_vars_ = true;
-    try {
-        recover_var_reader_ = open_source_reader();
-    } catch (const Error& e) {
-        // FTI_RecoverVarFinalize turns to a repaired or older checkpoint.
-        if (e.kind() != ErrorKind::corrupt && e.kind() != ErrorKind::io) throw;
-        recover_var_failure_ = std::current_exception();
-    }
-}
-
-void Session::recover_var(int id) {
-    if (!recovering_vars_) fail(ErrorKind::usage, "call FTI_RecoverVarInit before FTI_RecoverVar");
-    if (variate_restart()) {
-        registry_.at(id);
-        recovered_ids_.push_back(id);
-        if (!recover_var_failure_) recover_var_failure_ = read_from_global_file({id});
-        if (recover_var_failure_) std::rethrow_exception(recover_var_failure_);
-        return;
-    }
-    const Variable& var = registry_.at(id);
-    try {
-        check_stored_size(var);
-    } catch (const Error&) {
-        recover_var_refused_.insert(id);
-        throw;
-    }
-    recover_var_refused_.erase(id);  // resized and asked for again
-    recovered_ids_.push_back(id);
-    if (recover_var_failure_) std::rethrow_exception(recover_var_failure_);
-    try {
-        recover_var_reader_->read(stored_var(id), var.data());
-    } catch (const Error& e) {
-        if (e.kind() == ErrorKind::corrupt || e.kind() == ErrorKind::io)
-            recover_var_failure_ = std::current_exception();
-        throw;
-    }
-}
-
-void Session::recover_var_finalize() {
-    if (!recovering_vars_) fail(ErrorKind::usage, "FTI_RecoverVarFinalize without FTI_RecoverVarInit");
-    recover_var_reader_.reset();
-    recovering_vars_ = false;
-    if (variate_restart()) {
-        recover_from_global_file(recovered_ids_, std::exchange(recover_var_failure_, nullptr));
-        return;
-    }
-    const bool refused = !std::exchange(recover_var_refused_, {}).empty();
-    if (refused && !(source_ && source_->data_verified)) {
-        // As FTI_Recover refused for a size: this rank alone, before the
-        // agreement, so that it may FTI_Realloc and recover again while the
-        // others go on, and every rank joins the same agreements.
-        fail(ErrorKind::not_recoverable,
-             "a variable's size differs from the checkpoint's (see the FTI_RecoverVar error): FTI_Realloc it, "
-             "then recover again");
-    }
-    settle_recovery(std::exchange(recover_var_failure_, nullptr), recovered_ids_);
-    status_ = 0;
-}
-
-void Session::check_redundancy_in_background() {
-    redundancy_check_.reset();
-    if (!source_ || !source_->redundancy || redundancy_of(source_->ref.level) == nullptr) return;
-    auto check = std::make_shared<RedundancyCheck>();
-    check->ref = source_->ref;
-    check->io = source_->io;
-    check->record = *source_->redundancy;
-    check->path = ctx_.layout.ckpt_dir(source_->ref, ctx_.topo.node_id) / check->record.file;
-    const std::size_t buffer = ctx_.io_buffer_bytes();
-    ctx_.background->run([check, buffer] {
-        try {
-            verify_checkpoint_file(check->path, check->record, check->io, buffer);
-        } catch (const std::exception& e) {
-            check->problem = e.what();
-        }
-    });
-    redundancy_check_ = std::move(check);
-}
-
-void Session::settle_restart_redundancy() {
-    // Every rank recovered from the same checkpoint, so every rank has a check or none.
-    std::shared_ptr<RedundancyCheck> check = std::exchange(redundancy_check_, nullptr);
-    if (!check) return;
-    ctx_.background->wait();
-    int damaged = check->problem.empty() ? 0 : 1;
-    int any = 0;
-    allreduce(&damaged, &any, 1, MPI_INT, MPI_MAX, ctx_.app, "whether the restart's redundancy is damaged");
-    if (any == 0 || !ctx_.catalog.contains(check->ref.seq, check->ref.level)) return;
-    const Redundancy& redundancy = *redundancy_of(check->ref.level);
-    if (damaged) {
-        ctx_.log.warning(std::string("the ") + redundancy.name() + " kept here for checkpoint " +
-                         std::to_string(check->ref.ckpt_id) + " is damaged (" + check->problem + "); rebuilding it");
-    }
-    try {
-        const CheckpointMeta meta = distribute_meta(ctx_, check->ref, MetaScope::group).meta;
-        const StorageLayout layout = ctx_.layout.for_checkpoint(meta);  // the checkpoint's file names
-        RedundancyIo io = ctx_.redundancy_io();
-        io.layout = &layout;
-        run_collectively(ctx_.app, [&] {
-            redundancy.repair(io, own_member(ctx_.topo, ctx_.group), meta, check->ref, Holdings{true, damaged == 0});
-        });
-    } catch (const Error& e) {
-        if (!e.remote()) {
-            ctx_.log.warning("could not rebuild the redundancy of checkpoint " + std::to_string(check->ref.ckpt_id) +
-                             ": " + e.what());
-        }
-    }
-}
-
 BitFlipResult Session::bit_flip(int id) {
     BitFlipResult result = injector_.inject(id, registry_.find(id), ctx_.rank(), MPI_Wtime());
     if (result.flipped) ctx_.log.warning(result.message);  // as FTI, which warns on the flipping rank
     return result;
-}
-
-void Session::recover_dataset_dimension(int did) {
-    registry_.global_datasets().at(did);
-    if (!variate_restart()) {
-        fail(ErrorKind::usage, "this is no variate restart (FTI_Status() is " + std::to_string(status_) +
-                                   ", not 3): [restart] failure = 3 restarts from the global HDF5 file");
-    }
-    registry_.global_datasets().update(did, global_file_.stored_dims(registry_, did));
-}
-
-std::int64_t Session::stored_size(int id) const {
-    if (!source_) return 0;
-    const VarRecord* v = source_->record.find_var(id);
-    return v ? static_cast<std::int64_t>(v->size) : 0;
-}
-
-void* Session::realloc_var(int id, void* ptr) {
-    Variable var = registry_.at(id);
-    if (ptr != var.ptr) {
-        fail(ErrorKind::usage, "FTI_Realloc: pointer is not the one protected as variable " + std::to_string(id));
-    }
-    const VarRecord& stored = stored_var(id);
-    if (stored.size % var.element_size != 0) {
-        fail(ErrorKind::corrupt, "variable " + std::to_string(id) + ": " + std::to_string(stored.size) +
-                                     " stored bytes are not a whole number of " + std::to_string(var.element_size) +
-                                     "-byte elements");
-    }
-    void* grown = std::realloc(ptr, std::max<std::uint64_t>(stored.size, 1));
-    if (grown == nullptr) {
-        fail(ErrorKind::io, "FTI_Realloc: cannot allocate " + std::to_string(stored.size) + " bytes");
-    }
-    registry_.protect(id, grown, static_cast<std::int64_t>(stored.size / var.element_size), var.type);
-    return grown;
 }
 
 void Session::icp_init(int ckpt_id, int level, bool activate) {
@@ -939,7 +575,7 @@ void Session::icp_init(int ckpt_id, int level, bool activate) {
     if (!activate) return;
     BackgroundWork::DuringTheNextCompute hold(*ctx_.background);
     settle_handed_over();
-    settle_restart_redundancy();
+    recovery_.settle_restart_redundancy();
     level = agreed_level(level);
     if (level == kSingleFileLevel) {
         icp_single_.emplace();
@@ -1041,8 +677,7 @@ void Session::finalize() {
     if (ctx_.topo.is_head) return;
     icp_.reset();
     icp_single_.reset();
-    recover_var_reader_.reset();
-    redundancy_check_.reset();  // no checkpoint follows to rebuild it for
+    recovery_.end();
     std::exception_ptr failure;
     try {
         drain_background();
@@ -1086,7 +721,7 @@ void Session::finish_finalize() {
     const CheckpointRef* newest = ctx_.catalog.newest();
     const bool committed_since = newest != nullptr && newest->seq >= first_seq_of_run_;
     const bool data_kept = newest != nullptr || !ctx_.catalog.unrecorded_data().empty();
-    if (init_problem_ && !committed_since && data_kept) {
+    if (recovery_.init_problem() && !committed_since && data_kept) {
         // The restart failed and this run committed nothing newer: the old
         // checkpoints may become recoverable once a file is repaired or a
         // lost directory restored. Files and restart state stay as they are,
@@ -1123,7 +758,7 @@ void Session::finish_finalize() {
     // between never leaves "restart" pointing at deleted checkpoints.
     // A variate restart that found no global file keeps failure = 3, so
     // that relaunching tries again once the file is there.
-    const bool variate_pending = c.variate_restart && init_problem_ && !committed_since;
+    const bool variate_pending = c.variate_restart && recovery_.init_problem() && !committed_since;
     if ((ctx_.restart_recorded || c.failure != 0 || c.variate_restart) && !variate_pending) set_restart_state(0);
     retire(ctx_, ctx_.catalog.refs());
     ctx_.background->wait();

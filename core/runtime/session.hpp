@@ -14,20 +14,20 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/background_jobs.hpp"
+#include "checkpoint/background_promotion.hpp"
+#include "checkpoint/checkpoint_writer.hpp"
+#include "checkpoint/global_file.hpp"
+#include "checkpoint/snapshot_copy.hpp"
 #include "format/checkpoint_reader.hpp"
 #include "format/ftiff_layout.hpp"
 #include "io/buffer_pool.hpp"
 #include "mpi/collective.hpp"
-#include "recovery/selector.hpp"
+#include "recovery/recovery.hpp"
 #include "registry/registry.hpp"
-#include "runtime/background_jobs.hpp"
-#include "runtime/background_promotion.hpp"
 #include "runtime/bit_flip.hpp"
-#include "runtime/checkpoint_writer.hpp"
-#include "runtime/global_file.hpp"
-#include "runtime/snapshot_copy.hpp"
 #include "runtime/snapshot_scheduler.hpp"
-#include "runtime/staging.hpp"
+#include "staging/staging.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {
@@ -50,10 +50,10 @@ class Session {
     void run_head();
 
     // Set when a restart was requested but no checkpoint can be recovered.
-    const std::optional<std::string>& init_problem() const { return init_problem_; }
+    const std::optional<std::string>& init_problem() const { return recovery_.init_problem(); }
     MPI_Comm app_comm() const { return user_comm_.get(); }
     const Logger& log() const { return ctx_.log; }
-    int status() const { return status_; }
+    int status() const { return recovery_.status(); }
 
     Registry& registry() { return registry_; }
     const Registry& registry() const { return registry_; }
@@ -61,24 +61,10 @@ class Session {
 
     void checkpoint(int ckpt_id, int level);  // collective; FTI_L4_H5_SINGLE writes the global file
     bool snapshot();                          // collective; true when it checkpointed
-    // FTI_Recover, and FTI_RecoverVarInit .. FTI_RecoverVar .. FTI_RecoverVarFinalize:
-    // every application rank recovers one way or the other, in any mix.
-    // The reads are each rank's own. When FTI_Init verified the checkpoint
-    // whole (the default, as FTI) nothing more is collective. Otherwise
-    // ([advanced] verify_at_init = 0) recover() and recover_var_finalize()
-    // end with one agreement over the application ranks, where data that
-    // failed on any rank sends every rank to a repaired or older checkpoint.
-    // A variable whose size differs from the stored one fails on its rank
-    // alone, before any agreement (FTI_Realloc, then try again).
-    void recover();
-    void recover_var_init();
-    void recover_var(int id);
-    void recover_var_finalize();
-    // FTI_RecoverDatasetDimension: in a variate restart (failure = 3), the
-    // global dataset takes the shape it has in the file restarted from.
-    void recover_dataset_dimension(int did);
-    std::int64_t stored_size(int id) const;
-    void* realloc_var(int id, void* ptr);
+    // FTI_Recover, FTI_RecoverVarInit .. FTI_RecoverVar ..
+    // FTI_RecoverVarFinalize, FTI_RecoverDatasetDimension,
+    // FTI_GetStoredSize, FTI_Realloc: the restart's (recovery/recovery.hpp).
+    Recovery& recovery() { return recovery_; }
 
     void icp_init(int ckpt_id, int level, bool activate);  // collective
     void icp_add(int id);
@@ -102,7 +88,7 @@ class Session {
     // The global HDF5 file a variate restart reads (while status() is 3).
     const fs::path& global_restart_file() const { return global_file_.restart_file(); }
     // The checkpoint a recovery reads, when one is selected.
-    const std::optional<RecoverySource>& recovery_source() const { return source_; }
+    const std::optional<RecoverySource>& recovery_source() const { return recovery_.source(); }
 
   private:
     struct HandedOver {
@@ -115,26 +101,6 @@ class Session {
 
     void init_application_rank(MPI_Comm user);
     void resolve_container_block_size();  // collective over all ranks
-    void adopt(RecoverySource source);    // the checkpoint to restart from
-    // In a run that has checkpointed: the newest checkpoint becomes the
-    // source (as in FTI, FTI_Recover then rolls back to it).
-    void use_newest_checkpoint_if_fresh();
-    void check_stored_size(const Variable& var) const;  // not_recoverable when it differs
-    bool variate_restart() const { return status_ == 3 && global_file_.restarting(); }
-    // FTI_Recover and FTI_RecoverVarFinalize of a variate restart: the
-    // reads of `ids` from the global file, agreed on (collective).
-    void recover_from_global_file(const std::vector<int>& ids, std::exception_ptr failure);
-    std::exception_ptr read_from_global_file(const std::vector<int>& ids) noexcept;
-    std::exception_ptr read_vars(const std::vector<int>& ids) const noexcept;
-    // The restart source's reader, told whether FTI_Init has just read it whole.
-    std::unique_ptr<CheckpointReader> open_source_reader() const;
-    void settle_recovery(std::exception_ptr failure, const std::vector<int>& ids);  // collective
-    // After a recovery from L2 or L3, this rank's partner copy or parity is
-    // verified whole on the background thread (damage to it would otherwise
-    // stay latent until the checkpoint is replaced); the next checkpoint
-    // first rebuilds what failed, collectively (settle_restart_redundancy).
-    void check_redundancy_in_background();
-    void settle_restart_redundancy();
     // Collective: the level every rank asked for, as it is taken (FTI_L4_DCP
     // without dCP is L4); throws a usage Error when it cannot be.
     int agreed_level(int level) const;
@@ -176,10 +142,8 @@ class Session {
     void with_background_report(const std::function<void()>& own_work);
     bool finish_icp();             // collective: FTI_FinalizeICP's own work
     void start_background_jobs();  // collective
-    void forget_superseded_source();
     void after_commit(const CheckpointRef& ref, int level, double seconds);
     void log_dcp_bytes(const CheckpointWriter& writer);  // collective
-    const VarRecord& stored_var(int id) const;
     void finish_finalize();
     void finalize_icp_single();  // collective
     void log_single_file(int ckpt_id, double seconds);
@@ -205,9 +169,6 @@ class Session {
     Registry registry_;
     SnapshotScheduler scheduler_;
     BitFlipInjector injector_;
-    std::optional<std::string> init_problem_;
-    std::optional<RecoverySource> source_;
-    int status_ = 0;
     std::uint64_t first_seq_of_run_ = 1;  // checkpoints below it predate this run
 
     std::optional<HandedOver> handed_over_;
@@ -224,21 +185,9 @@ class Session {
     int icp_level_ = 0;
     bool icp_inactive_ = false;
     double icp_start_ = 0.0;
-    std::unique_ptr<CheckpointReader> recover_var_reader_;
-    bool recovering_vars_ = false;            // between FTI_RecoverVarInit and FTI_RecoverVarFinalize
-    std::vector<int> recovered_ids_;          // by FTI_RecoverVar since FTI_RecoverVarInit
-    std::exception_ptr recover_var_failure_;  // the source's data failed on this rank
-    std::set<int> recover_var_refused_;       // variables whose size differed, not asked for again since
-    struct RedundancyCheck {
-        CheckpointRef ref;
-        IoMode io = IoMode::posix;
-        fs::path path;
-        FileRecord record;
-        std::string problem;  // written by the background thread; read after it is waited for
-    };
-    std::shared_ptr<RedundancyCheck> redundancy_check_;
     std::unique_ptr<Staging> staging_;  // application ranks, enable_staging = 1
     FormatState format_;                // FTI-FF containers and the dCP baseline, continued by every checkpoint
+    Recovery recovery_;
     bool finalized_ = false;
     // Head = 0 with a level whose inline_l<L> is 0, or async_snapshot: the
     // rank's worker thread. Last, so that it stops before anything its jobs

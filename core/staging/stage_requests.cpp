@@ -1,4 +1,4 @@
-#include "runtime/stage_requests.hpp"
+#include "staging/stage_requests.hpp"
 
 namespace mlckpt::core {
 

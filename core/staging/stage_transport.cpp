@@ -1,4 +1,4 @@
-#include "runtime/stage_transport.hpp"
+#include "staging/stage_transport.hpp"
 
 #include "mpi/collective.hpp"
 

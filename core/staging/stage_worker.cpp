@@ -1,4 +1,4 @@
-#include "runtime/stage_worker.hpp"
+#include "staging/stage_worker.hpp"
 
 #include <sstream>
 #include <utility>

@@ -18,7 +18,7 @@
 #include "io/background_work.hpp"
 #include "io/file_transfer.hpp"
 #include "log/log.hpp"
-#include "runtime/stage_requests.hpp"
+#include "staging/stage_requests.hpp"
 
 namespace mlckpt::core {
 

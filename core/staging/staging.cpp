@@ -1,4 +1,4 @@
-#include "runtime/staging.hpp"
+#include "staging/staging.hpp"
 
 #include <system_error>
 

@@ -10,8 +10,8 @@
 #include <memory>
 #include <string>
 
-#include "runtime/stage_requests.hpp"
-#include "runtime/stage_transport.hpp"
+#include "staging/stage_requests.hpp"
+#include "staging/stage_transport.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {

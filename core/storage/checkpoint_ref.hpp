@@ -5,8 +5,15 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <string>
 
 namespace mlckpt::core {
+
+// The catalog level of L4 differential checkpoints (FTI_L4_DCP).
+constexpr int kDcpLevel = 8;
+
+// For messages: "L1" to "L4", "L4 differential".
+std::string level_name(int level);
 
 struct CheckpointRef {
     std::uint64_t seq = 0;

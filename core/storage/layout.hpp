@@ -51,9 +51,6 @@ namespace mlckpt::core {
 
 namespace fs = std::filesystem;
 
-// The catalog level of L4 differential checkpoints (FTI_L4_DCP).
-constexpr int kDcpLevel = 8;
-
 // The format the files of a `level` checkpoint take under ckpt_io
 // `configured`: L1-L3 keep one file per rank (POSIX unless FTI-FF), the
 // shared modes apply at L4, and L4 differential files are FTI-FF.

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "scenario.hpp"
+#include "tool_run.hpp"
 
 namespace mlckpt::test {
 namespace {
@@ -30,11 +31,26 @@ ConfigOptions groups_of_four_single_read() {
     return o;
 }
 
+// `mlckpt verify`, run on what the restart is about to find, says what the
+// restart then does: the same rule decides both (recovery/restart_rules).
+// Where nodes are separate, the others' storage is out of the tool's sight.
+void verify_predicts(const std::string& cfg, int level, const std::string& refusal) {
+    if (world_rank() != 0 || separate_nodes() != 0) return;
+    const ToolRun r = run_tool({"verify", cfg});
+    if (refusal.empty()) {
+        EXPECT_NE(r.out.find("restart: checkpoint 1 (L" + std::to_string(level)), std::string::npos) << r.out;
+    } else {
+        EXPECT_NE(r.out.find("restart: no checkpoint"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find(refusal), std::string::npos) << r.out;
+    }
+}
+
 // Phase 1: checkpoint at `level`; phase 2: lose `nodes`, then recover.
 void survives(int level, std::initializer_list<int> nodes) {
     std::string cfg = config(groups_of_four());
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
     delete_nodes(nodes);
+    verify_predicts(cfg, level, "");
     recover_then_finalize(cfg, 1);
 }
 
@@ -43,6 +59,7 @@ void does_not_survive(int level, std::initializer_list<int> nodes, const std::st
     std::string cfg = config(groups_of_four());
     if (phase() == 1) return checkpoint_then_crash(cfg, 1, level, 1);
     delete_nodes(nodes);
+    verify_predicts(cfg, level, explanation);
     if (!start(cfg, FTI_NREC)) return;
     EXPECT_NE(std::string(FTI_LastError()).find(explanation), std::string::npos) << FTI_LastError();
     EXPECT_EQ(FTI_Status(), 0);

@@ -11,13 +11,13 @@
 #include <fstream>
 #include <numeric>
 
+#include "checkpoint/hdf5_schema.hpp"
 #include "expect_error.hpp"
 #include "format/file_formats.hpp"
 #include "format/hdf5_global_file.hpp"
 #include "format/posix_format.hpp"
 #include "hash/crc32.hpp"
 #include "registry/registry.hpp"
-#include "runtime/hdf5_schema.hpp"
 #include "temp_dir.hpp"
 
 namespace mlckpt::core {

@@ -272,7 +272,8 @@ TEST(ScrIndex, PartnerCopiesRebuildANode) {
     fs::remove(p.cached(1, 2, 0, 1));
     const IndexRun beyond = p.index({"--verify", "1"});
     EXPECT_EQ(beyond.code, kIndexBeyondRepair) << beyond.out;
-    EXPECT_TRUE(has(beyond.out, "the files of rank 0 and their partner copy are both lost")) << beyond.out;
+    EXPECT_TRUE(has(beyond.out, "the file of rank 0 on node 0 and its partner copy on node 1 are both lost"))
+        << beyond.out;
     const IndexRun refused = p.index({"--json", "--rebuild", "1"});
     EXPECT_EQ(refused.code, kIndexBeyondRepair) << refused.out;
     EXPECT_TRUE(has(refused.out, "\"exit\": 3")) << refused.out;

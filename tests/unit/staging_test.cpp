@@ -11,8 +11,8 @@
 
 #include "expect_error.hpp"
 #include "io/file_transfer.hpp"
-#include "runtime/stage_requests.hpp"
-#include "runtime/stage_worker.hpp"
+#include "staging/stage_requests.hpp"
+#include "staging/stage_worker.hpp"
 #include "temp_dir.hpp"
 
 namespace mlckpt::core {

@@ -12,11 +12,12 @@
 #include "hash/crc32.hpp"
 #include "io/buffer_pool.hpp"
 #include "io/file.hpp"
+#include "levels/redundancy.hpp"
 #include "levels/reed_solomon.hpp"
 #include "read_limits.hpp"
+#include "recovery/restart_rules.hpp"
 #include "scr/routed_files.hpp"
 #include "scr/scr_session.hpp"
-#include "topology/topology.hpp"
 
 namespace mlckpt::tools {
 
@@ -99,36 +100,6 @@ const char* state_name(CopyCheck::State state) {
             return "not visible";
     }
     return "?";
-}
-
-std::vector<std::vector<int>> parity_groups(const CheckpointMeta& meta) {
-    const auto ranks = static_cast<std::size_t>(meta.ranks);
-    TopologyInput in;
-    in.node_of_rank.assign(ranks, -1);
-    in.node_size = meta.node_size;
-    in.group_size = meta.group_size;
-    in.config_path = "the metadata";
-    for (std::size_t r = 0; r < ranks; ++r) {
-        in.node_of_rank[r] = node_of(meta, static_cast<int>(r));
-        if (in.node_of_rank[r] < 0) {
-            fail(ErrorKind::corrupt, "the metadata records neither files nor parity of rank " + std::to_string(r) +
-                                         ": its groups cannot be known");
-        }
-    }
-    std::vector<std::vector<int>> groups;
-    std::vector<bool> placed(ranks, false);
-    try {
-        for (std::size_t r = 0; r < ranks; ++r) {
-            if (placed[r]) continue;
-            const Topology t = build_topology(in, static_cast<int>(r));
-            if (!t.groups_valid) fail(ErrorKind::corrupt, t.groups_problem);
-            for (int member : t.group_app_ranks) placed.at(static_cast<std::size_t>(member)) = true;
-            groups.push_back(t.group_app_ranks);
-        }
-    } catch (const Error& e) {
-        fail(ErrorKind::corrupt, std::string("the nodes the metadata records do not form its groups: ") + e.what());
-    }
-    return groups;
 }
 
 ScrPrefix::ScrPrefix(const fs::path& prefix, const fs::path& cache)
@@ -241,43 +212,13 @@ CopyCheck ScrPrefix::check(const DatasetCopy& copy) const {
                               : "L1 (SINGLE) keeps no redundancy to rebuild from";
         return c;
     }
-    if (level == 2) {
-        for (std::size_t r = 0; r < ranks; ++r) {
-            if (c.data_ok[r]) continue;
-            const FileRecord* copy_of_r = nullptr;
-            for (const FileRecord& red : m.redundancy) {
-                if (red.rank == static_cast<int>(r)) copy_of_r = &red;
-            }
-            if (copy_of_r == nullptr || !c.redundancy_ok[static_cast<std::size_t>(copy_of_r->holder)]) {
-                c.state = State::beyond_repair;
-                c.reason += (c.reason.empty() ? "" : "; ") + std::string("the files of rank ") + std::to_string(r) +
-                            " and their partner copy are both lost";
-            }
-        }
-        return c;
-    }
-    std::vector<std::vector<int>> groups;
-    try {
-        groups = parity_groups(m);
-    } catch (const Error& e) {
+    // The restart's own rule (recovery/restart_rules), on what was checked here.
+    std::optional<std::string> lost = grouped_loss_beyond_repair(
+        m, [&](int rank) { return c.data_ok.at(static_cast<std::size_t>(rank)); },
+        [&](int holder) { return c.redundancy_ok.at(static_cast<std::size_t>(holder)); });
+    if (lost) {
         c.state = State::beyond_repair;
-        c.reason = e.what();
-        return c;
-    }
-    for (const std::vector<int>& group : groups) {
-        std::size_t lost = 0;
-        std::string members;
-        for (int r : group) {
-            const auto i = static_cast<std::size_t>(r);
-            lost += (c.data_ok[i] ? 0 : 1) + (c.redundancy_ok[i] ? 0 : 1);
-            members += (members.empty() ? "" : ", ") + std::to_string(r);
-        }
-        if (lost > group.size()) {
-            c.state = State::beyond_repair;
-            c.reason += (c.reason.empty() ? "" : "; ") + std::string("the group of ranks ") + members + " lost " +
-                        std::to_string(lost) + " of its " + std::to_string(2 * group.size()) +
-                        " streams and parity files; Reed-Solomon rebuilds at most " + std::to_string(group.size());
-        }
+        c.reason = *lost;
     }
     return c;
 }
@@ -292,7 +233,8 @@ void ScrPrefix::rebuild(const DatasetCopy& copy, const CopyCheck& check, std::ve
     if (copy.ref.level == 2) {
         failed = rebuild_partner(copy, check, written);
     } else {
-        for (const std::vector<int>& group : parity_groups(copy.meta)) {
+        for (const GroupView& view : groups_of(copy.meta)) {
+            const std::vector<int>& group = view.app_ranks;
             try {
                 rebuild_group(copy, check, group, written);
             } catch (const Error& e) {

@@ -21,6 +21,7 @@
 #include "io/file.hpp"
 #include "json.hpp"
 #include "read_limits.hpp"
+#include "recovery/restart_rules.hpp"
 #include "storage/layout.hpp"
 
 namespace mlckpt::tools {
@@ -178,7 +179,7 @@ class Verifier {
         // The order in which a restart tries them: newest first, lowest level
         // first; archived ones last.
         std::sort(reports.begin(), reports.end(), [](const CheckpointReport& a, const CheckpointReport& b) {
-            return std::make_tuple(a.archived, ~a.seq, a.level) < std::make_tuple(b.archived, ~b.seq, b.level);
+            return a.archived != b.archived ? b.archived : tried_before(ref_of(a), ref_of(b));
         });
         return reports;
     }
@@ -502,8 +503,8 @@ class Verifier {
     }
 
     // Whether the data of `m` can be used: every rank's file, or what L2 and
-    // L3 rebuild from their redundancy. With `optimistic`, files not visible
-    // here count as sound.
+    // L3 rebuild from their redundancy (the restart's own rule). With
+    // `optimistic`, files not visible here count as sound.
     static bool data_usable(const CheckpointReport& c, const CheckpointMeta& m, std::map<int, Outcome>& data_of,
                             std::map<int, Outcome>& redundancy_of, bool optimistic, std::string& why) {
         auto sound = [&](std::map<int, Outcome>& outcomes, int key) {
@@ -511,43 +512,27 @@ class Verifier {
             if (it == outcomes.end()) return false;
             return it->second.state == State::ok || (optimistic && it->second.state == State::not_visible);
         };
-        const bool grouped = !c.archived && (c.level == 2 || c.level == 3);
-        const bool recorded = m.redundancy.size() == m.files.size();
-        for (const FileRecord& r : m.files) {
-            if (sound(data_of, r.rank)) continue;
-            if (!grouped || !recorded) {
+        if (c.archived || (c.level != 2 && c.level != 3)) {
+            for (const FileRecord& r : m.files) {
+                if (sound(data_of, r.rank)) continue;
                 auto it = data_of.find(r.rank);
                 why = "the data of rank " + std::to_string(r.rank) + " is " +
-                      (it != data_of.end() && it->second.state == State::not_visible ? "not visible here" : "damaged") +
-                      (grouped ? " and its redundancy was never recorded" : "");
+                      (it != data_of.end() && it->second.state == State::not_visible ? "not visible here" : "damaged");
                 return false;
             }
-            if (c.level == 2 && !sound(redundancy_of, r.rank)) {
-                why = "the data of rank " + std::to_string(r.rank) + " and its partner copy are both lost";
-                return false;
-            }
+            return true;
         }
-        if (!grouped || c.level != 3 || !recorded) return true;
-        // L3 groups: one per node index in each sector of group_size nodes;
-        // any group_size of a group's 2 * group_size files may be lost.
-        const int k = m.group_size;
-        if (k < 1) {
-            why = "its metadata gives group_size = " + std::to_string(k);
-            return false;
+        // Partner copies are reported by whose data they hold; the rule
+        // asks by holder.
+        std::map<int, Outcome> by_holder;
+        for (const FileRecord& r : m.redundancy) {
+            auto it = redundancy_of.find(r.type == "PARITY" ? r.holder : r.rank);
+            if (it != redundancy_of.end()) by_holder[r.holder] = it->second;
         }
-        std::map<int, int> next_index;  // node -> application ranks seen, in rank order
-        std::map<std::pair<int, int>, std::vector<int>> groups;
-        for (const FileRecord& r : m.files) groups[{r.node / k, next_index[r.node]++}].push_back(r.rank);
-        for (const auto& [id, members] : groups) {
-            int lost = 0;
-            for (int rank : members) lost += (sound(data_of, rank) ? 0 : 1) + (sound(redundancy_of, rank) ? 0 : 1);
-            if (lost > k) {
-                why = "the group of " + ranks_text(members) + " lost " + std::to_string(lost) + " of its " +
-                      std::to_string(2 * members.size()) + " files; Reed-Solomon tolerates " + std::to_string(k);
-                return false;
-            }
-        }
-        return true;
+        std::optional<std::string> lost = grouped_loss_beyond_repair(
+            m, [&](int rank) { return sound(data_of, rank); }, [&](int holder) { return sound(by_holder, holder); });
+        if (lost) why = *lost;
+        return !lost;
     }
 
     void judge(CheckpointReport& c, const CheckpointMeta& m, const Outcome& meta, const Outcome& copy,
@@ -580,12 +565,12 @@ class Verifier {
                 why = "its metadata and the copy of it are both damaged";
             }
         }
-        if (meta_use != Use::no && (c.level == 2 || c.level == 3) &&
-            (m.node_size != config_.node_size || m.group_size != config_.group_size)) {
-            meta_use = Use::no;
-            why = "it was written with node_size = " + std::to_string(m.node_size) +
-                  " and group_size = " + std::to_string(m.group_size) + ", the configuration has " +
-                  std::to_string(config_.node_size) + " and " + std::to_string(config_.group_size);
+        if (meta_use != Use::no && !c.archived) {
+            if (std::optional<std::string> misfits =
+                    misfit(m, RunShape{std::nullopt, config_.node_size, config_.group_size})) {
+                meta_use = Use::no;
+                why = *misfits;
+            }
         }
         Use data_use = Use::yes;
         std::string data_why;
