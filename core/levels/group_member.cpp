@@ -40,6 +40,12 @@ std::vector<GroupView> groups_of(const CheckpointMeta& meta) {
     if (k < 1 || meta.ranks < 1) {
         refuse("it gives group_size = " + std::to_string(k) + " for " + std::to_string(meta.ranks) + " ranks");
     }
+    // Every rank is placed by a record: more ranks than records is a
+    // damaged count, never a table to allocate.
+    if (static_cast<std::size_t>(meta.ranks) > meta.files.size() + meta.redundancy.size()) {
+        refuse("it gives " + std::to_string(meta.ranks) + " ranks and records " +
+               std::to_string(meta.files.size() + meta.redundancy.size()) + " files");
+    }
     // Each rank's node: where its files are, else where it keeps its
     // redundancy; the application ranks of a node in rank order.
     std::vector<int> node_of(static_cast<std::size_t>(meta.ranks), -1);

@@ -77,6 +77,10 @@ TEST(RestartRules, NodesThatCannotFormTheGroupsAreNamed) {
     m.files.pop_back();
     m.redundancy.pop_back();
     EXPECT_THROW(groups_of(m), Error);  // rank 15's node is unknown
+    // A hostile rank count is refused before anything is sized by it.
+    m = meta_of(3, 8, 2, 4, false);
+    m.ranks = 2'000'000'000;
+    EXPECT_THROW(groups_of(m), Error);
 }
 
 // Nodes lost: their ranks' files and the redundancy they keep.
