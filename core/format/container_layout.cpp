@@ -345,9 +345,13 @@ std::optional<Extents> read_task_extents(const File& file, std::int64_t rank, st
     const bool big = h.big_endian;
     const auto int64_at = [&](std::uint64_t pos) { return load<std::int64_t>(read_bytes(file, pos, 8).data(), big); };
     if (n == 0) return std::nullopt;
-    // The tasks of an mlckpt container are consecutive ranks.
-    const std::int64_t task = rank - int64_at(kFixedMeta1);
-    if (task < 0 || static_cast<std::uint64_t>(task) >= n) return std::nullopt;
+    // The tasks of an mlckpt container are consecutive ranks. A first rank
+    // that is negative or above this one is not such a container (and the
+    // subtraction below must not overflow): read_container decides.
+    const std::int64_t first = int64_at(kFixedMeta1);
+    if (first < 0 || first > rank) return std::nullopt;
+    const std::int64_t task = rank - first;
+    if (static_cast<std::uint64_t>(task) >= n) return std::nullopt;
     const auto i = static_cast<std::uint64_t>(task);
     if (int64_at(kFixedMeta1 + 8 * i) != rank) return std::nullopt;
     const std::int64_t requested = int64_at(kFixedMeta1 + 8 * (n + i));
