@@ -67,8 +67,8 @@ void fill_configuration(FTIT_configuration& c, const Context& ctx) {
 void fill_execution(FTIT_execution& e, const core::Session& s) {
     const Context& ctx = s.context();
     put(e.id, ctx.layout.exec_id());
-    e.reco = s.status();
-    if (s.status() == 3) put(e.h5SingleFileReco, s.global_restart_file().string());
+    e.reco = s.recovery().status();
+    if (e.reco == 3) put(e.h5SingleFileReco, s.global_restart_file().string());
     if (const core::CheckpointRef* newest = ctx.catalog.newest()) {
         e.hasCkpt = true;
         e.ckptLvel = std::min(newest->level, 4);  // an L4 differential checkpoint is an L4 one
@@ -77,7 +77,8 @@ void fill_execution(FTIT_execution& e, const core::Session& s) {
     }
     e.syncIterMax = ctx.config.max_sync_intv;
     e.nbVar = static_cast<unsigned int>(s.registry().variables().size());
-    e.nbVarStored = s.recovery_source() ? static_cast<unsigned int>(s.recovery_source()->record.vars.size()) : 0;
+    const auto& source = s.recovery().source();
+    e.nbVarStored = source ? static_cast<unsigned int>(source->record.vars.size()) : 0;
     e.ckptSize = static_cast<int32_t>(std::min<std::uint64_t>(s.registry().total_bytes(), INT32_MAX));
     e.initSCES = 1;
     // mlckpt's own communicators are not handed out.

@@ -58,9 +58,9 @@ void report(const char* function, const std::string& message, bool print, bool e
     if (!print) return;
     if (g_session) {
         if (expected) {
-            g_session->log().warning(g_last_error);
+            g_session->context().log.warning(g_last_error);
         } else {
-            g_session->log().error(g_last_error);
+            g_session->context().log.error(g_last_error);
         }
         return;
     }
@@ -162,7 +162,7 @@ int FTI_Init(const char* configFile, MPI_Comm globalComm) {
         if (g_session) {
             // As FTI: a second FTI_Init starts over. Head ranks wait for
             // their application ranks' requests and would never join it.
-            require(!g_session->has_heads(),
+            require(!g_session->context().config.head,
                     "FTI_Init was already called and this run has head ranks (head = 1), which serve the "
                     "first one until FTI_Finalize; call FTI_Finalize first");
             g_session->abandon();
@@ -176,7 +176,7 @@ int FTI_Init(const char* configFile, MPI_Comm globalComm) {
         if (s->is_head()) {
             FTI_COMM_WORLD = MPI_COMM_NULL;  // a head has no part in the application's communication
             s->run_head();
-            if (s->keep_heads_alive()) {
+            if (s->context().config.keep_heads_alive) {
                 g_session = std::move(s);
                 return FTI_HEAD;
             }
@@ -187,7 +187,7 @@ int FTI_Init(const char* configFile, MPI_Comm globalComm) {
         }
         FTI_COMM_WORLD = s->app_comm();
         g_session = std::move(s);
-        if (const auto& problem = g_session->init_problem()) {
+        if (const auto& problem = g_session->recovery().init_problem()) {
             // The same verdict on every rank: printed once, by application rank 0.
             int app_rank = 0;
             MPI_Comm_rank(g_session->app_comm(), &app_rank);
@@ -200,7 +200,7 @@ int FTI_Init(const char* configFile, MPI_Comm globalComm) {
 }
 
 int FTI_Status(void) {
-    return guarded("FTI_Status", [] { return session().status(); });
+    return guarded("FTI_Status", [] { return session().recovery().status(); });
 }
 
 int FTI_Finalize(void) {
@@ -419,12 +419,12 @@ FTIT_allConfiguration FTI_GetConfig(const char* configFile, MPI_Comm globalComm)
         std::error_code ec;
         if (configFile != nullptr && configFile != path && !std::filesystem::equivalent(configFile, path, ec)) {
             // FTI ignores the argument too; a program that meant another file is told.
-            s.log().warning(std::string("FTI_GetConfig: '") + configFile +
-                            "' is not the configuration file of this session; the configuration of '" + path +
-                            "' (read by FTI_Init) is returned");
+            s.context().log.warning(std::string("FTI_GetConfig: '") + configFile +
+                                    "' is not the configuration file of this session; the configuration of '" + path +
+                                    "' (read by FTI_Init) is returned");
         }
         all = mlckpt::capi::all_configuration(s);
-        s.log().info("FTI configuration returned.");
+        s.context().log.info("FTI configuration returned.");
         return FTI_SCES;
     });
     return all;

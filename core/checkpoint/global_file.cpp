@@ -335,7 +335,7 @@ std::vector<std::uint64_t> GlobalFile::stored_dims(const Registry& registry, int
     return stored->dims;
 }
 
-std::vector<int> GlobalFile::read(const Registry& registry, const std::vector<int>& ids) const {
+void GlobalFile::read(const Registry& registry, const std::vector<int>& ids) const {
     const h5::GlobalFileReader reader(restart_->file);
     std::vector<int> absent;
     for (int id : ids) {
@@ -358,7 +358,14 @@ std::vector<int> GlobalFile::read(const Registry& registry, const std::vector<in
         check_subset(describe(d.id, path), d.dims, type->size, *s, var, ErrorKind::not_recoverable);
         reader.read(path, s->offset, s->count, *type, var.data());
     }
-    return absent;
+    if (absent.empty()) return;
+    std::string list;
+    for (int id : absent) list += (list.empty() ? "" : ", ") + std::to_string(id);
+    const bool one = absent.size() == 1;
+    ctx_.log.warning(std::string(one ? "variable " : "variables ") + list + " of this rank " +
+                     (one ? "belongs" : "belong") +
+                     " to no global dataset (FTI_AddSubset): the global HDF5 file does not hold " +
+                     (one ? "it, and it keeps its value" : "them, and they keep their values"));
 }
 
 }  // namespace mlckpt::core

@@ -46,9 +46,10 @@ class GlobalFile {
     std::vector<std::uint64_t> stored_dims(const Registry& registry, int did) const;
 
     // This rank's reads of a recovery: each variable in `ids` that is a
-    // subset of a global dataset is filled from the file; the others are
-    // returned (the file does not hold them). Throws on this rank alone.
-    std::vector<int> read(const Registry& registry, const std::vector<int>& ids) const;
+    // subset of a global dataset is filled from the file; the others keep
+    // their values, with a warning (the file does not hold them). Throws on
+    // this rank alone.
+    void read(const Registry& registry, const std::vector<int>& ids) const;
     void finish_restart() { restart_.reset(); }
 
   private:

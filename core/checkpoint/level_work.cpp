@@ -39,30 +39,13 @@ class FileAlone final : public LevelWork {
 // L2 and L3 inline: the partner copy or parity of the group.
 class GroupRedundancy : public LevelWork {
   public:
-    GroupRedundancy(const Context& ctx, const CheckpointRef& ref, const Redundancy& redundancy)
-        : ctx_(ctx), ref_(ref), redundancy_(&redundancy) {}
+    GroupRedundancy(const Context& ctx, const CheckpointRef& ref) : ctx_(ctx), ref_(ref) {}
 
-    void discard() noexcept override {
-        const fs::path kept = ctx_.redundancy_path(ref_, ctx_.topo.node_id);
-        remove_file(kept);
-        remove_file(fs::path(kept) += ".tmp");
-    }
+    void discard() noexcept override { discard_group_redundancy(ctx_, ref_); }
 
   protected:
-    // Collective: the copy or parity of the file `data`, read from the file
-    // or, when given, from `content`; returns the record of what is kept.
-    FileRecord write_redundancy(const FileRecord& data, const MemoryContent* content) {
-        FileRecord kept;
-        run_collectively(ctx_.app, [&] {
-            const GroupMember self = own_member(ctx_.topo, ctx_.group);
-            kept = redundancy_->write(ctx_.redundancy_io(), self, ref_, data, content);
-        });
-        return kept;
-    }
-
     const Context& ctx_;
     CheckpointRef ref_;
-    const Redundancy* redundancy_;
 };
 
 // The file first, then the copy or parity read back from it.
@@ -72,7 +55,7 @@ class RedundancyFromFile final : public GroupRedundancy {
 
     std::vector<FileRecord> complete(CheckpointFile& file, std::exception_ptr failure) override {
         FileRecord data = finish_everywhere(ctx_, ref_, file, failure);
-        return {data, write_redundancy(data, nullptr)};
+        return {data, write_group_redundancy(ctx_, ref_, data, nullptr)};
     }
 };
 
@@ -97,18 +80,18 @@ class RedundancyFromMemory final : public GroupRedundancy {
         // The partner checks the copy it receives against this CRC.
         FileRecord in_memory;
         in_memory.size = content_.size();
-        in_memory.crc32 = redundancy_->checks_data_crc() ? content_.crc32() : 0;
+        in_memory.crc32 = redundancy_of(ref_.level)->checks_data_crc() ? content_.crc32() : 0;
         FileRecord data;
         auto written = std::async(std::launch::async, [&] { return write_file(file, data); });
         FileRecord kept;
         std::exception_ptr redundancy_failure;
         try {
-            kept = write_redundancy(in_memory, &content_);
+            kept = write_group_redundancy(ctx_, ref_, in_memory, &content_);
         } catch (...) {
             redundancy_failure = std::current_exception();
         }
         failure = written.get();  // the worker is done before anything is discarded
-        if (!failure && redundancy_->checks_data_crc() && data.crc32 != in_memory.crc32) {
+        if (!failure && redundancy_of(ref_.level)->checks_data_crc() && data.crc32 != in_memory.crc32) {
             failure = std::make_exception_ptr(
                 Error(ErrorKind::corrupt, "'" + ctx_.data_path(ref_, ctx_.topo.node_id).string() +
                                               "' was written with CRC " + crc32_hex(data.crc32) +
@@ -148,6 +131,23 @@ class RedundancyFromMemory final : public GroupRedundancy {
 
 }  // namespace
 
+FileRecord write_group_redundancy(const Context& ctx, const CheckpointRef& ref, const FileRecord& data,
+                                  const MemoryContent* content) {
+    FileRecord kept;
+    run_collectively(ctx.app, [&] {
+        const GroupMember self = own_member(ctx.topo, ctx.group);
+        kept = redundancy_of(ref.level)->write(ctx.redundancy_io(), self, ref, data, content);
+    });
+    return kept;
+}
+
+void discard_group_redundancy(const Context& ctx, const CheckpointRef& ref) noexcept {
+    const fs::path kept = ctx.redundancy_path(ref, ctx.topo.node_id);
+    if (kept.empty()) return;
+    remove_file(kept);
+    remove_file(fs::path(kept) += ".tmp");
+}
+
 bool level_work_from_memory(const Context& ctx, const CheckpointRef& ref, bool by_head, bool incremental) {
     return redundancy_of(ref.level) != nullptr && !by_head && !incremental &&
            file_format(ctx.config.ckpt_io, ref.level) == IoMode::posix;
@@ -156,8 +156,8 @@ bool level_work_from_memory(const Context& ctx, const CheckpointRef& ref, bool b
 std::unique_ptr<LevelWork> level_work(Context& ctx, const CheckpointRef& ref, bool by_head, bool from_memory) {
     const Redundancy* redundancy = redundancy_of(ref.level);
     if (by_head || redundancy == nullptr) return std::make_unique<FileAlone>(ctx, ref);
-    if (from_memory) return std::make_unique<RedundancyFromMemory>(ctx, ref, *redundancy);
-    return std::make_unique<RedundancyFromFile>(ctx, ref, *redundancy);
+    if (from_memory) return std::make_unique<RedundancyFromMemory>(ctx, ref);
+    return std::make_unique<RedundancyFromFile>(ctx, ref);
 }
 
 }  // namespace mlckpt::core

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "checkpoint/checkpoint_file.hpp"
+#include "levels/memory_content.hpp"
 
 namespace mlckpt::core {
 
@@ -42,6 +43,16 @@ class LevelWork {
 // copy or L3 parity is made from the variables in memory
 // (level_work_from_memory).
 std::unique_ptr<LevelWork> level_work(Context& ctx, const CheckpointRef& ref, bool by_head, bool from_memory);
+
+// Collective: the L2 partner copy or L3 parity of this rank's data `data`
+// of checkpoint `ref`, read from its file or, when given, from `content`;
+// returns the record of what this rank keeps. Throws the same Error on
+// every rank. For the writer's inline work and for scr.h's datasets.
+FileRecord write_group_redundancy(const Context& ctx, const CheckpointRef& ref, const FileRecord& data,
+                                  const MemoryContent* content);
+// Removes what write_group_redundancy() left of a checkpoint that is not
+// committed.
+void discard_group_redundancy(const Context& ctx, const CheckpointRef& ref) noexcept;
 
 // Whether the L2 copy or L3 parity of checkpoint `ref`, done inline, is made
 // from the variables in memory: POSIX files (the file is their bytes, one

@@ -106,6 +106,10 @@ struct Config {
         return level >= 2 && level <= 4 && (!is_inline(level) || async_snapshot);
     }
     bool handed_to_head(int level) const { return head && promoted_after_commit(level); }
+    // The level the application ranks write and commit a checkpoint of
+    // `level` at: an L4 checkpoint completed after the commit is first
+    // committed at L1.
+    int committed_level(int level) const { return promoted_after_commit(level) && level == 4 ? 1 : level; }
 };
 
 Config load_config(const std::string& path);

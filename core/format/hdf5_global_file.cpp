@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/fault_injection.hpp"
+#include "format/hdf5_global_layout.hpp"
 #include "format/hdf5_types.hpp"
 #include "hash/crc32.hpp"
 #include "io/direct_io.hpp"
@@ -17,19 +18,6 @@
 namespace mlckpt::core::h5 {
 
 namespace {
-
-constexpr const char* kIdAttribute = "mlckpt_id";
-constexpr const char* kCkptAttribute = "mlckpt_ckpt_id";
-constexpr const char* kRanksAttribute = "mlckpt_ranks";
-constexpr const char* kColumnsAttribute = "columns";
-// The most bytes of a subset that verify() reads at once.
-constexpr std::uint64_t kVerifyPiece = std::uint64_t{8} << 20;
-// The subset table's fixed columns; offset[rank] and count[rank] follow.
-constexpr int kFixedColumns = 5;  // dataset id, writer, variable, CRC-32, rank
-constexpr int kCrcColumn = 3;
-constexpr const char* kColumnsText =
-    "dataset_id, writer_rank, variable_id, crc32, rank, offset[0..rank-1] then count[0..rank-1] "
-    "at columns 5.. and 5+max_rank..";
 
 // Runs a step whose failure may strike some ranks only (a write that
 // meets a full disk), then agrees on it: either every rank goes on, or
@@ -47,78 +35,6 @@ void together(MPI_Comm comm, Step&& step) {
     agree(comm, failure);
 }
 
-std::vector<hsize_t> to_hsize(const std::vector<std::uint64_t>& v) {
-    return {v.begin(), v.end()};
-}
-
-Handle simple_space(const Site& site, const std::vector<std::uint64_t>& dims, const std::string& what) {
-    const std::vector<hsize_t> d = to_hsize(dims);
-    return site.own(H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose, "space of " + what);
-}
-
-// What one H5Dread or H5Dwrite of a block moves: the hyperslab (offset,
-// count) selected in a copy of the dataset's space `space`, and a memory
-// space of `count`. `what` names the block in messages.
-struct BlockSelection {
-    Handle file;
-    Handle memory;
-};
-
-BlockSelection select_block(const Site& site, hid_t space, const std::vector<std::uint64_t>& offset,
-                            const std::vector<std::uint64_t>& count, const std::string& what) {
-    BlockSelection s;
-    s.file = site.own(H5Scopy(space), H5Sclose, "space of " + what);
-    const std::vector<hsize_t> start = to_hsize(offset);
-    const std::vector<hsize_t> n = to_hsize(count);
-    site.check(H5Sselect_hyperslab(s.file.get(), H5S_SELECT_SET, start.data(), nullptr, n.data(), nullptr),
-               "select " + what);
-    s.memory = simple_space(site, count, what);
-    return s;
-}
-
-// Cuts the block (offset, count) of elements of `element` bytes into
-// row-major pieces of at most `limit` bytes (one element at least) and hands
-// each to use(offset, count), in order: the pieces' bytes, one after the
-// other, are the block's as one read would lay them out.
-template <typename Use>
-void for_each_row_major_piece(const std::vector<std::uint64_t>& offset, const std::vector<std::uint64_t>& count,
-                              std::uint64_t element, std::uint64_t limit, Use&& use) {
-    const std::size_t rank = count.size();
-    if (std::any_of(count.begin(), count.end(), [](std::uint64_t c) { return c == 0; })) return;
-    if (rank == 0) {
-        use(offset, count);
-        return;
-    }
-    // The first dimension whose one step (the elements of the dimensions
-    // after it) fits the limit is cut in steps; those before it go one by one.
-    std::vector<std::uint64_t> step_bytes(rank);
-    step_bytes[rank - 1] = element;
-    for (std::size_t k = rank - 1; k > 0; --k) step_bytes[k - 1] = step_bytes[k] * count[k];
-    std::size_t cut = 0;
-    while (cut + 1 < rank && step_bytes[cut] > limit) ++cut;
-    const std::uint64_t step = std::max<std::uint64_t>(1, limit / step_bytes[cut]);
-
-    std::vector<std::uint64_t> at(offset);
-    std::vector<std::uint64_t> n(count);
-    for (std::size_t k = 0; k < cut; ++k) n[k] = 1;
-    for (;;) {
-        for (std::uint64_t j = 0; j < count[cut]; j += step) {
-            at[cut] = offset[cut] + j;
-            n[cut] = std::min(step, count[cut] - j);
-            use(at, n);
-        }
-        // The next index of the dimensions before `cut`, last fastest.
-        std::size_t k = cut;
-        while (k > 0) {
-            --k;
-            if (++at[k] < offset[k] + count[k]) break;
-            at[k] = offset[k];
-            if (k == 0) return;
-        }
-        if (cut == 0) return;
-    }
-}
-
 // Whether the block of `count` elements of a dataset of `dims` is one run
 // of the dataset's bytes: past its leading single elements, whole rows.
 bool one_run(const std::vector<std::uint64_t>& dims, const std::vector<std::uint64_t>& count) {
@@ -128,14 +44,6 @@ bool one_run(const std::vector<std::uint64_t>& dims, const std::vector<std::uint
         if (count[j] != dims[j]) return false;
     }
     return true;
-}
-
-int read_int_attribute(const Site& site, hid_t object, const char* name, const std::string& where) {
-    int value = 0;
-    Handle attr =
-        site.own(H5Aopen(object, name, H5P_DEFAULT), H5Aclose, "attribute '" + std::string(name) + "' of " + where);
-    site.check(H5Aread(attr.get(), H5T_NATIVE_INT, &value), "read attribute '" + std::string(name) + "' of " + where);
-    return value;
 }
 
 // One collective transfer into `dataset`: this rank's piece, or nothing
@@ -165,15 +73,6 @@ void write_round(MPI_Comm comm, const Site& site, hid_t dataset, hid_t type, hid
         site.check(written, "write " + (piece ? "variable " + std::to_string(piece->var) + " into " : std::string()) +
                                 "'" + path + "'");
     });
-}
-
-// Where the element at `offset` of a dataset of `dims` lies in its
-// contiguous storage, which starts at `start`.
-std::uint64_t element_address(std::uint64_t start, const std::vector<std::uint64_t>& dims,
-                              const std::vector<std::uint64_t>& offset, std::uint64_t element) {
-    std::uint64_t linear = 0;
-    for (std::size_t k = 0; k < dims.size(); ++k) linear = linear * dims[k] + offset[k];
-    return start + linear * element;
 }
 
 // The columns of the subset table.
@@ -452,207 +351,6 @@ void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& 
         // Where the storage was reserved, no write can have met a full disk.
         if (unreserved) read_back(file, schema, pieces, rank);
     });
-}
-
-const StoredDataset* GlobalIndex::find(const std::string& path) const {
-    for (const StoredDataset& d : datasets) {
-        if (d.path == path) return &d;
-    }
-    return nullptr;
-}
-
-const StoredDataset* GlobalIndex::find(int id) const {
-    for (const StoredDataset& d : datasets) {
-        if (d.id == id) return &d;
-    }
-    return nullptr;
-}
-
-namespace {
-
-void put_list(std::ostream& out, const std::vector<std::uint64_t>& v) {
-    out << ' ' << v.size();
-    for (std::uint64_t x : v) out << ' ' << x;
-}
-
-std::vector<std::uint64_t> get_list(std::istream& in) {
-    std::size_t n = 0;
-    in >> n;
-    std::vector<std::uint64_t> v(std::min<std::size_t>(n, 64));
-    for (std::uint64_t& x : v) in >> x;
-    return v;
-}
-
-}  // namespace
-
-std::string serialize_index(const GlobalIndex& index) {
-    std::ostringstream out;
-    out << index.ckpt_id << ' ' << index.writers << ' ' << index.datasets.size() << ' ' << index.subsets.size() << '\n';
-    for (const StoredDataset& d : index.datasets) {
-        out << d.id;
-        put_list(out, d.dims);
-        out << ' ' << d.path.size() << ' ' << d.path << '\n';
-    }
-    for (const SubsetRecord& s : index.subsets) {
-        out << s.dataset_id << ' ' << s.writer << ' ' << s.var << ' ' << s.crc32;
-        put_list(out, s.offset);
-        put_list(out, s.count);
-        out << '\n';
-    }
-    return out.str();
-}
-
-GlobalIndex parse_index(const std::string& text) {
-    std::istringstream in(text);
-    GlobalIndex index;
-    std::size_t datasets = 0;
-    std::size_t subsets = 0;
-    in >> index.ckpt_id >> index.writers >> datasets >> subsets;
-    index.datasets.resize(datasets);
-    for (StoredDataset& d : index.datasets) {
-        std::size_t length = 0;
-        in >> d.id;
-        d.dims = get_list(in);
-        in >> length;
-        in.get();
-        d.path.resize(length);
-        in.read(d.path.data(), static_cast<std::streamsize>(length));
-    }
-    index.subsets.resize(subsets);
-    for (SubsetRecord& s : index.subsets) {
-        in >> s.dataset_id >> s.writer >> s.var >> s.crc32;
-        s.offset = get_list(in);
-        s.count = get_list(in);
-    }
-    if (!in) fail(ErrorKind::mpi, "a global file's index did not survive its transfer between ranks");
-    return index;
-}
-
-GlobalFileReader::GlobalFileReader(const fs::path& file) : site_{file, ErrorKind::corrupt} {
-    silence_errors();
-    file_ = site_.own(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
-}
-
-GlobalIndex GlobalFileReader::index() const {
-    GlobalIndex index;
-    index.ckpt_id = read_int_attribute(site_, file_.get(), kCkptAttribute, "the file");
-    index.writers = read_int_attribute(site_, file_.get(), kRanksAttribute, "the file");
-    struct Visit {
-        const Site* site;
-        GlobalIndex* index;
-    } visit{&site_, &index};
-    auto collect = [](hid_t root, const char* name, const H5O_info_t* info, void* data) -> herr_t {
-        auto* v = static_cast<Visit*>(data);
-        if (info->type != H5O_TYPE_DATASET || std::string(name) == kSubsetTable) return 0;
-        if (H5Aexists_by_name(root, name, kIdAttribute, H5P_DEFAULT) <= 0) return 0;
-        hid_t ds = H5Dopen2(root, name, H5P_DEFAULT);
-        if (ds < 0) return -1;
-        Handle owned(ds, H5Dclose);
-        StoredDataset d;
-        d.path = std::string("/") + name;
-        d.id = read_int_attribute(*v->site, ds, kIdAttribute, "'" + d.path + "'");
-        Handle space(H5Dget_space(ds), H5Sclose);
-        const int rank = H5Sget_simple_extent_ndims(space.get());
-        if (rank < 0 || rank > 32) return -1;
-        std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
-        if (H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0) return -1;
-        d.dims.assign(dims.begin(), dims.end());
-        v->index->datasets.push_back(std::move(d));
-        return 0;
-    };
-    site_.check(H5Ovisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, collect, &visit), "list the global datasets");
-
-    const std::string what = std::string("the subset table '") + kSubsetTable + "'";
-    Handle table = site_.own(H5Dopen2(file_.get(), kSubsetTable, H5P_DEFAULT), H5Dclose, what);
-    Handle space = site_.own(H5Dget_space(table.get()), H5Sclose, "space of " + what);
-    hsize_t dims[2] = {0, 0};
-    if (H5Sget_simple_extent_ndims(space.get()) != 2 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0 ||
-        dims[1] < kFixedColumns + 2 || (dims[1] - kFixedColumns) % 2 != 0) {
-        site_.raise(what + " is not a table of " + std::to_string(kFixedColumns) + " + 2 x rank columns");
-    }
-    const std::size_t width = dims[1];
-    const std::size_t max_rank = (width - kFixedColumns) / 2;
-    std::vector<std::uint64_t> rows(dims[0] * width);
-    if (!rows.empty()) {
-        site_.check(H5Dread(table.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()),
-                    "read " + what);
-    }
-    for (std::size_t i = 0; i < dims[0]; ++i) {
-        const std::uint64_t* row = rows.data() + i * width;
-        SubsetRecord s;
-        s.dataset_id = static_cast<int>(static_cast<std::int64_t>(row[0]));
-        s.writer = static_cast<int>(row[1]);
-        s.var = static_cast<int>(static_cast<std::int64_t>(row[2]));
-        s.crc32 = static_cast<std::uint32_t>(row[kCrcColumn]);
-        const std::uint64_t rank = row[4];
-        const StoredDataset* d = index.find(s.dataset_id);
-        if (d == nullptr || rank != d->dims.size() || rank > max_rank || row[kCrcColumn] > 0xffffffffu) {
-            site_.raise(what + ": row " + std::to_string(i) + " does not describe a subset of a global dataset");
-        }
-        s.offset.assign(row + kFixedColumns, row + kFixedColumns + rank);
-        s.count.assign(row + kFixedColumns + max_rank, row + kFixedColumns + max_rank + rank);
-        for (std::size_t k = 0; k < rank; ++k) {
-            if (s.offset[k] > d->dims[k] || s.count[k] > d->dims[k] - s.offset[k]) {
-                site_.raise(what + ": row " + std::to_string(i) + " lies outside '" + d->path + "'");
-            }
-        }
-        index.subsets.push_back(std::move(s));
-    }
-    return index;
-}
-
-std::uint64_t GlobalFileReader::byte_offset(const std::string& path, const std::vector<std::uint64_t>& coords) const {
-    Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
-    Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + path + "'");
-    Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
-    std::vector<hsize_t> dims(coords.size());
-    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
-    const haddr_t start = H5Dget_offset(ds.get());
-    if (start == HADDR_UNDEF) site_.raise("'" + path + "' has no contiguous storage");
-    return element_address(start, {dims.begin(), dims.end()}, coords, H5Tget_size(type.get()));
-}
-
-void GlobalFileReader::verify(const std::string& path, const SubsetRecord& s) const {
-    Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
-    Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + path + "'");
-    Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
-    const std::uint64_t element = H5Tget_size(type.get());
-    std::uint64_t bytes = element;
-    for (std::uint64_t c : s.count) bytes *= c;
-    // In pieces, into one buffer: the memory a subset takes does not grow
-    // with it. Read in the file's own type: the bytes as written.
-    std::vector<std::byte> buffer(std::min(bytes, std::max(kVerifyPiece, element)));
-    Crc32 crc;
-    const std::string what = "the subset of variable " + std::to_string(s.var) + " of rank " +
-                             std::to_string(s.writer) + " in '" + path + "'";
-    for_each_row_major_piece(
-        s.offset, s.count, element, kVerifyPiece,
-        [&](const std::vector<std::uint64_t>& at, const std::vector<std::uint64_t>& n) {
-            BlockSelection piece = select_block(site_, space.get(), at, n, what);
-            std::uint64_t length = element;
-            for (std::uint64_t c : n) length *= c;
-            site_.check(H5Dread(ds.get(), type.get(), piece.memory.get(), piece.file.get(), H5P_DEFAULT, buffer.data()),
-                        "read " + what);
-            crc.update(std::span<const std::byte>(buffer.data(), length));
-        });
-    if (crc.value() != s.crc32) {
-        fail(ErrorKind::corrupt, "HDF5 file '" + site_.file.string() + "': the subset of '" + path + "' that rank " +
-                                     std::to_string(s.writer) + " wrote from variable " + std::to_string(s.var) +
-                                     " fails its checksum (recorded " + crc32_hex(s.crc32) + ", computed " +
-                                     crc32_hex(crc.value()) + ")");
-    }
-}
-
-void GlobalFileReader::read(const std::string& path, const std::vector<std::uint64_t>& offset,
-                            const std::vector<std::uint64_t>& count, const Type& memory_type,
-                            std::span<std::byte> out) const {
-    if (out.empty()) return;
-    Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
-    Handle type = make_datatype(memory_type, site_);
-    Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
-    BlockSelection block = select_block(site_, space.get(), offset, count, "a subset of '" + path + "'");
-    site_.check(H5Dread(ds.get(), type.get(), block.memory.get(), block.file.get(), H5P_DEFAULT, out.data()),
-                "read a subset of '" + path + "'");
 }
 
 }  // namespace mlckpt::core::h5

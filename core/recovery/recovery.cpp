@@ -12,6 +12,21 @@
 
 namespace mlckpt::core {
 
+namespace {
+
+// What `read` threw on this rank, to be agreed on.
+template <typename Read>
+std::exception_ptr failure_of(Read&& read) noexcept {
+    try {
+        read();
+        return nullptr;
+    } catch (...) {
+        return std::current_exception();
+    }
+}
+
+}  // namespace
+
 void Recovery::select_at_init(std::uint64_t first_seq_of_run) {
     first_seq_of_run_ = first_seq_of_run;
     const Config& c = ctx_.config;
@@ -52,7 +67,7 @@ std::optional<CheckpointRef> Recovery::still_read() const {
 
 void Recovery::end() noexcept {
     recover_var_reader_.reset();
-    redundancy_check_.reset();  // no checkpoint follows to rebuild it for
+    redundancy_check_.cancel();  // no checkpoint follows to rebuild it for
 }
 
 void Recovery::adopt(RecoverySource source) {
@@ -87,29 +102,11 @@ void Recovery::recover_from_global_file(const std::vector<int>& ids, std::except
     ctx_.log.info("Recovered " + plural(ids.size(), "variable") + " from the global HDF5 file '" + file + "'.");
 }
 
-std::exception_ptr Recovery::read_from_global_file(const std::vector<int>& ids) noexcept {
-    try {
-        const std::vector<int> absent = global_file_.read(registry_, ids);
-        if (!absent.empty()) {
-            std::string list;
-            for (int id : absent) list += (list.empty() ? "" : ", ") + std::to_string(id);
-            const bool one = absent.size() == 1;
-            ctx_.log.warning(std::string(one ? "variable " : "variables ") + list + " of this rank " +
-                             (one ? "belongs" : "belong") +
-                             " to no global dataset (FTI_AddSubset): the global HDF5 file does not hold " +
-                             (one ? "it, and it keeps its value" : "them, and they keep their values"));
-        }
-        return nullptr;
-    } catch (...) {
-        return std::current_exception();
-    }
-}
-
 void Recovery::recover() {
     if (variate_restart()) {
         std::vector<int> ids;
         for (const Variable& var : registry_.variables()) ids.push_back(var.id);
-        recover_from_global_file(ids, read_from_global_file(ids));
+        recover_from_global_file(ids, failure_of([&] { global_file_.read(registry_, ids); }));
         return;
     }
     use_newest_checkpoint_if_fresh();
@@ -212,7 +209,7 @@ void Recovery::settle_recovery(std::exception_ptr failure, const std::vector<int
             failure = read_vars(ids);
         }
     }
-    check_redundancy_in_background();
+    redundancy_check_.start(source_);
 }
 
 void Recovery::recover_var_init() {
@@ -242,7 +239,7 @@ void Recovery::recover_var(int id) {
     if (variate_restart()) {
         registry_.at(id);
         recovered_ids_.push_back(id);
-        if (!recover_var_failure_) recover_var_failure_ = read_from_global_file({id});
+        if (!recover_var_failure_) recover_var_failure_ = failure_of([&] { global_file_.read(registry_, {id}); });
         if (recover_var_failure_) std::rethrow_exception(recover_var_failure_);
         return;
     }
@@ -286,53 +283,8 @@ void Recovery::recover_var_finalize() {
     status_ = 0;
 }
 
-void Recovery::check_redundancy_in_background() {
-    redundancy_check_.reset();
-    if (!source_ || !source_->redundancy || redundancy_of(source_->ref.level) == nullptr) return;
-    auto check = std::make_shared<RedundancyCheck>();
-    check->ref = source_->ref;
-    check->io = source_->io;
-    check->record = *source_->redundancy;
-    check->path = ctx_.layout.ckpt_dir(source_->ref, ctx_.topo.node_id) / check->record.file;
-    const std::size_t buffer = ctx_.io_buffer_bytes();
-    ctx_.background->run([check, buffer] {
-        try {
-            verify_checkpoint_file(check->path, check->record, check->io, buffer);
-        } catch (const std::exception& e) {
-            check->problem = e.what();
-        }
-    });
-    redundancy_check_ = std::move(check);
-}
-
 void Recovery::settle_restart_redundancy() {
-    // Every rank recovered from the same checkpoint, so every rank has a check or none.
-    std::shared_ptr<RedundancyCheck> check = std::exchange(redundancy_check_, nullptr);
-    if (!check) return;
-    ctx_.background->wait();
-    int damaged = check->problem.empty() ? 0 : 1;
-    int any = 0;
-    allreduce(&damaged, &any, 1, MPI_INT, MPI_MAX, ctx_.app, "whether the restart's redundancy is damaged");
-    if (any == 0 || !ctx_.catalog.contains(check->ref.seq, check->ref.level)) return;
-    const Redundancy& redundancy = *redundancy_of(check->ref.level);
-    if (damaged) {
-        ctx_.log.warning(std::string("the ") + redundancy.name() + " kept here for checkpoint " +
-                         std::to_string(check->ref.ckpt_id) + " is damaged (" + check->problem + "); rebuilding it");
-    }
-    try {
-        const CheckpointMeta meta = distribute_meta(ctx_, check->ref, MetaScope::group).meta;
-        const StorageLayout layout = ctx_.layout.for_checkpoint(meta);  // the checkpoint's file names
-        RedundancyIo io = ctx_.redundancy_io();
-        io.layout = &layout;
-        run_collectively(ctx_.app, [&] {
-            redundancy.repair(io, own_member(ctx_.topo, ctx_.group), meta, check->ref, Holdings{true, damaged == 0});
-        });
-    } catch (const Error& e) {
-        if (!e.remote()) {
-            ctx_.log.warning("could not rebuild the redundancy of checkpoint " + std::to_string(check->ref.ckpt_id) +
-                             ": " + e.what());
-        }
-    }
+    redundancy_check_.settle();
 }
 
 void Recovery::recover_dataset_dimension(int did) {

@@ -19,6 +19,7 @@
 #include "checkpoint/checkpoint_file.hpp"
 #include "checkpoint/global_file.hpp"
 #include "format/checkpoint_reader.hpp"
+#include "recovery/restart_redundancy.hpp"
 #include "recovery/selector.hpp"
 #include "registry/registry.hpp"
 #include "store/context.hpp"
@@ -37,7 +38,8 @@ class Recovery {
           registry_(registry),
           format_(format),
           global_file_(global_file),
-          settle_checkpoints_(std::move(settle_checkpoints)) {}
+          settle_checkpoints_(std::move(settle_checkpoints)),
+          redundancy_check_(ctx) {}
 
     // FTI_Init (collective): with [restart] failure > 0 the checkpoint to
     // restart from, or why there is none. Checkpoints of sequence below
@@ -95,17 +97,10 @@ class Recovery {
     // FTI_Recover and FTI_RecoverVarFinalize of a variate restart: the
     // reads of `ids` from the global file, agreed on (collective).
     void recover_from_global_file(const std::vector<int>& ids, std::exception_ptr failure);
-    std::exception_ptr read_from_global_file(const std::vector<int>& ids) noexcept;
     std::exception_ptr read_vars(const std::vector<int>& ids) const noexcept;
     // The restart source's reader, told whether FTI_Init has just read it whole.
     std::unique_ptr<CheckpointReader> open_source_reader() const;
     void settle_recovery(std::exception_ptr failure, const std::vector<int>& ids);  // collective
-    // After a recovery from L2 or L3, this rank's partner copy or parity is
-    // verified whole on the background thread (damage to it would otherwise
-    // stay latent until the checkpoint is replaced); the next checkpoint
-    // first rebuilds what failed, collectively (settle_restart_redundancy).
-    void check_redundancy_in_background();
-
     Context& ctx_;
     Registry& registry_;
     FormatState& format_;
@@ -120,14 +115,7 @@ class Recovery {
     std::vector<int> recovered_ids_;          // by FTI_RecoverVar since FTI_RecoverVarInit
     std::exception_ptr recover_var_failure_;  // the source's data failed on this rank
     std::set<int> recover_var_refused_;       // variables whose size differed, not asked for again since
-    struct RedundancyCheck {
-        CheckpointRef ref;
-        IoMode io = IoMode::posix;
-        fs::path path;
-        FileRecord record;
-        std::string problem;  // written by the background thread; read after it is waited for
-    };
-    std::shared_ptr<RedundancyCheck> redundancy_check_;
+    RestartRedundancyCheck redundancy_check_;
 };
 
 }  // namespace mlckpt::core

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "checkpoint/level_work.hpp"
 #include "common/fault_injection.hpp"
 #include "common/plural.hpp"
 #include "levels/redundancy.hpp"
@@ -83,7 +84,8 @@ ScrSession::ScrSession(ScrSettings settings, MPI_Comm world, fs::path cwd)
               }
           }
           return ctx;
-      }()) {
+      }()),
+      datasets_(ctx_) {
     ctx_.log.set_tag("SCR");
     ctx_.restart_recorded = true;  // there is no configuration file to record a restart in
     init();
@@ -121,11 +123,11 @@ void ScrSession::init() {
     });
     load_catalog_and_clean(ctx_);
     ctx_.config.failure = 1;
-    load_datasets();
+    datasets_.load();
     if (!settings_.current.empty()) {
         // As SCR: a name that is no dataset is a warning, and the restart
         // goes on from the newest checkpoint.
-        if (find_dataset(settings_.current) != nullptr) {
+        if (datasets_.find(settings_.current) != nullptr) {
             set_current(settings_.current);
         } else if (ctx_.rank() == 0) {
             ctx_.log.warning("SCR_CURRENT names '" + settings_.current + "', which is no dataset of the prefix '" +
@@ -140,33 +142,12 @@ void ScrSession::init() {
                        : "datasets cached as " + std::string(cache_level() == 1   ? "SINGLE"
                                                              : cache_level() == 2 ? "PARTNER"
                                                                                   : settings_.copy_type)) +
-                  ", " + std::to_string(datasets_.size()) + " committed cop" + (datasets_.size() == 1 ? "y" : "ies") +
-                  " of datasets found");
+                  ", " + std::to_string(datasets_.all().size()) + " committed cop" +
+                  (datasets_.all().size() == 1 ? "y" : "ies") + " of datasets found");
 }
 
 int ScrSession::cache_level() const {
     return settings_.cache_bypass ? 4 : settings_.copy_level;
-}
-
-void ScrSession::load_datasets() {
-    datasets_.clear();
-    std::vector<CheckpointRef> refs = ctx_.catalog.refs();
-    std::sort(refs.begin(), refs.end(), [](const CheckpointRef& a, const CheckpointRef& b) {
-        return a.seq != b.seq ? a.seq > b.seq : a.level < b.level;
-    });
-    for (const CheckpointRef& ref : refs) {
-        DatasetInfo info{ref, {}};
-        info.meta = distribute_dataset_meta(ctx_, ref);
-        if (!info.meta.is_dataset()) continue;  // an FTI checkpoint in the same directories
-        datasets_.push_back(std::move(info));
-    }
-}
-
-const DatasetInfo* ScrSession::find_dataset(const std::string& name) const {
-    for (const DatasetInfo& d : datasets_) {
-        if (d.meta.name == name) return &d;
-    }
-    return nullptr;
 }
 
 void ScrSession::require_phase(Phase phase, const char* call) const {
@@ -196,11 +177,12 @@ void ScrSession::start_output(const std::string& requested, int flags) {
     });
     ctx_.background->wait();
     Output out;
-    const std::uint64_t seq = std::max(ctx_.catalog.next_seq(), datasets_.empty() ? 1 : datasets_.front().ref.seq + 1);
+    const std::uint64_t seq =
+        std::max(ctx_.catalog.next_seq(), datasets_.all().empty() ? 1 : datasets_.all().front().ref.seq + 1);
     // SCR's checkpoint id: checkpoints counted across the runs of the job
     // (the newest known plus one); output that is not a checkpoint keeps
     // the current one. SCR_FLUSH counts by it.
-    for (const DatasetInfo& d : datasets_) {
+    for (const DatasetInfo& d : datasets_.all()) {
         if ((d.meta.flags & kScrCheckpoint) != 0) last_checkpoint_id_ = std::max(last_checkpoint_id_, d.ref.ckpt_id);
     }
     const int ckpt_id = last_checkpoint_id_ + ((flags & kScrCheckpoint) != 0 ? 1 : 0);
@@ -322,7 +304,7 @@ void ScrSession::complete_output(bool valid) {
             flush_failure = std::current_exception();
         }
     }
-    retire_after(out.ref);
+    datasets_.retire_after(out.ref, settings_.cache_size, settings_.prefix_size);
     if (checkpoint) last_checkpoint_end_ = now_seconds();
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.3f", now_seconds() - start);
@@ -357,14 +339,12 @@ void ScrSession::commit_output(const Output& out, std::vector<FileRecord> record
             failure = std::current_exception();
         }
         agree(ctx_.app, failure);
-        FileRecord kept = redundancy_of(ref.level)->write(ctx_.redundancy_io(), own_member(ctx_.topo, ctx_.group), ref,
-                                                          stream, &mapped->content());
+        FileRecord kept = write_group_redundancy(ctx_, ref, stream, &mapped->content());
         if (kept.type == "PARITY") kept.type = "XOR";  // as seed 004 names a set's parity files
         records.push_back(kept);
     }
-    commit_metadata(ctx_, ctx_.app, ref, records, IoMode::posix, &out.label);
-    ctx_.catalog.add(ref);
-    datasets_.insert(datasets_.begin(), DatasetInfo{ref, distribute_dataset_meta(ctx_, ref)});
+    publish(ctx_, ref, records, IoMode::posix, &out.label);
+    datasets_.add(ref);
 }
 
 void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<FileRecord>& records,
@@ -380,130 +360,15 @@ void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<
         }
         fault_point("during_flush", ctx_.rank(), cached.seq);
     });
-    commit_metadata(ctx_, ctx_.app, target, records, IoMode::posix, &label);
-    ctx_.catalog.add(target);
-    datasets_.insert(datasets_.begin(), DatasetInfo{target, distribute_dataset_meta(ctx_, target)});
+    publish(ctx_, target, records, IoMode::posix, &label);
+    datasets_.add(target);
     ctx_.log.info("dataset '" + label.name + "' flushed to the prefix");
-}
-
-void ScrSession::retire_after(const CheckpointRef& committed) {
-    // Which copies the new one makes redundant: invalid datasets; cached
-    // checkpoints beyond SCR_CACHE_SIZE; cached copies of output that is in
-    // the prefix now; prefix copies of checkpoints beyond SCR_PREFIX_SIZE;
-    // prefix copies whose files the new one overwrote (their metadata only).
-    std::vector<DatasetInfo> victims;
-    std::vector<DatasetInfo> overwritten;
-    std::vector<DatasetInfo> others_in_prefix;  // overwritten if the new one wrote a file of theirs
-    int cached = 0;
-    int in_prefix = 0;
-    std::set<std::uint64_t> flushed;
-    for (const DatasetInfo& d : datasets_) {
-        if (d.ref.level == 4) flushed.insert(d.ref.seq);
-    }
-    const DatasetInfo* newest_prefix = nullptr;
-    for (const DatasetInfo& d : datasets_) {
-        if (d.ref.level == 4 && d.ref.seq == committed.seq) newest_prefix = &d;
-    }
-    const std::string name = datasets_.front().meta.name;  // the dataset just committed
-    for (const DatasetInfo& d : datasets_) {
-        const bool checkpoint = (d.meta.flags & kScrCheckpoint) != 0;
-        if (d.ref.seq == committed.seq) continue;
-        if (d.meta.name == name) {
-            // A name names one dataset: the new one replaces an older one of
-            // its name (written, say, after the checkpoint a restart used).
-            (d.ref.level == 4 ? overwritten : victims).push_back(d);
-        } else if (!d.meta.valid) {
-            (d.ref.level == 4 ? overwritten : victims).push_back(d);  // the application's files stay
-        } else if (d.ref.level != 4) {
-            if (!checkpoint && flushed.count(d.ref.seq) != 0) {
-                victims.push_back(d);
-            } else if (checkpoint && ++cached >= settings_.cache_size) {
-                victims.push_back(d);
-            }
-        } else if (newest_prefix != nullptr && checkpoint && (d.meta.flags & kScrOutput) == 0 &&
-                   settings_.prefix_size > 0 && ++in_prefix >= settings_.prefix_size) {
-            victims.push_back(d);
-        } else if (newest_prefix != nullptr) {
-            others_in_prefix.push_back(d);
-        }
-    }
-    if (newest_prefix != nullptr) {
-        for (const DatasetInfo& d : overwritten_by(*newest_prefix, others_in_prefix)) overwritten.push_back(d);
-    }
-    // The new dataset itself: a cached copy of output that is in the prefix now.
-    for (const DatasetInfo& d : datasets_) {
-        if (d.ref.seq == committed.seq && d.ref.level != 4 && (d.meta.flags & kScrCheckpoint) == 0 &&
-            newest_prefix != nullptr) {
-            victims.push_back(d);
-        }
-    }
-    retire_refs(victims, true);
-    retire_refs(overwritten, false);
-}
-
-std::vector<DatasetInfo> ScrSession::overwritten_by(const DatasetInfo& newest,
-                                                    const std::vector<DatasetInfo>& others) const {
-    // A rank knows its own files only, and a file of the prefix may be
-    // written by different ranks in different datasets: rank 0 compares
-    // the whole metadata of each and tells the others.
-    std::vector<char> hit(others.size(), 0);
-    run_collectively(ctx_.app, [&] {
-        if (ctx_.rank() != 0 || others.empty()) return;
-        std::set<std::pair<std::string, std::string>> written;
-        for (const FileRecord& f : read_meta(ctx_, newest.ref).files) written.emplace(f.origpath, f.origname);
-        for (std::size_t i = 0; i < others.size(); ++i) {
-            for (const FileRecord& f : read_meta(ctx_, others[i].ref).files) {
-                if (written.count({f.origpath, f.origname}) != 0) hit[i] = 1;
-            }
-        }
-    });
-    if (!others.empty()) {
-        bcast(hit.data(), static_cast<int>(hit.size()), MPI_CHAR, 0, ctx_.app, "which datasets the new one overwrote");
-    }
-    std::vector<DatasetInfo> out;
-    for (std::size_t i = 0; i < others.size(); ++i) {
-        if (hit[i] != 0) out.push_back(others[i]);
-    }
-    return out;
-}
-
-void ScrSession::retire_refs(const std::vector<DatasetInfo>& victims, bool remove_prefix_files) {
-    if (victims.empty()) return;
-    // Metadata first, so that a crash in between leaves files no
-    // metadata names (removed at the next SCR_Init), never metadata
-    // naming files that are gone.
-    if (ctx_.rank() == 0) {
-        for (const DatasetInfo& d : victims) {
-            remove_file(ctx_.layout.meta_copy(d.ref.level, d.ref.seq, ctx_.topo.node_id));
-            if (!remove_file(ctx_.layout.meta_file(d.ref.level, d.ref.seq))) {
-                ctx_.log.warning("cannot remove " + ctx_.layout.meta_file(d.ref.level, d.ref.seq).string());
-            }
-        }
-    }
-    barrier(ctx_.app);
-    // A cached copy is one checkpoint directory per node (every rank's files
-    // and redundancy): its node's first rank removes it in the background.
-    for (const DatasetInfo& d : victims) {
-        if (d.ref.level != 4 && ctx_.topo.node_index == 0) {
-            ctx_.background->remove_tree(ctx_.layout.ckpt_dir(d.ref, ctx_.topo.node_id));
-        } else if (d.ref.level == 4) {
-            for (const FileRecord& f : d.meta.files) {
-                if (remove_prefix_files && f.rank == ctx_.rank()) remove_file(fs::path(f.origpath) / f.origname);
-            }
-        }
-        ctx_.catalog.remove(d.ref);
-        datasets_.erase(
-            std::remove_if(datasets_.begin(), datasets_.end(),
-                           [&](const DatasetInfo& x) { return x.ref.seq == d.ref.seq && x.ref.level == d.ref.level; }),
-            datasets_.end());
-    }
 }
 
 void ScrSession::discard_output(const Output& out) noexcept {
     if (out.ref.level == 4) return;  // the application's own paths: left as they are
     remove_tree(ctx_.layout.routed_dir(out.ref, ctx_.rank(), ctx_.topo.node_id));
-    const fs::path kept = ctx_.redundancy_path(out.ref, ctx_.topo.node_id);
-    if (!kept.empty()) remove_file(kept);
+    discard_group_redundancy(ctx_, out.ref);
 }
 
 bool ScrSession::need_checkpoint() {
@@ -522,7 +387,7 @@ bool ScrSession::need_checkpoint() {
 std::optional<std::string> ScrSession::have_restart() {
     require_phase(Phase::idle, "SCR_Have_restart");
     if (loaded_) return loaded_->copy.meta.name;
-    for (const DatasetInfo& d : std::vector<DatasetInfo>(datasets_)) {
+    for (const DatasetInfo& d : std::vector<DatasetInfo>(datasets_.all())) {
         if (!d.meta.valid || (d.meta.flags & kScrCheckpoint) == 0 || failed_.count(d.ref.seq) != 0) continue;
         if (current_limit_ && d.ref.seq > *current_limit_) continue;
         std::string problem;
@@ -563,7 +428,7 @@ void ScrSession::complete_restart(bool valid) {
 
 void ScrSession::set_current(const std::string& name) {
     require_phase(Phase::idle, "SCR_Current");
-    const DatasetInfo* d = find_dataset(name);
+    const DatasetInfo* d = datasets_.find(name);
     run_collectively(ctx_.app, [&] {
         if (d == nullptr) fail(ErrorKind::usage, "no dataset named '" + name + "'");
     });
@@ -573,10 +438,7 @@ void ScrSession::set_current(const std::string& name) {
 
 void ScrSession::drop(const std::string& name) {
     require_phase(Phase::idle, "SCR_Drop");
-    std::vector<DatasetInfo> copies;
-    for (const DatasetInfo& d : datasets_) {
-        if (d.meta.name == name) copies.push_back(d);
-    }
+    const std::vector<DatasetInfo> copies = datasets_.copies_of(name);
     if (ctx_.rank() == 0) {
         for (const DatasetInfo& d : copies) remove_file(ctx_.layout.meta_file(d.ref.level, d.ref.seq));
     }
@@ -585,19 +447,13 @@ void ScrSession::drop(const std::string& name) {
         ctx_.catalog.remove(d.ref);
         if (loaded_ && loaded_->copy.ref.seq == d.ref.seq) loaded_.reset();
     }
-    datasets_.erase(
-        std::remove_if(datasets_.begin(), datasets_.end(), [&](const DatasetInfo& x) { return x.meta.name == name; }),
-        datasets_.end());
+    datasets_.forget(name);
 }
 
 void ScrSession::remove(const std::string& name) {
     require_phase(Phase::idle, "SCR_Delete");
-    std::vector<DatasetInfo> copies;
-    for (const DatasetInfo& d : datasets_) {
-        if (d.meta.name == name) copies.push_back(d);
-    }
     if (loaded_ && loaded_->copy.meta.name == name) loaded_.reset();
-    retire_refs(copies, true);
+    datasets_.retire(datasets_.copies_of(name), true);
 }
 
 bool ScrSession::should_exit() {
@@ -623,9 +479,10 @@ void ScrSession::finalize() {
     }
     phase_ = Phase::idle;
     // With SCR_FLUSH on, the newest checkpoint reaches the prefix before the run ends.
-    if (settings_.flush > 0 && !datasets_.empty()) {
-        const DatasetInfo newest = datasets_.front();
-        const bool flushed = std::any_of(datasets_.begin(), datasets_.end(), [&](const DatasetInfo& d) {
+    const std::vector<DatasetInfo>& datasets = datasets_.all();
+    if (settings_.flush > 0 && !datasets.empty()) {
+        const DatasetInfo newest = datasets.front();
+        const bool flushed = std::any_of(datasets.begin(), datasets.end(), [&](const DatasetInfo& d) {
             return d.ref.seq == newest.ref.seq && d.ref.level == 4;
         });
         if (!flushed && newest.meta.valid && (newest.meta.flags & kScrCheckpoint) != 0) {
@@ -635,7 +492,7 @@ void ScrSession::finalize() {
             }
             try {
                 flush_to_prefix(newest.ref, mine, newest.meta);
-                retire_after(newest.ref);
+                datasets_.retire_after(newest.ref, settings_.cache_size, settings_.prefix_size);
             } catch (const Error& e) {
                 if (!e.remote()) {
                     ctx_.log.warning("the newest checkpoint, '" + newest.meta.name +

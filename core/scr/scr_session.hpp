@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "mpi/collective.hpp"
+#include "scr/dataset_list.hpp"
 #include "scr/dataset_restart.hpp"
 #include "scr/routed_files.hpp"
 #include "scr/scr_parameters.hpp"
@@ -31,10 +32,6 @@ namespace mlckpt::core {
 // execution id of the StorageLayout. Removing it starts the job afresh, as
 // removing SCR's .scr does: SCR_Init then removes what the cache holds.
 inline constexpr const char* kScrPrefixDir = ".scr";
-
-// SCR_FLAG_CHECKPOINT and SCR_FLAG_OUTPUT, as scr.h defines them.
-inline constexpr int kScrCheckpoint = 1;
-inline constexpr int kScrOutput = 2;
 
 class ScrSession {
   public:
@@ -77,9 +74,6 @@ class ScrSession {
 
     void init();
     int cache_level() const;
-    // Collective: the committed datasets, newest first, as their metadata says.
-    void load_datasets();
-    const DatasetInfo* find_dataset(const std::string& name) const;
     void require_phase(Phase phase, const char* call) const;
     std::vector<FileRecord> seal_files(const Output& out, std::optional<std::string>& problem) const;
     // Collective: the dataset's redundancy and its commit; on failure
@@ -87,11 +81,6 @@ class ScrSession {
     void commit_output(const Output& out, std::vector<FileRecord> records);
     void flush_to_prefix(const CheckpointRef& cached, const std::vector<FileRecord>& records,
                          const CheckpointMeta& label);
-    void retire_after(const CheckpointRef& committed);
-    // Collective: those of `others` (copies in the prefix) with a file that
-    // `newest` wrote again.
-    std::vector<DatasetInfo> overwritten_by(const DatasetInfo& newest, const std::vector<DatasetInfo>& others) const;
-    void retire_refs(const std::vector<DatasetInfo>& victims, bool remove_prefix_files);
     void discard_output(const Output& out) noexcept;
 
     ScrSettings settings_;
@@ -101,9 +90,7 @@ class ScrSession {
     AppCommunicators comms_;
     Phase phase_ = Phase::idle;
     std::optional<Output> output_;
-    // Newest first; each with the header of its metadata and this rank's
-    // records only (store/rank_meta.hpp).
-    std::vector<DatasetInfo> datasets_;
+    DatasetList datasets_;
     std::optional<LoadedDataset> loaded_;
     std::set<std::uint64_t> failed_;              // datasets a restart of this run could not use
     std::optional<std::uint64_t> current_limit_;  // SCR_Current / SCR_CURRENT: newest dataset considered

@@ -3,6 +3,8 @@
 #include <system_error>
 
 #include "common/error.hpp"
+#include "io/file.hpp"
+#include "mpi/collective.hpp"
 
 namespace mlckpt::core {
 
@@ -45,6 +47,8 @@ StageStatus Staging::status(int id) {
 
 void Staging::finish() {
     transport_->finish(requests_);
+    barrier(ctx_.app, "every rank's staged files moved");
+    if (ctx_.topo.node_index == 0) remove_tree(dir_);
 }
 
 }  // namespace mlckpt::core

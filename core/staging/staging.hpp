@@ -28,7 +28,9 @@ class Staging {
     // for paths that cannot be moved, or when every id is in use.
     int send_file(const std::string& from, const std::string& to);
     StageStatus status(int id);
-    // FTI_Finalize: returns once every request is done (and reported).
+    // FTI_Finalize (collective over the application ranks): returns once
+    // every rank's requests are done (and reported), as FTI, and removes
+    // the stage directory with what is left in it.
     void finish();
 
   private:

@@ -46,6 +46,7 @@
 #include "io/directory_cache.hpp"
 #include "io/file.hpp"
 #include "storage/checkpoint_ref.hpp"
+#include "storage/file_names.hpp"
 
 namespace mlckpt::core {
 
@@ -112,28 +113,6 @@ class StorageLayout {
     // Kept open for the next call (DirectoryCache), shared by the copies
     // of this layout.
     Directory make_dir(const fs::path& dir) const { return dirs_->make_dirs(base_of(dir), dir); }
-
-    // The extension of files of `format`: ".h5" for HDF5, as FTI, else ".fti".
-    static const char* file_extension(IoMode format);
-    // The names of a checkpoint's files of `format` (file_format()).
-    static std::string data_file_name(int ckpt_id, int rank, IoMode format);
-    static std::string dcp_file_name(int rank);
-    // L2: the copy `holder` keeps of its left neighbour's file, named after
-    // the holder, as FTI names it.
-    static std::string partner_file_name(int ckpt_id, int holder, IoMode format);
-    static std::string parity_file_name(int ckpt_id, int holder, IoMode format);  // L3 parity kept by `holder`
-    // Parses "ckpt<seq>.l<L>.meta"; false for any other name.
-    static bool parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level);
-    // "ckpt<seq>", the directory of a checkpoint that has one.
-    static std::string own_dir_name(std::uint64_t seq);
-    // Parses "ckpt<seq>"; false for any other name.
-    static bool parse_own_dir_name(const std::string& name, std::uint64_t& seq);
-    // The id in a checkpoint file's name, "Ckpt<id>-..."; false for a name
-    // of another form.
-    static bool parse_file_name_id(const std::string& name, int& ckpt_id);
-    // The rank in a data file's name, "Ckpt<id>-Rank<r>.<ext>"; false for a
-    // name of another form.
-    static bool parse_data_file_rank(const std::string& name, int& rank);
 
   private:
     fs::path ckpt_dir_;

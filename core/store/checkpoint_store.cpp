@@ -50,8 +50,8 @@ void remove_uncommitted(const Context& ctx, const Catalog& keep, const fs::path&
         const std::string name = it->path().filename().string();
         std::uint64_t seq = 0;
         int id = 0;
-        if (StorageLayout::parse_own_dir_name(name, seq) && keep.contains(seq, level)) continue;
-        if (StorageLayout::parse_file_name_id(name, id) && !is_temporary(name) && kept_in_level_dir(id)) continue;
+        if (parse_own_dir_name(name, seq) && keep.contains(seq, level)) continue;
+        if (parse_file_name_id(name, id) && !is_temporary(name) && kept_in_level_dir(id)) continue;
         ctx.log.debug("removing uncommitted checkpoint data " + it->path().string());
         remove_tree(it->path());
     }
@@ -63,8 +63,7 @@ void remove_unkept_meta_copies(const Catalog& keep, const fs::path& dir) {
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         std::uint64_t seq = 0;
         int level = 0;
-        if (StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, level) &&
-            keep.contains(seq, level)) {
+        if (parse_meta_file_name(it->path().filename().string(), seq, level) && keep.contains(seq, level)) {
             continue;
         }
         remove_file(it->path());
@@ -183,8 +182,9 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
     });
 }
 
-void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine, IoMode io) {
-    commit_metadata(ctx, ctx.app, ref, mine, io);
+void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine, IoMode io,
+             const CheckpointMeta* dataset) {
+    commit_metadata(ctx, ctx.app, ref, mine, io, dataset);
     ctx.catalog.add(ref);
     ctx.restart_recorded = true;
 }
@@ -265,9 +265,9 @@ std::set<VisibleCheckpoint> visible_checkpoints(const Context& ctx, std::initial
             const std::string name = it->path().filename().string();
             std::uint64_t seq = 0;
             int id = 0;
-            if (StorageLayout::parse_own_dir_name(name, seq)) {
+            if (parse_own_dir_name(name, seq)) {
                 out.insert({level, true, seq, -1});
-            } else if (StorageLayout::parse_file_name_id(name, id) && !is_temporary(name)) {
+            } else if (parse_file_name_id(name, id) && !is_temporary(name)) {
                 out.insert({level, false, 0, id});
             }
         }
@@ -378,7 +378,7 @@ void restore_lost_metadata(const Context& ctx, Catalog& found) {
         for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
             std::uint64_t seq = 0;
             int copied = 0;
-            if (StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, copied)) {
+            if (parse_meta_file_name(it->path().filename().string(), seq, copied)) {
                 candidates.emplace(seq, copied);
             }
         }
@@ -406,7 +406,7 @@ void load_catalog_and_clean(Context& ctx) {
                     remove_file(entry.path());
                     continue;
                 }
-                if (!StorageLayout::parse_meta_file_name(name, seq, level)) continue;
+                if (!parse_meta_file_name(name, seq, level)) continue;
                 try {
                     CheckpointMeta meta = parse_meta(read_text_file(entry.path()), entry.path().string());
                     if (!meta.complete || meta.seq != seq || meta.level != level) {

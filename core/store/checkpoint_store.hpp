@@ -19,9 +19,11 @@ namespace mlckpt::core {
 
 // Collective. Commits checkpoint `ref`, whose data files are in format `io`,
 // from each rank's records (its own file, and the partner copy or parity it
-// keeps at L2/L3); on failure nothing is committed and every rank throws
-// the same error.
-void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine, IoMode io);
+// keeps at L2/L3), and enters it in the catalog; on failure nothing is
+// committed and every rank throws the same error. `dataset`: as for
+// commit_metadata().
+void publish(Context& ctx, const CheckpointRef& ref, const std::vector<FileRecord>& mine, IoMode io,
+             const CheckpointMeta* dataset = nullptr);
 
 // The metadata commit behind publish(), over any communicator whose rank 0
 // writes the file (head ranks use their own). Records may come in any order.

@@ -25,7 +25,7 @@ void archive_metadata(const Context& ctx, const CheckpointRef& r) {
     for (fs::directory_iterator it(meta_archive, ec), end; !ec && it != end; it.increment(ec)) {
         std::uint64_t seq = 0;
         int level = 0;
-        if (!StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
+        if (!parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
         try {
             if (parse_meta(read_text_file(it->path()), it->path().string()).ckpt_id == r.ckpt_id) {
                 remove_file(it->path());

@@ -79,26 +79,26 @@ TEST(Layout, PathsAndNames) {
     EXPECT_EQ(l.meta_copy(2, 7, 3), "/l/node3/exec/meta/ckpt7.l2.meta");
     EXPECT_EQ(l.meta_copy(4, 7, 3), "/g/exec/meta/ckpt7.l4.meta");
     EXPECT_EQ(l.archive_dir(), "/g/exec/l4_archive");
-    EXPECT_EQ(StorageLayout::data_file_name(3, 12, IoMode::posix), "Ckpt3-Rank12.fti");
+    EXPECT_EQ(data_file_name(3, 12, IoMode::posix), "Ckpt3-Rank12.fti");
     std::uint64_t seq = 0;
     int level = 0;
-    EXPECT_TRUE(StorageLayout::parse_meta_file_name("ckpt17.l4.meta", seq, level));
+    EXPECT_TRUE(parse_meta_file_name("ckpt17.l4.meta", seq, level));
     EXPECT_EQ(seq, 17u);
     EXPECT_EQ(level, 4);
-    EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt17.l9.meta", seq, level));
-    EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt.l1.meta", seq, level));
-    EXPECT_FALSE(StorageLayout::parse_meta_file_name("ckpt1.l1.meta.tmp.5", seq, level));
-    EXPECT_TRUE(StorageLayout::parse_own_dir_name("ckpt3", seq));
-    EXPECT_FALSE(StorageLayout::parse_own_dir_name("ckpt3.tmp", seq));
+    EXPECT_FALSE(parse_meta_file_name("ckpt17.l9.meta", seq, level));
+    EXPECT_FALSE(parse_meta_file_name("ckpt.l1.meta", seq, level));
+    EXPECT_FALSE(parse_meta_file_name("ckpt1.l1.meta.tmp.5", seq, level));
+    EXPECT_TRUE(parse_own_dir_name("ckpt3", seq));
+    EXPECT_FALSE(parse_own_dir_name("ckpt3.tmp", seq));
     int id = 0;
-    EXPECT_TRUE(StorageLayout::parse_file_name_id("Ckpt12-Pcof3.fti", id));
+    EXPECT_TRUE(parse_file_name_id("Ckpt12-Pcof3.fti", id));
     EXPECT_EQ(id, 12);
-    EXPECT_TRUE(StorageLayout::parse_file_name_id("Ckpt4-mpiio.fti", id));
+    EXPECT_TRUE(parse_file_name_id("Ckpt4-mpiio.fti", id));
     EXPECT_EQ(id, 4);
-    EXPECT_FALSE(StorageLayout::parse_file_name_id("ckpt4", id));
-    EXPECT_FALSE(StorageLayout::parse_file_name_id(".Ckpt4-Rank0.fti.retired", id));
-    EXPECT_FALSE(StorageLayout::parse_file_name_id("Ckpt-Rank0.fti", id));
-    EXPECT_FALSE(StorageLayout::parse_file_name_id("Ckpt99999999999-Rank0.fti", id));
+    EXPECT_FALSE(parse_file_name_id("ckpt4", id));
+    EXPECT_FALSE(parse_file_name_id(".Ckpt4-Rank0.fti.retired", id));
+    EXPECT_FALSE(parse_file_name_id("Ckpt-Rank0.fti", id));
+    EXPECT_FALSE(parse_file_name_id("Ckpt99999999999-Rank0.fti", id));
 }
 
 // HDF5 checkpoints are named as FTI names them, "Ckpt<I>-Rank<R>.h5", and
@@ -148,12 +148,12 @@ TEST(Layout, FilesNamedAfterTheirRankInFtiInitsCommunicator) {
     EXPECT_EQ(heads.for_checkpoint(meta).file_rank(1), 3);
 
     int rank = -1;
-    EXPECT_TRUE(StorageLayout::parse_data_file_rank("Ckpt12-Rank30.h5", rank));
+    EXPECT_TRUE(parse_data_file_rank("Ckpt12-Rank30.h5", rank));
     EXPECT_EQ(rank, 30);
-    EXPECT_FALSE(StorageLayout::parse_data_file_rank("Ckpt12-Pcof3.fti", rank));
-    EXPECT_FALSE(StorageLayout::parse_data_file_rank("Ckpt12-Rank.fti", rank));
-    EXPECT_FALSE(StorageLayout::parse_data_file_rank("Ckpt12-Rank3", rank));
-    EXPECT_FALSE(StorageLayout::parse_data_file_rank("Ckpt12-Rank99999999999.fti", rank));
+    EXPECT_FALSE(parse_data_file_rank("Ckpt12-Pcof3.fti", rank));
+    EXPECT_FALSE(parse_data_file_rank("Ckpt12-Rank.fti", rank));
+    EXPECT_FALSE(parse_data_file_rank("Ckpt12-Rank3", rank));
+    EXPECT_FALSE(parse_data_file_rank("Ckpt12-Rank99999999999.fti", rank));
 }
 
 // make_dir follows links only down to the configured directory a path lies

@@ -65,6 +65,7 @@ TEST(Config, MinimalFileGetsDefaults) {
     EXPECT_FALSE(c.async_snapshot);
     EXPECT_EQ(c.async_snapshot_mb, 4096);
     EXPECT_FALSE(c.promoted_after_commit(4));
+    EXPECT_EQ(c.committed_level(4), 4) << "an inline L4 checkpoint is committed at L4";
     for (int level = 1; level <= 4; ++level) EXPECT_EQ(c.interval_minutes(level), 0.0);
     EXPECT_TRUE(c.is_inline(2));
 }
@@ -104,6 +105,9 @@ TEST(Config, EveryKeyIsRead) {
     EXPECT_EQ(c.async_snapshot_mb, 512);
     EXPECT_TRUE(c.promoted_after_commit(3)) << "a snapshot is promoted after its commit even when inline_l3 = 1";
     EXPECT_FALSE(c.promoted_after_commit(1));
+    EXPECT_EQ(c.committed_level(4), 1) << "an L4 checkpoint completed after its commit is first committed at L1";
+    EXPECT_EQ(c.committed_level(3), 3) << "L2 and L3 are committed at their level with the file alone";
+    EXPECT_EQ(c.committed_level(1), 1);
     EXPECT_EQ(c.dcp_mode, DcpMode::crc32);
     EXPECT_EQ(c.dcp_block_size, 4096);
     EXPECT_EQ(c.max_var_id, 99);

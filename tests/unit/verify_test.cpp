@@ -89,7 +89,7 @@ class Execution {
             FileRecord rec;
             rec.rank = rec.holder = r;
             rec.node = r / 2;
-            rec.file = StorageLayout::data_file_name(ckpt_id, r, IoMode::posix);
+            rec.file = data_file_name(ckpt_id, r, IoMode::posix);
             rec.complete = true;
             rec.size = bytes.size();
             rec.crc32 = crc32_of(std::as_bytes(std::span(bytes.data(), bytes.size())));

@@ -111,7 +111,7 @@ std::vector<DatasetEntry> ScrPrefix::datasets(std::vector<UnreadableMeta>& unrea
     for (fs::directory_iterator it(meta_dir_, ec), end; !ec && it != end; it.increment(ec)) {
         std::uint64_t seq = 0;
         int level = 0;
-        if (!StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
+        if (!parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
         if (level < 1 || level > 4) continue;  // L4 differential: FTI's alone
         const fs::path path = it->path();
         struct stat st {};

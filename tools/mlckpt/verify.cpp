@@ -199,7 +199,7 @@ class Verifier {
             for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
                 std::uint64_t seq = 0;
                 int level = 0;
-                if (!StorageLayout::parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
+                if (!parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
                 if (only_level && level != *only_level) continue;
                 out.insert({archived, seq, level});
                 if (counts) ++metadata_files_;

@@ -1,0 +1,87 @@
+#include "storage/file_names.hpp"
+
+#include <charconv>
+#include <limits>
+#include <string_view>
+
+#include "storage/checkpoint_ref.hpp"
+
+namespace mlckpt::core {
+
+namespace {
+
+bool parse_u64(std::string_view s, std::uint64_t& out) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+}
+
+}  // namespace
+
+const char* file_extension(IoMode format) {
+    return format == IoMode::hdf5 ? ".h5" : ".fti";
+}
+
+std::string data_file_name(int ckpt_id, int rank, IoMode format) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + file_extension(format);
+}
+
+std::string dcp_file_name(int rank) {
+    return "dCP-Rank" + std::to_string(rank) + ".fti";
+}
+
+std::string partner_file_name(int ckpt_id, int holder, IoMode format) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-Pcof" + std::to_string(holder) + file_extension(format);
+}
+
+std::string parity_file_name(int ckpt_id, int holder, IoMode format) {
+    return "Ckpt" + std::to_string(ckpt_id) + "-RSed" + std::to_string(holder) + file_extension(format);
+}
+
+bool parse_file_name_id(const std::string& name, int& ckpt_id) {
+    if (name.size() < 6 || name.compare(0, 4, "Ckpt") != 0) return false;
+    const auto dash = name.find('-', 4);
+    std::uint64_t id = 0;
+    if (dash == std::string::npos || !parse_u64(std::string_view(name).substr(4, dash - 4), id) ||
+        id > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+        return false;
+    }
+    ckpt_id = static_cast<int>(id);
+    return true;
+}
+
+bool parse_data_file_rank(const std::string& name, int& rank) {
+    int id = 0;
+    if (!parse_file_name_id(name, id)) return false;
+    const std::string_view rest = std::string_view(name).substr(name.find('-'));
+    const auto dot = rest.find('.');
+    std::uint64_t r = 0;
+    if (rest.compare(0, 5, "-Rank") != 0 || dot == std::string_view::npos || !parse_u64(rest.substr(5, dot - 5), r) ||
+        r > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+        return false;
+    }
+    rank = static_cast<int>(r);
+    return true;
+}
+
+bool parse_meta_file_name(const std::string& name, std::uint64_t& seq, int& level) {
+    std::string_view s = name;
+    if (s.substr(0, 4) != "ckpt" || s.size() < 12 || s.substr(s.size() - 5) != ".meta") return false;
+    s = s.substr(4, s.size() - 9);  // "<seq>.l<L>"
+    auto dot = s.find(".l");
+    if (dot == std::string_view::npos) return false;
+    std::uint64_t lv = 0;
+    if (!parse_u64(s.substr(0, dot), seq) || !parse_u64(s.substr(dot + 2), lv)) return false;
+    if ((lv < 1 || lv > 4) && lv != kDcpLevel) return false;
+    level = static_cast<int>(lv);
+    return true;
+}
+
+std::string own_dir_name(std::uint64_t seq) {
+    return "ckpt" + std::to_string(seq);
+}
+
+bool parse_own_dir_name(const std::string& name, std::uint64_t& seq) {
+    return name.size() > 4 && name.compare(0, 4, "ckpt") == 0 && parse_u64(std::string_view(name).substr(4), seq);
+}
+
+}  // namespace mlckpt::core
