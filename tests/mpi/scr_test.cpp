@@ -594,7 +594,9 @@ TEST(ScrFiles, FileWrittenAgainByAnotherRankRetiresTheOlderCopy) {
     };
     output("first", 1, "shared.dat");
     output("second", 2, "other.dat");
-    if (world_rank() == 0) EXPECT_EQ(prefix_copies_named("first"), 1);
+    if (world_rank() == 0) {
+        EXPECT_EQ(prefix_copies_named("first"), 1);
+    }
     output("third", 3, "shared.dat");
     if (world_rank() == 0) {
         EXPECT_EQ(prefix_copies_named("first"), 0) << "rank 3 wrote rank 1's file of 'first' again";
