@@ -11,5 +11,7 @@ target_include_directories(mlckpt_dep_iniparser SYSTEM INTERFACE ${INIPARSER_INC
 target_link_libraries(mlckpt_dep_iniparser INTERFACE ${INIPARSER_LIBRARY})
 
 pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)
+# Lossless compression of checkpoint files (core/compress): shuffle, LZ4, Zstandard.
+pkg_check_modules(BLOSC REQUIRED IMPORTED_TARGET blosc)
 # HDF5 checkpoints (ckpt_io = 5): Debian's parallel HDF5, used serially per rank.
 pkg_check_modules(HDF5 REQUIRED IMPORTED_TARGET hdf5-openmpi)

@@ -7,6 +7,8 @@ packages=(
     cmake ninja-build g++ gfortran python3 pkg-config
     libopenmpi-dev openmpi-bin
     libssl-dev libiniparser-dev libisal-dev libgtest-dev
+    # Compression of checkpoint files (c-blosc: shuffle, LZ4, Zstandard).
+    libblosc-dev
     clang-format
     # The stacks of a hung test launch (tests/support/capture_stacks.sh).
     gdb

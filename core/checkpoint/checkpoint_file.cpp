@@ -161,6 +161,19 @@ WritePath write_path(bool read_back) {
     return read_back ? WritePath::page_cache : WritePath::direct;
 }
 
+// How the POSIX files of `level` store `vars`. Element sizes are recorded
+// whenever some level compresses, so that a copy of the file to another
+// level can pack it.
+Packing packing_of(const Config& config, int level, const std::vector<Variable>& vars) {
+    Packing packing;
+    packing.codec = config.codec_of_level(level);
+    packing.block_bytes = static_cast<std::size_t>(config.compression_block_kb) << 10;
+    if (config.compresses()) {
+        for (const Variable& v : vars) packing.element_sizes[v.id] = v.element_size;
+    }
+    return packing;
+}
+
 std::unique_ptr<CheckpointFile> open_shared_file(Context& ctx, const CheckpointRef& ref,
                                                  const std::vector<Variable>& vars, bool incremental) {
     SharedFileSpec spec = shared_file_spec(ctx, ref);
@@ -224,8 +237,13 @@ std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const Checkpo
                                                           ref.seq, *layout, base, dcp_options(ctx), sizes);
                 file = std::make_unique<DcpFile>(std::move(writer), base != nullptr, ctx.rank(), ref.seq);
             } else {
-                WriterSetup setup{dir,   name + ".tmp", write_path(read_back), layout ? &*layout : nullptr,
-                                  sizes, state.hdf5};
+                WriterSetup setup{dir,
+                                  name + ".tmp",
+                                  write_path(read_back),
+                                  layout ? &*layout : nullptr,
+                                  sizes,
+                                  state.hdf5,
+                                  packing_of(ctx.config, ref.level, vars)};
                 file = std::make_unique<RenamedFile>(format.create_writer(setup), dir, name,
                                                      ctx.layout.base_of(path.parent_path()));
             }

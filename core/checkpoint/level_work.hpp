@@ -55,9 +55,10 @@ FileRecord write_group_redundancy(const Context& ctx, const CheckpointRef& ref, 
 void discard_group_redundancy(const Context& ctx, const CheckpointRef& ref) noexcept;
 
 // Whether the L2 copy or L3 parity of checkpoint `ref`, done inline, is made
-// from the variables in memory: POSIX files (the file is their bytes, one
-// after the other) whose buffers stay untouched until the commit (not an
-// incremental checkpoint).
+// from the variables in memory: uncompressed POSIX files (the file is their
+// bytes, one after the other) whose buffers stay untouched until the commit
+// (not an incremental checkpoint). A compressed file's copy or parity is
+// made from the file: the group moves the compressed bytes.
 bool level_work_from_memory(const Context& ctx, const CheckpointRef& ref, bool by_head, bool incremental);
 
 }  // namespace mlckpt::core

@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "common/error.hpp"
@@ -183,6 +184,15 @@ void apply_single_file_inline(Config& c, const Where& w) {
     }
 }
 
+// [compression] l<L>: a codec's name.
+KeySpec codec_key(const char* key, int level) {
+    return {"compression", key, false, [=](Config& c, const Where& w) {
+                const std::optional<Codec> codec = codec_named(w.value);
+                if (!codec) bad_value(w, "not a codec", "none, lz4 (fast) or zstd (smaller)");
+                c.level_codec[static_cast<std::size_t>(level - 1)] = *codec;
+            }};
+}
+
 // FTI keys with no meaning here (GPU, Lustre striping, FTI's internal dCP): accepted so
 // that existing FTI configurations load unchanged.
 bool is_ignored_fti_key(const std::string& section, const std::string& key) {
@@ -283,6 +293,11 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("advanced", "fast_forward", &Config::fast_forward, 1, 10));
         s.push_back(int_key("advanced", "wait_timeout", &Config::wait_timeout, 0, 31536000));
         s.push_back(flag_key("advanced", "verify_at_init", &Config::verify_at_init));
+        s.push_back(codec_key("l1", 1));
+        s.push_back(codec_key("l2", 2));
+        s.push_back(codec_key("l3", 3));
+        s.push_back(codec_key("l4", 4));
+        s.push_back(int_key("compression", "block_size", &Config::compression_block_kb, 1, 65536));
         // FTI reads any integer; FTI_BitFlip says which do not fit the variable.
         const auto any_int = [&s](const char* key, int Injection::*field) {
             s.push_back({"injection", key, false, [=](Config& c, const Where& w) {
@@ -352,8 +367,44 @@ void check_dcp_settings(Config& c) {
     c.dcp_mode = static_cast<DcpMode>(c.dcp_mode_value);
 }
 
+// Compressed variables change size from one checkpoint to the next, and
+// their sizes are known only once compressed: formats that place bytes
+// before they are written cannot hold them.
+void check_compression(const Config& c) {
+    for (int level = 1; level <= 4; ++level) {
+        const Codec codec = c.codec_of_level(level);
+        if (codec == Codec::none) continue;
+        // The format of the level's files (storage/layout.hpp: file_format):
+        // the shared modes write POSIX files below L4.
+        const IoMode io = is_shared(c.ckpt_io) && level != 4 ? IoMode::posix : c.ckpt_io;
+        const std::string what = c.path + ": [compression] l" + std::to_string(level) + " = " +
+                                 std::string(codec_name(codec)) +
+                                 " with [basic] ckpt_io = " + std::to_string(static_cast<int>(c.ckpt_io)) + " (" +
+                                 io_mode_name(c.ckpt_io) + "): ";
+        if (io == IoMode::ftiff) {
+            fail(ErrorKind::config, what +
+                                        "FTI-FF files keep each variable at the same place from one checkpoint to "
+                                        "the next (their layout and block hashes carry over), which compressed "
+                                        "variables cannot; allowed: none, or ckpt_io = 1, 2 or 4");
+        }
+        if (is_shared(io)) {
+            fail(ErrorKind::config, what +
+                                        "the shared L4 file places every rank's bytes by sizes exchanged before "
+                                        "writing, and compressed sizes are known only after; allowed at l4: none "
+                                        "(L1-L3 files may be compressed, and are flushed into the shared file as "
+                                        "they are), or ckpt_io = 1");
+        }
+        if (io == IoMode::hdf5) {
+            fail(ErrorKind::config, what +
+                                        "HDF5 checkpoints are not compressed by this version; allowed: none, or "
+                                        "ckpt_io = 1, 2 or 4");
+        }
+    }
+}
+
 void check_consistency(Config& c) {
     check_dcp_settings(c);
+    check_compression(c);
     const std::string& f = c.path;
     if (c.interval_minutes(3) > 0 && c.group_size > Config::kMaxParityGroup) {
         fail(ErrorKind::config, f + ": [basic] group_size = " + std::to_string(c.group_size) +
@@ -408,11 +459,11 @@ Config load_config(const std::string& path) {
     int nsec = iniparser_getnsec(dict.get());
     for (int i = 0; i < nsec; ++i) {
         std::string section = iniparser_getsecname(dict.get(), i);
-        bool known_section =
-            section == "basic" || section == "restart" || section == "advanced" || section == "injection";
+        bool known_section = section == "basic" || section == "restart" || section == "advanced" ||
+                             section == "injection" || section == "compression";
         if (!known_section) {
-            fail(ErrorKind::config,
-                 path + ": unknown section [" + section + "]; allowed: [basic], [restart], [advanced], [injection]");
+            fail(ErrorKind::config, path + ": unknown section [" + section +
+                                        "]; allowed: [basic], [restart], [advanced], [injection], [compression]");
         }
         int nkeys = iniparser_getsecnkeys(dict.get(), section.c_str());
         std::vector<const char*> keys(static_cast<std::size_t>(nkeys));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/wait_bound.hpp"
+#include "compress/block_codec.hpp"
 #include "format/io_mode.hpp"
 
 namespace mlckpt::core {
@@ -85,6 +86,21 @@ struct Config {
     bool verify_at_init = true;
 
     Injection injection;
+
+    // [compression] (mlckpt's own): the codec of the files each level
+    // writes (l1..l4), and the raw bytes of each independently compressed
+    // block.
+    std::array<Codec, 4> level_codec{};
+    int compression_block_kb = 1024;
+    Codec codec_of_level(int level) const {
+        return level >= 1 && level <= 4 ? level_codec[static_cast<std::size_t>(level - 1)] : Codec::none;
+    }
+    bool compresses() const {
+        for (Codec c : level_codec) {
+            if (c != Codec::none) return true;
+        }
+        return false;
+    }
 
     // Values FTI accepts and replaces (or settings it turns off), with what
     // was done instead: logged by rank 0 at FTI_Init.

@@ -122,6 +122,21 @@ FileRecord read_file_record(LineReader& in) {
             r.vars.back().dataset = std::string(rest);
             continue;
         }
+        if (key == "ELEM" || key == "PACKED") {
+            // ELEM <bytes> / PACKED <bytes>: of the VAR record before it.
+            if (r.vars.empty()) in.error(std::string(key) + " without its VAR record");
+            VarRecord& v = r.vars.back();
+            if (key == "ELEM") {
+                if (v.elem != 0) in.error("ELEM given twice");
+                v.elem = in.number<std::uint32_t>(rest);
+                if (v.elem == 0) in.error("ELEM 0");
+            } else {
+                if (v.stored != 0) in.error("PACKED given twice");
+                v.stored = in.number<std::uint64_t>(rest);
+                if (v.stored == 0) in.error("PACKED 0");
+            }
+            continue;
+        }
         if (key != "VAR") in.error("expected VAR or END_FILE, found '" + std::string(key) + "'");
         // VAR <id> OFFSET <o> SIZE <s> CRC <c> [NAME <name...>]
         VarRecord v;
@@ -188,6 +203,8 @@ std::string serialize_file_record(const FileRecord& r) {
         if (!v.name.empty()) out += " NAME " + v.name;
         out += "\n";
         if (!v.dataset.empty()) out += "DATASET " + v.dataset + "\n";
+        if (v.elem != 0) out += "ELEM " + std::to_string(v.elem) + "\n";
+        if (v.stored != 0) out += "PACKED " + std::to_string(v.stored) + "\n";
     }
     out += "END_FILE\n";
     return out;

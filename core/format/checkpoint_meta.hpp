@@ -25,6 +25,18 @@ struct VarRecord {
     // metadata written before it was recorded (the dataset then carries
     // the variable's id as its attribute "mlckpt_id").
     std::string dataset;
+    // Packed (compressed) variables: the bytes of their frame from
+    // `offset` (compress/packed_frame.hpp), 0 for a variable stored as it
+    // is (`size` bytes from `offset`). `size` and `crc32` always describe
+    // the variable's own bytes.
+    std::uint64_t stored = 0;
+    // The size of one element (the shuffle unit of its compression), 0 when
+    // not recorded.
+    std::uint32_t elem = 0;
+
+    bool packed() const { return stored != 0; }
+    // The bytes the variable takes in its rank's data.
+    std::uint64_t stored_bytes() const { return packed() ? stored : size; }
 };
 
 struct FileRecord {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "format/packed_var.hpp"
 #include "hash/crc32.hpp"
 #include "io/buffer_pool.hpp"
 
@@ -49,6 +50,10 @@ void read_checked_var(const File& file, const Extents& extents, const VarRecord&
     if (out.size() != var.size) {
         fail(ErrorKind::usage, "variable " + std::to_string(var.id) + ": buffer of " + std::to_string(out.size()) +
                                    " bytes for " + std::to_string(var.size) + " stored bytes");
+    }
+    if (var.packed()) {
+        read_packed_var(file, extents, var, out);
+        return;
     }
     std::size_t done = 0;
     for (const Extent& e : sub_extents(extents, var.offset, var.size)) {

@@ -13,7 +13,7 @@ namespace mlckpt::core {
 namespace {
 
 std::unique_ptr<FileWriter> create_posix_writer(const WriterSetup& s) {
-    return std::make_unique<PosixWriter>(File::create(s.dir, s.name), s.write_path);
+    return std::make_unique<PosixWriter>(File::create(s.dir, s.name), s.write_path, s.packing);
 }
 
 std::unique_ptr<FileWriter> create_ftiff_writer(const WriterSetup& s) {

@@ -11,6 +11,7 @@
 #include "format/ftiff_layout.hpp"
 #include "format/ftiff_writer.hpp"
 #include "format/hdf5_schema.hpp"
+#include "format/posix_format.hpp"
 #include "io/file.hpp"
 
 namespace mlckpt::core {
@@ -25,6 +26,8 @@ struct WriterSetup {
     FtiffWriter::Sizes sizes;
     // HDF5 files: the datasets' names, groups, shapes and types.
     std::shared_ptr<const h5::Schema> hdf5_schema;
+    // POSIX files: how the variables are stored (compressed or not).
+    Packing packing;
 };
 
 struct FileFormat {

@@ -1,12 +1,16 @@
 // ckpt_io = 1: a rank's file is its variables' bytes, one after the other;
 // the metadata (VarRecord) says where each one starts. CRC-32 of every
 // variable and of the whole file are computed on the way out, from memory.
+// A level that compresses its files packs each variable (but the smallest)
+// into a frame of compressed blocks (compress/packed_frame.hpp).
 #pragma once
 
 #include <filesystem>
 #include <span>
 #include <string>
+#include <unordered_map>
 
+#include "compress/block_codec.hpp"
 #include "format/checkpoint_meta.hpp"
 #include "format/file_writer.hpp"
 #include "hash/crc32.hpp"
@@ -18,10 +22,24 @@ namespace mlckpt::core {
 // `offset` of its rank's data.
 VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::uint32_t crc, const std::string& name);
 
+// How a POSIX file stores its variables.
+struct Packing {
+    Codec codec = Codec::none;  // none: every variable as it is
+    std::size_t block_bytes = std::size_t{1} << 20;
+    // Element sizes by variable id: each packed variable's shuffle unit,
+    // recorded (ELEM) for every variable when given, so that a later copy
+    // of the file may pack it.
+    std::unordered_map<int, std::size_t> element_sizes;
+};
+
+// Variables smaller than this are stored as they are: a frame's table and
+// trailer would cost more than compression saves.
+inline constexpr std::size_t kMinPackedBytes = 1024;
+
 class PosixWriter final : public FileWriter {
   public:
     // path_kind: how the variables' bytes reach the disk (see WritePath).
-    explicit PosixWriter(File file, WritePath path_kind = WritePath::page_cache);
+    explicit PosixWriter(File file, WritePath path_kind = WritePath::page_cache, Packing packing = {});
     explicit PosixWriter(const fs::path& path, WritePath path_kind = WritePath::page_cache)
         : PosixWriter(File::create(path), path_kind) {}
 
@@ -30,8 +48,12 @@ class PosixWriter final : public FileWriter {
     FileRecord finish() override;
 
   private:
+    // Writes `data` packed from record_.size; returns its frame's CRC-32.
+    std::uint32_t add_packed(VarRecord& var, std::span<const std::byte> data);
+
     File file_;
     WritePath path_kind_;
+    Packing packing_;
     std::uint32_t file_crc_ = 0;
     FileRecord record_;
 };

@@ -1,5 +1,7 @@
 #include "store/context.hpp"
 
+#include "compress/block_codec.hpp"
+
 #include "config/cross_checks.hpp"
 #include "mpi/collective.hpp"
 #include "topology/node_discovery.hpp"
@@ -26,6 +28,7 @@ Context make_context(const Config& config, MPI_Comm world) {
     Context ctx{config,        topo, StorageLayout(config, config.exec_id, topo.app_to_world), log, MPI_COMM_NULL,
                 MPI_COMM_NULL, {}};
     ctx.cpu_share = cpu_share(host.get());
+    set_codec_threads(static_cast<std::size_t>(ctx.cpu_share.cpus));
     return ctx;
 }
 

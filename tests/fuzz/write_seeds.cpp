@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "compress/packed_frame.hpp"
 #include "config/config.hpp"
 #include "config/restart_state.hpp"
 #include "format/checkpoint_meta.hpp"
 #include "format/container_layout.hpp"
 #include "format/ftiff_file.hpp"
+#include "format/packed_var.hpp"
 #include "format/redo_journal.hpp"
 #include "io/file.hpp"
 
@@ -109,7 +111,7 @@ FileRecord file_record(int rank, int node, const std::string& type, std::uint64_
     r.size = 2400;
     r.crc32 = 0x1234abcdu + static_cast<std::uint32_t>(rank);
     r.offset = offset;
-    r.vars = {{0, 0, 400, 0x0badf00du, "step"}, {1, 400, 2000, 0xfeedbeefu, ""}};
+    r.vars = {{0, 0, 400, 0x0badf00du, "step", "", 0, 0}, {1, 400, 2000, 0xfeedbeefu, "", "", 1700, 8}};
     return r;
 }
 
@@ -202,6 +204,42 @@ void config_seeds(const fs::path& dir) {
 
 }  // namespace
 
+// Packed variables: smooth doubles in several blocks (LZ4, Zstandard), a
+// block stored as it is beside compressed ones, and an empty variable.
+void packed_seeds(const fs::path& dir) {
+    struct Seed {
+        const char* name;
+        Codec codec;
+        std::size_t block;
+        std::vector<std::byte> raw;
+    };
+    std::vector<std::byte> smooth(3000);
+    for (std::size_t i = 0; i < smooth.size(); ++i) smooth[i] = static_cast<std::byte>(i % 8 < 6 ? 0 : i / 64);
+    std::vector<std::byte> mixed = smooth;
+    const std::vector<std::byte> noise = numbered(700, 5);
+    for (std::size_t i = 0; i < noise.size(); ++i)
+        mixed[i] = static_cast<std::byte>(static_cast<int>(noise[i]) * 37 % 251);
+    const Seed seeds[] = {{"lz4_three_blocks", Codec::lz4, 1024, smooth},
+                          {"zstd_three_blocks", Codec::zstd, 1024, smooth},
+                          {"lz4_block_as_is", Codec::lz4, 1024, mixed},
+                          {"zstd_empty", Codec::zstd, 1024, {}}};
+    for (const Seed& seed : seeds) {
+        std::vector<std::byte> frame;
+        PackedEncoder encoder(seed.codec, 8, seed.block, 1,
+                              [&](std::span<const std::byte> p) { frame.insert(frame.end(), p.begin(), p.end()); });
+        encoder.feed(seed.raw);
+        encoder.finish();
+        const fs::path path = dir / (std::string(seed.name) + ".fti");
+        write_bytes(path, frame);
+        VarRecord var;
+        var.stored = frame.size();
+        var.size = seed.raw.size();
+        var.crc32 = encoder.raw_crc();
+        std::vector<std::byte> back(seed.raw.size());
+        read_packed_var(File::open_read(path), {{0, frame.size()}}, var, back);
+    }
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
@@ -209,7 +247,8 @@ int main(int argc, char** argv) {
     }
     const fs::path root = argv[1];
     try {
-        for (const char* target : {"ftiff_file", "container", "checkpoint_meta", "redo_journal", "config"}) {
+        for (const char* target :
+             {"ftiff_file", "container", "checkpoint_meta", "redo_journal", "config", "packed_var"}) {
             make_dirs(root, root / target);
         }
         ftiff_seeds(root / "ftiff_file");
@@ -217,6 +256,7 @@ int main(int argc, char** argv) {
         meta_seeds(root / "checkpoint_meta");
         journal_seeds(root / "redo_journal");
         config_seeds(root / "config");
+        packed_seeds(root / "packed_var");
     } catch (const Error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;

@@ -109,6 +109,15 @@ std::string config(const ConfigOptions& o) {
         out << "\n[restart]\n; filled in by the library\nfailure = 0\nexec_id =\n";
         out << "\n[advanced]\nlocal_test = " << (separate_nodes() > 0 ? 0 : 1) << "\nblock_size = 64\n";
         for (const auto& [k, v] : o.advanced) out << k << " = " << v << "\n";
+        if (!compression().empty()) {
+            // Every level that may compress, in blocks of 1 KiB so that each
+            // variable has several; the shared L4 files may not.
+            out << "\n[compression]\nblock_size = 1\n";
+            const bool shared_l4 = io_mode() == "2" || io_mode() == "4";
+            for (int level = 1; level <= (shared_l4 ? 3 : 4); ++level) {
+                out << "l" << level << " = " << compression() << "\n";
+            }
+        }
         if (!o.injection.empty()) out << "\n[injection]\n";
         for (const auto& [k, v] : o.injection) out << k << " = " << v << "\n";
     }
@@ -468,6 +477,11 @@ int separate_nodes() {
 
 bool background_mode() {
     return env_flag("MLCKPT_TEST_BACKGROUND");
+}
+
+std::string compression() {
+    const char* v = std::getenv("MLCKPT_TEST_COMPRESS");
+    return v != nullptr ? v : "";
 }
 
 bool snapshot_mode() {

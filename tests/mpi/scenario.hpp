@@ -189,6 +189,9 @@ bool background_mode();
 // async_snapshot = 1, FTI_Checkpoint copies the data and the rank's worker
 // writes the checkpoint.
 bool snapshot_mode();
+// The codec every level's files use (MLCKPT_TEST_COMPRESS, the "lz4" and
+// "zstd" variants), "" for none.
+std::string compression();
 // Heads, background or snapshot: checkpoints of L2-L4 are committed with
 // the files alone and completed afterwards.
 bool promoted_after_commit();

@@ -447,3 +447,48 @@ mlckpt_add_mpi_scenario(Staging.EveryFileArrivesComplete RANKS 8 PHASES ok NODES
 mlckpt_add_mpi_scenario(Staging.EveryFileArrivesComplete RANKS 8 PHASES ok HEADS NODES 4)
 mlckpt_add_mpi_scenario(Dcp.OnlyChangedBlocksAreWrittenCrc32 RANKS 8 PHASES ok ok NODES 4)
 mlckpt_add_mpi_scenario(Dcp.CrashDuringUpdateRollsBack RANKS 8 PHASES killed ok NODES 4)
+
+# Compressed files ([compression], every level that may): the round trips,
+# faults and redundancy of the levels again, with LZ4 and Zstandard, in blocks
+# of 1 KiB; the node losses and damage that L2 and L3 repair (the group moves
+# the compressed bytes); heads, background promotion, snapshots and separate
+# nodes; packed L1 files flushed into the shared L4 files of ckpt_io 2 and 4.
+foreach(codec lz4 zstd)
+  foreach(level 1 2 3 4)
+    mlckpt_add_mpi_scenario(Compression.PackedRoundTripL${level} RANKS 4 PHASES ok ok COMPRESS ${codec})
+  endforeach()
+  foreach(test Roundtrip.L1 Roundtrip.L4 Roundtrip.MixedLevels Resize.GrowAndShrinkWithRealloc
+               RecoverVar.RandomOrder Faults.DeletedFileFallsBackToOlderCheckpoint Faults.DeletedNodeDirectoryFallsBack
+               Faults.TruncatedFileFallsBack Faults.OverwrittenFileFallsBack)
+    mlckpt_add_mpi_scenario(${test} RANKS 4 PHASES ok ok COMPRESS ${codec})
+  endforeach()
+  foreach(level 1 2 3 4)
+    mlckpt_add_mpi_scenario(FtiSemantics.MixedRecoveryL${level} RANKS 4 PHASES ok ok COMPRESS ${codec})
+  endforeach()
+endforeach()
+mlckpt_add_mpi_scenario(Faults.RankKilledAfterWritingItsFile RANKS 4 PHASES killed ok COMPRESS lz4)
+mlckpt_add_mpi_scenario(Icp.VariablesOneAtATime RANKS 4 PHASES ok ok COMPRESS lz4)
+foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost L3.NoLoss L3.OneNodeLost
+             L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost L2.DamageIsRepaired L3.DamageIsRepaired
+             L4.SurvivesTheLossOfEveryNode L2.DamageFoundWhileReadingIsRepaired L3.DamageFoundWhileReadingIsRepaired
+             L2.DamagedCopyIsCaughtWhenUsed L3.DamagedParityIsCaughtWhenUsed)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok COMPRESS lz4)
+endforeach()
+foreach(test L2.KilledWhileCopying L3.KilledWhileEncoding)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok ok COMPRESS zstd)
+endforeach()
+foreach(test L2.OneNodeLost L3.OneNodeLost L4.SurvivesTheLossOfEveryNode)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok HEADS COMPRESS lz4)
+endforeach()
+foreach(level L2 L3 L4)
+  mlckpt_add_mpi_scenario(Background.RoundTrip${level} RANKS 4 PHASES killed ok BACKGROUND COMPRESS lz4)
+  mlckpt_add_mpi_scenario(Background.RoundTrip${level} RANKS 4 PHASES killed ok SNAPSHOT COMPRESS zstd)
+endforeach()
+foreach(io 2 4)
+  mlckpt_add_mpi_scenario(KeepLast.RestartsFromL4 RANKS 4 PHASES ok ok IO ${io} COMPRESS lz4)
+  mlckpt_add_mpi_scenario(L4.SurvivesTheLossOfEveryNode RANKS 8 PHASES killed ok HEADS IO ${io} COMPRESS lz4)
+endforeach()
+foreach(test L2.OneNodeLost L3.OneNodeLost)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok NODES 4 COMPRESS lz4)
+endforeach()
+mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok COMPRESS lz4)

@@ -119,6 +119,46 @@ TEST(Config, EveryKeyIsRead) {
     EXPECT_EQ(c.final_tag, 4);
 }
 
+TEST(Config, CompressionPerLevel) {
+    TempDir dir;
+    Config c = load_config(dir.write("c.fti", kMinimal));
+    EXPECT_FALSE(c.compresses()) << "off by default: an FTI configuration writes FTI's bytes";
+    EXPECT_EQ(c.compression_block_kb, 1024);
+    c = load_config(
+        dir.write("c.fti", std::string(kMinimal) + "[compression]\nl2 = lz4\nl4 = zstd\nblock_size = 64\n"));
+    EXPECT_EQ(c.codec_of_level(1), Codec::none);
+    EXPECT_EQ(c.codec_of_level(2), Codec::lz4);
+    EXPECT_EQ(c.codec_of_level(3), Codec::none);
+    EXPECT_EQ(c.codec_of_level(4), Codec::zstd);
+    EXPECT_EQ(c.codec_of_level(8), Codec::none) << "L4 differential files are FTI-FF";
+    EXPECT_EQ(c.compression_block_kb, 64);
+    EXPECT_TRUE(c.compresses());
+
+    auto with = [](const std::string& basic, const std::string& compression) {
+        return error_of(std::string(kMinimal) + basic + "[compression]\n" + compression);
+    };
+    std::string msg = with("", "l1 = gzip\n");
+    EXPECT_NE(msg.find("[compression] l1 = 'gzip': not a codec; allowed: none, lz4 (fast) or zstd (smaller)"),
+              std::string::npos)
+        << msg;
+    msg = with("", "block_size = 0\n");
+    EXPECT_NE(msg.find("allowed: an integer from 1 to 65536"), std::string::npos) << msg;
+    msg = with("", "l5 = lz4\n");
+    EXPECT_NE(msg.find("unknown key 'l5'; allowed keys: l1, l2, l3, l4, block_size"), std::string::npos) << msg;
+    msg = with("ckpt_io = 3\n", "l2 = lz4\n");
+    EXPECT_NE(msg.find("[compression] l2 = lz4 with [basic] ckpt_io = 3 (FTI-FF): FTI-FF files keep each variable"),
+              std::string::npos)
+        << msg;
+    for (const char* io : {"2", "4"}) {
+        EXPECT_EQ(with(std::string("ckpt_io = ") + io + "\n", "l1 = lz4\nl2 = lz4\nl3 = zstd\n"), "")
+            << "L1-L3 write POSIX files";
+        msg = with(std::string("ckpt_io = ") + io + "\n", "l4 = lz4\n");
+        EXPECT_NE(msg.find("the shared L4 file places every rank's bytes"), std::string::npos) << msg;
+    }
+    msg = with("ckpt_io = 5\n", "l1 = zstd\n");
+    EXPECT_NE(msg.find("HDF5 checkpoints are not compressed"), std::string::npos) << msg;
+}
+
 TEST(Config, MissingFile) {
     std::string path = "/nonexistent/dir/c.fti";
     try {
@@ -200,7 +240,7 @@ TEST(Config, UnknownKeyNamesAllowedKeys) {
 
 TEST(Config, UnknownSection) {
     std::string msg = error_of(std::string(kMinimal) + "[extra]\nx = 1\n");
-    EXPECT_NE(msg.find("unknown section [extra]; allowed: [basic], [restart], [advanced], [injection]"),
+    EXPECT_NE(msg.find("unknown section [extra]; allowed: [basic], [restart], [advanced], [injection], [compression]"),
               std::string::npos)
         << msg;
 }

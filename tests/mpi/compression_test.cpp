@@ -1,0 +1,83 @@
+// Compressed checkpoint files ([compression], the "lz4" and "zstd" variants
+// of the scenarios): the files hold packed variables, are smaller than the
+// data on compressible fields, and a restart returns every byte.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "file_checks.hpp"
+#include "format/checkpoint_meta.hpp"
+#include "scenario.hpp"
+
+namespace mlckpt::test {
+namespace {
+
+// A temperature field as a heat-distribution solver leaves it: values on a
+// coarse grid of levels, as fields of finite precision are (512 KiB).
+std::vector<double> field(int rank, int version) {
+    std::vector<double> f(1 << 16);
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        const double x = static_cast<double>(i % 256) / 256.0;
+        const double y = static_cast<double>(i / 256) / 256.0;
+        f[i] = std::round(1024.0 * (20.0 + 80.0 * std::exp(-(x * x + y * y) * (version + rank % 3)))) / 1024.0;
+    }
+    return f;
+}
+
+void packed_roundtrip(int level) {
+    ASSERT_FALSE(compression().empty()) << "registered with COMPRESS only";
+    ConfigOptions groups;  // two nodes of two ranks, one group: L2 and L3 have partners
+    groups.node_size = 2;
+    groups.group_size = 2;
+    const std::string cfg = config(groups);
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Dataset d(app_rank());
+    d.protect();
+    std::vector<double> f(1 << 16);
+    ASSERT_FTI(FTI_SCES, FTI_Protect(10, f.data(), static_cast<int64_t>(f.size()), FTI_DBLE));
+    if (phase() == 1) {
+        d.fill(1);
+        const std::vector<double> values = field(app_rank(), 1);
+        std::copy(values.begin(), values.end(), f.begin());  // the protected buffer stays where it is
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
+        MPI_Barrier(FTI_COMM_WORLD);
+        const std::string name = level == 4 ? l4_file(1, app_rank()) : data_file(1, app_rank());
+        const fs::path file = the_file(name);
+        std::uint64_t raw = f.size() * sizeof(double);
+        for (int v = 0; v < Dataset::kVariables; ++v) raw += d.bytes_of(v);
+        EXPECT_LT(fs::file_size(file) * 2, raw) << file << ": the field is stored compressed";
+        const std::string meta_name = "ckpt1.l" + std::to_string(level) + ".meta";
+        auto found = files_below(meta_dir(), [&](const fs::path& p) { return p.filename() == meta_name; });
+        ASSERT_EQ(found.size(), 1u) << meta_name;
+        const core::CheckpointMeta meta = core::parse_meta(core::read_text_file(found[0]), found[0].string());
+        const core::VarRecord* var = meta.file_of(app_rank()).find_var(10);
+        ASSERT_NE(var, nullptr);
+        EXPECT_TRUE(var->packed());
+        EXPECT_EQ(var->size, f.size() * sizeof(double));
+        EXPECT_EQ(var->elem, sizeof(double));
+        expect_recorded_size_and_crc(1, level, file);
+        return;  // crash
+    }
+    EXPECT_EQ(FTI_Status(), 1);
+    EXPECT_EQ(FTI_GetStoredSize(10), static_cast<int64_t>(f.size() * sizeof(double)));
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1));
+    EXPECT_TRUE(f == field(app_rank(), 1)) << "every byte of the field";
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(Compression, PackedRoundTripL1) {
+    packed_roundtrip(FTI_L1);
+}
+TEST(Compression, PackedRoundTripL2) {
+    packed_roundtrip(FTI_L2);
+}
+TEST(Compression, PackedRoundTripL3) {
+    packed_roundtrip(FTI_L3);
+}
+TEST(Compression, PackedRoundTripL4) {
+    packed_roundtrip(FTI_L4);
+}
+
+}  // namespace
+}  // namespace mlckpt::test

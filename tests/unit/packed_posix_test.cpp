@@ -1,0 +1,183 @@
+// POSIX files whose variables are packed ([compression]): what the writer
+// records, the reader and verifier on them, damage named down to the
+// block, and the metadata lines that describe them.
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "expect_error.hpp"
+#include "format/checkpoint_meta.hpp"
+#include "format/data_extents.hpp"
+#include "format/posix_format.hpp"
+#include "hash/crc32.hpp"
+#include "temp_dir.hpp"
+
+namespace mlckpt::core {
+namespace {
+
+using test::error_message;
+
+struct Vars {
+    std::vector<double> field = std::vector<double>(60000);
+    std::vector<std::uint64_t> noise = std::vector<std::uint64_t>(20000);
+    std::vector<int> small = std::vector<int>(10, 7);
+
+    Vars() {
+        for (std::size_t i = 0; i < field.size(); ++i) field[i] = 1.0 + std::exp(-static_cast<double>(i) * 1e-4);
+        std::mt19937_64 g(3);
+        for (auto& v : noise) v = g();
+    }
+};
+
+FileRecord write_packed(const fs::path& path, const Vars& v, Codec codec) {
+    Packing packing;
+    packing.codec = codec;
+    packing.block_bytes = 64 << 10;
+    packing.element_sizes = {{1, sizeof(double)}, {2, sizeof(std::uint64_t)}, {3, sizeof(int)}};
+    PosixWriter w(File::create(path), WritePath::page_cache, packing);
+    w.add(1, std::as_bytes(std::span(v.field)), "field");
+    w.add(2, std::as_bytes(std::span(v.noise)), "");
+    w.add(3, std::as_bytes(std::span(v.small)), "");
+    return w.finish();
+}
+
+template <typename T>
+std::vector<T> read_back(const fs::path& path, const VarRecord& var) {
+    std::vector<T> out(var.size / sizeof(T));
+    read_posix_var(File::open_read(path), var, std::as_writable_bytes(std::span(out)));
+    return out;
+}
+
+TEST(PackedPosix, RecordsAndReadsBackBitForBit) {
+    const Vars v;
+    for (Codec codec : {Codec::lz4, Codec::zstd}) {
+        test::TempDir dir;
+        const fs::path path = dir.path() / "f.fti";
+        const FileRecord rec = write_packed(path, v, codec);
+        ASSERT_EQ(rec.vars.size(), 3u);
+        const VarRecord& field = rec.vars[0];
+        EXPECT_TRUE(field.packed());
+        EXPECT_EQ(field.size, v.field.size() * sizeof(double));
+        EXPECT_LT(field.stored * 10, field.size * 8) << "a smooth field shrinks (its exponent and high mantissa bytes)";
+        EXPECT_EQ(field.crc32, crc32_of(std::as_bytes(std::span(v.field)))) << "the CRC of the variable's own bytes";
+        EXPECT_EQ(field.elem, sizeof(double));
+        EXPECT_TRUE(rec.vars[1].packed());
+        EXPECT_LE(rec.vars[1].stored, rec.vars[1].size * 103 / 100) << "random data costs at most 3 %";
+        EXPECT_FALSE(rec.vars[2].packed()) << "variables under kMinPackedBytes are stored as they are";
+        EXPECT_EQ(rec.vars[1].offset, field.stored);
+        EXPECT_EQ(rec.vars[2].offset, field.stored + rec.vars[1].stored);
+        EXPECT_EQ(rec.size, fs::file_size(path));
+        verify_posix_file(path, rec, 4096);
+        EXPECT_EQ(read_back<double>(path, field), v.field);
+        EXPECT_EQ(read_back<std::uint64_t>(path, rec.vars[1]), v.noise);
+        EXPECT_EQ(read_back<int>(path, rec.vars[2]), v.small);
+    }
+}
+
+// A rank's data inside a shared file (ckpt_io 2 and 4 carry packed L1
+// files into their L4 file as they are): read through the stream's extents.
+TEST(PackedPosix, ReadsThroughAStreamOfExtents) {
+    const Vars v;
+    test::TempDir dir;
+    const fs::path path = dir.path() / "f.fti";
+    const FileRecord rec = write_packed(path, v, Codec::lz4);
+    // The same bytes after a 1000-byte header, in two pieces of a larger file.
+    std::vector<char> bytes(rec.size);
+    {
+        File in = File::open_read(path);
+        in.read_exact_at(std::as_writable_bytes(std::span(bytes)), 0);
+    }
+    const fs::path shared = dir.path() / "shared";
+    File out = File::create(shared);
+    std::vector<char> header(1000, 'h');
+    const std::uint64_t cut = rec.vars[0].stored / 2;
+    out.write_all(std::as_bytes(std::span(header)));
+    out.write_all(std::as_bytes(std::span(bytes).first(cut)));
+    out.write_all(std::as_bytes(std::span(header)));
+    out.write_all(std::as_bytes(std::span(bytes).subspan(cut)));
+    out.close();
+    const Extents extents{{1000, cut}, {2000 + cut, rec.size - cut}};
+    std::vector<double> field(v.field.size());
+    read_checked_var(File::open_read(shared), extents, rec.vars[0], std::as_writable_bytes(std::span(field)));
+    EXPECT_EQ(field, v.field);
+}
+
+TEST(PackedPosix, DamageAndTruncationAreNamed) {
+    const Vars v;
+    test::TempDir dir;
+    const fs::path path = dir.path() / "f.fti";
+    const FileRecord rec = write_packed(path, v, Codec::zstd);
+    {
+        File f = File::open_update(path);
+        const std::byte bad[1] = {std::byte{0x5a}};
+        f.write_all_at(bad, rec.vars[1].offset + 100000);  // a block of the random variable
+        f.close();
+    }
+    std::string msg = error_message(ErrorKind::corrupt, [&] { read_back<std::uint64_t>(path, rec.vars[1]); });
+    EXPECT_NE(msg.find("variable 2 in '" + path.string() + "': block 1 of 3"), std::string::npos) << msg;
+    msg = error_message(ErrorKind::corrupt, [&] { verify_posix_file(path, rec, 4096); });
+    EXPECT_NE(msg.find("fails its checksum"), std::string::npos) << msg;
+    EXPECT_EQ(read_back<double>(path, rec.vars[0]), v.field) << "the other variables still read";
+
+    ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(rec.vars[0].stored - 10)), 0);
+    msg = error_message(ErrorKind::corrupt, [&] { verify_posix_file(path, rec, 4096); });
+    EXPECT_NE(msg.find("(truncated)"), std::string::npos) << msg;
+    msg = error_message(ErrorKind::corrupt, [&] { read_back<double>(path, rec.vars[0]); });
+    EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
+}
+
+// Metadata that says a variable is packed where its bytes are not, or of
+// another size than its frame holds, is refused by the frame's checks.
+TEST(PackedPosix, MetadataThatDisagreesWithTheFrameIsRefused) {
+    const Vars v;
+    test::TempDir dir;
+    const fs::path path = dir.path() / "f.fti";
+    const FileRecord rec = write_packed(path, v, Codec::lz4);
+    VarRecord lie = rec.vars[0];
+    lie.stored -= 8;  // the frame's end moves into its table
+    EXPECT_NE(error_message(ErrorKind::corrupt, [&] { read_back<double>(path, lie); }).find("not a valid compressed"),
+              std::string::npos);
+    lie = rec.vars[0];
+    lie.size -= 8;
+    std::vector<double> out(lie.size / sizeof(double));
+    const std::string msg = error_message(ErrorKind::corrupt, [&] {
+        read_posix_var(File::open_read(path), lie, std::as_writable_bytes(std::span(out)));
+    });
+    EXPECT_NE(msg.find("its metadata says " + std::to_string(lie.size)), std::string::npos) << msg;
+    lie = rec.vars[2];
+    lie.stored = lie.size;  // stored as it is, but said packed
+    EXPECT_NE(error_message(ErrorKind::corrupt, [&] { read_back<int>(path, lie); }).find("variable 3"),
+              std::string::npos);
+}
+
+TEST(PackedPosix, MetadataLinesRoundTrip) {
+    const Vars v;
+    test::TempDir dir;
+    FileRecord rec = write_packed(dir.path() / "f.fti", v, Codec::lz4);
+    rec.file = "f.fti";
+    const std::string text = serialize_file_record(rec);
+    EXPECT_NE(text.find("\nELEM 8\nPACKED " + std::to_string(rec.vars[0].stored) + "\n"), std::string::npos) << text;
+    const FileRecord back = parse_file_record(text, "test");
+    ASSERT_EQ(back.vars.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(back.vars[i].stored, rec.vars[i].stored);
+        EXPECT_EQ(back.vars[i].elem, rec.vars[i].elem);
+    }
+    auto refused = [](const std::string& lines) {
+        const std::string t =
+            "FILE f\nRANK 0\nHOLDER 0\nNODE 0\nTYPE FULL\nCOMPLETE 1\nSIZE 8\nCRC 0x00000000\n" + lines + "END_FILE\n";
+        return error_message(ErrorKind::corrupt, [&] { parse_file_record(t, "test"); });
+    };
+    EXPECT_NE(refused("PACKED 5\n").find("PACKED without its VAR record"), std::string::npos);
+    EXPECT_NE(refused("VAR 1 OFFSET 0 SIZE 8 CRC 0x00000000\nPACKED 0\n").find("PACKED 0"), std::string::npos);
+    EXPECT_NE(refused("VAR 1 OFFSET 0 SIZE 8 CRC 0x00000000\nPACKED 5\nPACKED 5\n").find("given twice"),
+              std::string::npos);
+    EXPECT_NE(refused("VAR 1 OFFSET 0 SIZE 8 CRC 0x00000000\nELEM x\n").find("invalid number"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mlckpt::core
