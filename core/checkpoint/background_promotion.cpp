@@ -22,10 +22,12 @@ void Promotion::run_local() {
     ctx_.background->wait();
     if (level_ != 4 || shared_l4()) return;
     const Directory dir = ctx_.layout.make_dir(ctx_.layout.ckpt_dir(target(), 0));
-    copy_verified(ctx_.data_path_for(committed_, record_.rank, ctx_.topo.node_id), dir, record_,
-                  ctx_.io_buffer_bytes());
-    copy_ = dir.path_of(record_.file);
-    mine_ = {record_};
+    // With another codec at L4, the worker packs the copy: the application
+    // does not wait for it.
+    const FileRecord copy = copy_for_level(ctx_, ctx_.data_path_for(committed_, record_.rank, ctx_.topo.node_id), dir,
+                                           record_, committed_.level, level_);
+    copy_ = dir.path_of(copy.file);
+    mine_ = {copy};
 }
 
 void Promotion::communicate(MPI_Comm app, MPI_Comm group) {

@@ -1,6 +1,7 @@
 #include "format/packed_var.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "common/error.hpp"
@@ -22,9 +23,12 @@ void read_stream(const File& file, const Extents& extents, std::uint64_t pos, st
     }
 }
 
-}  // namespace
-
-void read_packed_var(const File& file, const Extents& extents, const VarRecord& var, std::span<std::byte> out) {
+// Decodes `var` batch by batch: `place(raw_offset, raw_length)` says where
+// a batch's raw bytes go, `use` sees them once decoded and checked. Checks
+// the variable's CRC-32 at the end.
+void decode_packed_var(const File& file, const Extents& extents, const VarRecord& var,
+                       const std::function<std::span<std::byte>(std::uint64_t, std::size_t)>& place,
+                       const std::function<void(std::span<const std::byte>)>& use) {
     const std::string what = "variable " + std::to_string(var.id) + " in '" + file.path().string() + "'";
     const std::uint64_t frame = var.stored;
     if (frame < kPackedTrailerBytes) {
@@ -44,24 +48,50 @@ void read_packed_var(const File& file, const Extents& extents, const VarRecord& 
     std::vector<std::byte> stored;
     std::uint32_t crc = 0;
     for (std::size_t first = 0; first < blocks.size();) {
-        // Consecutive blocks up to the batch's bytes (one at least).
+        // Consecutive blocks up to the batch's bytes, stored and raw (one
+        // block at least).
         std::size_t last = first + 1;
         std::uint64_t bytes = blocks[first].stored;
-        while (last < blocks.size() && bytes + blocks[last].stored <= kBatchBytes) bytes += blocks[last++].stored;
+        std::uint64_t raw_bytes = blocks[first].raw_length;
+        while (last < blocks.size() && bytes + blocks[last].stored <= kBatchBytes &&
+               raw_bytes + blocks[last].raw_length <= kBatchBytes) {
+            bytes += blocks[last].stored;
+            raw_bytes += blocks[last++].raw_length;
+        }
         stored.resize(static_cast<std::size_t>(bytes));
         read_stream(file, extents, var.offset + blocks[first].offset, stored);
-        const std::uint64_t raw_begin = blocks[first].raw_offset;
-        const std::uint64_t raw_end = blocks[last - 1].raw_offset + blocks[last - 1].raw_length;
-        auto raw = out.subspan(static_cast<std::size_t>(raw_begin), static_cast<std::size_t>(raw_end - raw_begin));
+        auto raw = place(blocks[first].raw_offset, static_cast<std::size_t>(raw_bytes));
         const std::uint32_t batch_crc = decode_packed_blocks(trailer, std::span(blocks).subspan(first, last - first),
                                                              stored, raw, codec_threads(), what);
         crc = first == 0 ? batch_crc : crc32_combine(crc, batch_crc, raw.size());
+        use(raw);
         first = last;
     }
     if (crc != var.crc32) {
         fail(ErrorKind::corrupt, what + " fails its checksum after decompression: stored " + crc32_hex(var.crc32) +
                                      ", read " + crc32_hex(crc));
     }
+}
+
+}  // namespace
+
+void read_packed_var(const File& file, const Extents& extents, const VarRecord& var, std::span<std::byte> out) {
+    decode_packed_var(
+        file, extents, var,
+        [&](std::uint64_t offset, std::size_t length) { return out.subspan(static_cast<std::size_t>(offset), length); },
+        [](std::span<const std::byte>) {});
+}
+
+void stream_packed_var(const File& file, const Extents& extents, const VarRecord& var,
+                       const std::function<void(std::span<const std::byte>)>& use) {
+    std::vector<std::byte> scratch;
+    decode_packed_var(
+        file, extents, var,
+        [&](std::uint64_t, std::size_t length) {
+            scratch.resize(length);
+            return std::span(scratch);
+        },
+        use);
 }
 
 }  // namespace mlckpt::core

@@ -24,58 +24,102 @@ VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::ui
     return var;
 }
 
+namespace {
+
+// Writes a variable's bytes at increasing offsets, gathered a few MiB at a
+// time, and computes their CRC-32.
+class GatheredOutput {
+  public:
+    GatheredOutput(File& file, std::uint64_t at) : file_(file), at_(at) {}
+
+    void append(std::span<const std::byte> piece) {
+        crc_.update(piece);
+        written_ += piece.size();
+        if (gathered_.size() + piece.size() > kGather) flush();
+        if (piece.size() >= kGather) {
+            file_.write_all_at(piece, at_);
+            at_ += piece.size();
+            return;
+        }
+        gathered_.insert(gathered_.end(), piece.begin(), piece.end());
+    }
+    void flush() {
+        if (gathered_.empty()) return;
+        file_.write_all_at(gathered_, at_);
+        file_.start_writeback(at_, gathered_.size());
+        at_ += gathered_.size();
+        gathered_.clear();
+    }
+    std::uint32_t crc() const { return crc_.value(); }
+    std::uint64_t written() const { return written_; }
+
+  private:
+    static constexpr std::size_t kGather = std::size_t{8} << 20;
+    File& file_;
+    std::uint64_t at_;
+    std::vector<std::byte> gathered_;
+    Crc32 crc_;
+    std::uint64_t written_ = 0;
+};
+
+}  // namespace
+
+std::uint32_t PosixWriter::element_size_of(int id) const {
+    const auto it = packing_.element_sizes.find(id);
+    return it == packing_.element_sizes.end() ? 0 : static_cast<std::uint32_t>(it->second);
+}
+
+bool PosixWriter::packs(std::uint64_t size) const {
+    return packing_.codec != Codec::none && size >= kMinPackedBytes;
+}
+
 void PosixWriter::add(int id, std::span<const std::byte> data, const std::string& name) {
-    const auto elem = packing_.element_sizes.find(id);
-    const std::size_t element_size = elem == packing_.element_sizes.end() ? 0 : elem->second;
-    if (packing_.codec != Codec::none && data.size() >= kMinPackedBytes) {
-        VarRecord var = describe_var(id, record_.size, data.size(), 0, name);
-        var.elem = static_cast<std::uint32_t>(element_size);
-        const std::uint32_t frame_crc = add_packed(var, data);
-        file_crc_ = crc32_combine(file_crc_, frame_crc, var.stored);
-        record_.size += var.stored;
-        record_.vars.push_back(std::move(var));
+    if (packs(data.size())) {
+        add_pieces(id, data.size(), name, [&](const PieceSink& sink) { sink(data); });
         return;
     }
     Crc32 crc;
     write_overlapped(
         file_, record_.size, data, [&](std::span<const std::byte> piece) { crc.update(piece); }, path_kind_);
     VarRecord var = describe_var(id, record_.size, data.size(), crc.value(), name);
-    var.elem = static_cast<std::uint32_t>(element_size);
+    var.elem = element_size_of(id);
     file_crc_ = crc32_combine(file_crc_, var.crc32, data.size());  // no second pass over the data
     record_.size += data.size();
     record_.vars.push_back(std::move(var));
 }
 
-std::uint32_t PosixWriter::add_packed(VarRecord& var, std::span<const std::byte> data) {
-    // The frame's pieces are gathered and written a few MiB at a time.
-    constexpr std::size_t kGather = std::size_t{8} << 20;
-    std::vector<std::byte> gathered;
-    std::uint64_t at = var.offset;
-    Crc32 crc;
-    auto write_gathered = [&] {
-        if (gathered.empty()) return;
-        file_.write_all_at(gathered, at);
-        file_.start_writeback(at, gathered.size());
-        at += gathered.size();
-        gathered.clear();
-    };
-    PackedEncoder encoder(packing_.codec, shuffle_unit(var.elem), packing_.block_bytes, codec_threads(),
-                          [&](std::span<const std::byte> piece) {
-                              crc.update(piece);
-                              if (gathered.size() + piece.size() > kGather) write_gathered();
-                              if (piece.size() >= kGather) {
-                                  file_.write_all_at(piece, at);
-                                  at += piece.size();
-                                  return;
-                              }
-                              gathered.insert(gathered.end(), piece.begin(), piece.end());
-                          });
-    encoder.feed(data);
-    encoder.finish();
-    write_gathered();
-    var.crc32 = encoder.raw_crc();
-    var.stored = encoder.frame_bytes();
-    return crc.value();
+void PosixWriter::add_pieces(int id, std::uint64_t size, const std::string& name, const PieceProducer& produce) {
+    VarRecord var = describe_var(id, record_.size, size, 0, name);
+    var.elem = element_size_of(id);
+    GatheredOutput out(file_, var.offset);
+    std::uint64_t produced = 0;
+    if (packs(size)) {
+        PackedEncoder encoder(packing_.codec, shuffle_unit(var.elem), packing_.block_bytes, codec_threads(),
+                              [&](std::span<const std::byte> piece) { out.append(piece); });
+        produce([&](std::span<const std::byte> piece) {
+            produced += piece.size();
+            encoder.feed(piece);
+        });
+        encoder.finish();
+        var.crc32 = encoder.raw_crc();
+        var.stored = encoder.frame_bytes();
+    } else {
+        Crc32 raw;
+        produce([&](std::span<const std::byte> piece) {
+            produced += piece.size();
+            raw.update(piece);
+            out.append(piece);
+        });
+        var.crc32 = raw.value();
+    }
+    out.flush();
+    if (produced != size) {
+        fail(ErrorKind::corrupt, "variable " + std::to_string(id) + " of '" + file_.path().string() +
+                                     "': " + std::to_string(produced) + " bytes arrived for " + std::to_string(size));
+    }
+    file_crc_ = crc32_combine(file_crc_, out.crc(), out.written());
+    record_.size += out.written();
+    record_.vars.push_back(std::move(var));
 }
 
 FileRecord PosixWriter::finish() {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -44,12 +45,18 @@ class PosixWriter final : public FileWriter {
         : PosixWriter(File::create(path), path_kind) {}
 
     void add(int id, std::span<const std::byte> data, const std::string& name) override;
+    // A variable of `size` bytes that `produce` hands, in pieces of any
+    // size and in order, to the sink it is given (a copy of a file, read a
+    // piece at a time). Throws if the pieces do not add up to `size`.
+    using PieceSink = std::function<void(std::span<const std::byte>)>;
+    using PieceProducer = std::function<void(const PieceSink&)>;
+    void add_pieces(int id, std::uint64_t size, const std::string& name, const PieceProducer& produce);
     bool has(int id) const override { return record_.find_var(id) != nullptr; }
     FileRecord finish() override;
 
   private:
-    // Writes `data` packed from record_.size; returns its frame's CRC-32.
-    std::uint32_t add_packed(VarRecord& var, std::span<const std::byte> data);
+    std::uint32_t element_size_of(int id) const;  // 0 when not given
+    bool packs(std::uint64_t size) const;         // whether a variable of `size` bytes is packed
 
     File file_;
     WritePath path_kind_;

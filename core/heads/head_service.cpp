@@ -113,9 +113,9 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
             for (std::size_t i = 0; i < data.size(); ++i) {
                 if (ref.level == 4) {
                     CheckpointRef local{ref.seq, 1, ref.ckpt_id, ref.own_dir};
-                    copy_verified(ctx_.data_path_for(local, data[i].rank, ctx_.topo.node_id),
-                                  ctx_.layout.make_dir(ctx_.layout.ckpt_dir(ref, 0)), data[i], ctx_.io_buffer_bytes());
-                    mine.push_back(data[i]);
+                    mine.push_back(copy_for_level(ctx_, ctx_.data_path_for(local, data[i].rank, ctx_.topo.node_id),
+                                                  ctx_.layout.make_dir(ctx_.layout.ckpt_dir(ref, 0)), data[i],
+                                                  local.level, ref.level));
                     continue;
                 }
                 GroupMember m = head_member(ctx_.topo, sector_, static_cast<int>(i));

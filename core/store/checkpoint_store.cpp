@@ -8,6 +8,7 @@
 #include "common/fault_injection.hpp"
 #include "common/plural.hpp"
 #include "config/restart_state.hpp"
+#include "format/posix_repack.hpp"
 #include "format/redo_journal.hpp"
 #include "hash/crc32.hpp"
 #include "io/buffer_pool.hpp"
@@ -219,6 +220,19 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
     }
 }
 
+FileRecord copy_for_level(const Context& ctx, const fs::path& source, const Directory& dir, const FileRecord& record,
+                          int from_level, int to_level) {
+    const Codec codec = ctx.config.codec_of_level(to_level);
+    if (codec == ctx.config.codec_of_level(from_level)) {
+        copy_verified(source, dir, record, ctx.io_buffer_bytes());
+        return record;
+    }
+    Packing packing;
+    packing.codec = codec;
+    packing.block_bytes = static_cast<std::size_t>(ctx.config.compression_block_kb) << 10;
+    return repack_posix_file(source, record, dir, packing, ctx.io_buffer_bytes());
+}
+
 CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
     const fs::path path = ctx.layout.meta_file(ref.level, ref.seq);
     return parse_meta(read_text_file(path), path.string());
@@ -240,7 +254,7 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
         } else {
             run_collectively(ctx.app, [&] {
                 const Directory dir = ctx.layout.make_dir(ctx.layout.ckpt_dir(target, 0));
-                copy_verified(source, dir, mine, ctx.io_buffer_bytes());
+                mine = copy_for_level(ctx, source, dir, mine, ref.level, 4);
                 copy = dir.path_of(mine.file);
             });
         }

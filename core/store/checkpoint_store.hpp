@@ -35,6 +35,13 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
 // Copies a data file into `dir`, checking size and CRC against `record` on
 // the way (temporary name, fsync, rename). Throws naming the file.
 void copy_verified(const fs::path& source, const Directory& dir, const FileRecord& record, std::size_t buffer);
+// The copy into `dir` of a rank's file `source` (its record `record`) of a
+// checkpoint committed at `from_level`, made for `to_level`: as it is
+// (copy_verified) when both levels store files alike, else with its
+// variables packed or unpacked for `to_level`'s codec ([compression]) on
+// the way. Returns the copy's record.
+FileRecord copy_for_level(const Context& ctx, const fs::path& source, const Directory& dir, const FileRecord& record,
+                          int from_level, int to_level);
 
 // The journal of this rank's L4 differential file, left by a crash or by a
 // background apply that failed: applied when its update was committed

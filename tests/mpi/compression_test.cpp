@@ -66,6 +66,98 @@ void packed_roundtrip(int level) {
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
+// The metadata of this rank's variable `id` in checkpoint `seq` at `level`.
+core::VarRecord recorded_var(std::uint64_t seq, int level, int id) {
+    const std::string name = "ckpt" + std::to_string(seq) + ".l" + std::to_string(level) + ".meta";
+    auto found = files_below(meta_dir(), [&](const fs::path& p) { return p.filename() == name; });
+    EXPECT_EQ(found.size(), 1u) << name;
+    if (found.empty()) return {};
+    const core::CheckpointMeta meta = core::parse_meta(core::read_text_file(found[0]), found[0].string());
+    const core::VarRecord* var = meta.file_of(app_rank()).find_var(id);
+    EXPECT_NE(var, nullptr) << "variable " << id << " in " << name;
+    return var != nullptr ? *var : core::VarRecord{};
+}
+
+// An L4 checkpoint completed after its commit (by the heads, or the rank's
+// worker) with L1 uncompressed and L4 compressed: the L1 file is written as
+// it is, the L4 copy packed on the way by the head or the worker; every
+// node lost, the restart reads the packed copy bit for bit.
+TEST(Compression, PromotedL4IsPackedAfterTheCommit) {
+    ASSERT_TRUE(promoted_after_commit()) << "registered as a HEADS or BACKGROUND scenario";
+    ConfigOptions o;
+    o.compression = {{"l1", "none"}, {"l4", "zstd"}, {"block_size", "4"}};
+    const std::string cfg = config(o);
+    if (phase() == 1) {
+        if (!start(cfg)) return;
+        static Dataset d(app_rank());  // the session points at them until the kill
+        static std::vector<double> f(1 << 16);
+        d.protect();
+        ASSERT_FTI(FTI_SCES, FTI_Protect(10, f.data(), static_cast<int64_t>(f.size()), FTI_DBLE));
+        d.fill(1);
+        const std::vector<double> values = field(app_rank(), 1);
+        std::copy(values.begin(), values.end(), f.begin());
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
+        EXPECT_FALSE(recorded_var(1, 1, 10).packed()) << "the file the application waited for is not compressed";
+        ASSERT_FTI(FTI_SCES, FTI_WaitBackground());
+        const core::VarRecord var = recorded_var(1, 4, 10);
+        EXPECT_TRUE(var.packed()) << "the L4 copy is";
+        EXPECT_EQ(var.elem, sizeof(double));
+        EXPECT_LT(var.stored * 2, var.size);
+        const fs::path file = the_file(l4_file(1, app_rank()));
+        EXPECT_EQ(file.string().rfind(global_dir().string(), 0), 0u) << file;
+        expect_recorded_size_and_crc(1, 4, file);
+        return crash();
+    }
+    if (world_rank() == 0) fs::remove_all(local_dir());
+    world_barrier();
+    if (!start(cfg)) return;
+    Dataset d(app_rank());
+    std::vector<double> f(1 << 16);
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Protect(10, f.data(), static_cast<int64_t>(f.size()), FTI_DBLE));
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1));
+    EXPECT_TRUE(f == field(app_rank(), 1));
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+// keep_last_ckpt: FTI_Finalize flushes the last (uncompressed) L1
+// checkpoint to L4, which packs it; the next run restarts from it.
+TEST(Compression, KeptCheckpointIsPackedWhenFlushed) {
+    ConfigOptions o;
+    o.basic["keep_last_ckpt"] = "1";
+    o.compression = {{"l1", "none"}, {"l4", "lz4"}};
+    const std::string cfg = config(o);
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Dataset d(app_rank());
+    std::vector<double> f(1 << 16);
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Protect(10, f.data(), static_cast<int64_t>(f.size()), FTI_DBLE));
+    if (phase() == 1) {
+        d.fill(1);
+        const std::vector<double> values = field(app_rank(), 1);
+        std::copy(values.begin(), values.end(), f.begin());
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
+        EXPECT_FALSE(recorded_var(1, 1, 10).packed());
+        const int rank = app_rank();
+        ASSERT_FTI(FTI_SCES, FTI_Finalize());
+        world_barrier();
+        const std::string name = "ckpt1.l4.meta";
+        auto found = files_below(meta_dir(), [&](const fs::path& p) { return p.filename() == name; });
+        ASSERT_EQ(found.size(), 1u);
+        const core::CheckpointMeta meta = core::parse_meta(core::read_text_file(found[0]), found[0].string());
+        const core::VarRecord* var = meta.file_of(rank).find_var(10);
+        ASSERT_NE(var, nullptr);
+        EXPECT_TRUE(var->packed()) << "the flush packed the L4 copy";
+        return;
+    }
+    EXPECT_EQ(FTI_Status(), 2);
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1));
+    EXPECT_TRUE(f == field(app_rank(), 1));
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
 TEST(Compression, PackedRoundTripL1) {
     packed_roundtrip(FTI_L1);
 }

@@ -109,15 +109,18 @@ std::string config(const ConfigOptions& o) {
         out << "\n[restart]\n; filled in by the library\nfailure = 0\nexec_id =\n";
         out << "\n[advanced]\nlocal_test = " << (separate_nodes() > 0 ? 0 : 1) << "\nblock_size = 64\n";
         for (const auto& [k, v] : o.advanced) out << k << " = " << v << "\n";
+        std::map<std::string, std::string> compressed = o.compression;
         if (!compression().empty()) {
             // Every level that may compress, in blocks of 1 KiB so that each
             // variable has several; the shared L4 files may not.
-            out << "\n[compression]\nblock_size = 1\n";
+            compressed.emplace("block_size", "1");
             const bool shared_l4 = io_mode() == "2" || io_mode() == "4";
             for (int level = 1; level <= (shared_l4 ? 3 : 4); ++level) {
-                out << "l" << level << " = " << compression() << "\n";
+                compressed.emplace("l" + std::to_string(level), compression());
             }
         }
+        if (!compressed.empty()) out << "\n[compression]\n";
+        for (const auto& [k, v] : compressed) out << k << " = " << v << "\n";
         if (!o.injection.empty()) out << "\n[injection]\n";
         for (const auto& [k, v] : o.injection) out << k << " = " << v << "\n";
     }

@@ -35,6 +35,8 @@ struct ConfigOptions {
     std::map<std::string, std::string> basic;        // extra or overriding [basic] keys
     std::map<std::string, std::string> advanced;     // extra [advanced] keys
     std::map<std::string, std::string> injection{};  // [injection] keys, when any
+    // [compression] keys, over those of the COMPRESS variants (compression())
+    std::map<std::string, std::string> compression{};
 };
 
 // Phase 1: rank 0 writes <workdir>/config.fti (local_test = 1, directories in

@@ -492,3 +492,8 @@ foreach(test L2.OneNodeLost L3.OneNodeLost)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok NODES 4 COMPRESS lz4)
 endforeach()
 mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok COMPRESS lz4)
+# L1 uncompressed, L4 compressed: the heads or the worker pack the L4 copy.
+mlckpt_add_mpi_scenario(Compression.PromotedL4IsPackedAfterTheCommit RANKS 4 PHASES killed ok HEADS)
+mlckpt_add_mpi_scenario(Compression.PromotedL4IsPackedAfterTheCommit RANKS 4 PHASES killed ok BACKGROUND)
+mlckpt_add_mpi_scenario(Compression.PromotedL4IsPackedAfterTheCommit RANKS 4 PHASES killed ok SNAPSHOT)
+mlckpt_add_mpi_scenario(Compression.KeptCheckpointIsPackedWhenFlushed RANKS 1 4 PHASES ok ok)

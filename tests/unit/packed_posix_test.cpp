@@ -13,6 +13,7 @@
 #include "format/checkpoint_meta.hpp"
 #include "format/data_extents.hpp"
 #include "format/posix_format.hpp"
+#include "format/posix_repack.hpp"
 #include "hash/crc32.hpp"
 #include "temp_dir.hpp"
 
@@ -43,6 +44,14 @@ FileRecord write_packed(const fs::path& path, const Vars& v, Codec codec) {
     w.add(2, std::as_bytes(std::span(v.noise)), "");
     w.add(3, std::as_bytes(std::span(v.small)), "");
     return w.finish();
+}
+
+// Overwrites one byte of the file at `offset`, in place.
+void damage_byte(const fs::path& path, std::uint64_t offset) {
+    File f = File::open_update(path);
+    const std::byte bad[1] = {std::byte{0x5a}};
+    f.write_all_at(bad, offset);
+    f.close();
 }
 
 template <typename T>
@@ -111,12 +120,7 @@ TEST(PackedPosix, DamageAndTruncationAreNamed) {
     test::TempDir dir;
     const fs::path path = dir.path() / "f.fti";
     const FileRecord rec = write_packed(path, v, Codec::zstd);
-    {
-        File f = File::open_update(path);
-        const std::byte bad[1] = {std::byte{0x5a}};
-        f.write_all_at(bad, rec.vars[1].offset + 100000);  // a block of the random variable
-        f.close();
-    }
+    damage_byte(path, rec.vars[1].offset + 100000);  // a block of the random variable
     std::string msg = error_message(ErrorKind::corrupt, [&] { read_back<std::uint64_t>(path, rec.vars[1]); });
     EXPECT_NE(msg.find("variable 2 in '" + path.string() + "': block 1 of 3"), std::string::npos) << msg;
     msg = error_message(ErrorKind::corrupt, [&] { verify_posix_file(path, rec, 4096); });
@@ -152,6 +156,64 @@ TEST(PackedPosix, MetadataThatDisagreesWithTheFrameIsRefused) {
     lie.stored = lie.size;  // stored as it is, but said packed
     EXPECT_NE(error_message(ErrorKind::corrupt, [&] { read_back<int>(path, lie); }).find("variable 3"),
               std::string::npos);
+}
+
+// A copy for a level that stores files otherwise: none -> lz4 -> zstd ->
+// none, each read back bit for bit; the element sizes carry over.
+TEST(PackedPosix, RepackedCopiesReadBackBitForBit) {
+    const Vars v;
+    test::TempDir dir;
+    fs::path source = dir.path() / "a" / "f.fti";
+    fs::create_directories(source.parent_path());
+    Packing plain;
+    plain.element_sizes = {{1, sizeof(double)}, {2, sizeof(std::uint64_t)}, {3, sizeof(int)}};
+    FileRecord rec;
+    {
+        PosixWriter w(File::create(source), WritePath::page_cache, plain);
+        w.add(1, std::as_bytes(std::span(v.field)), "field");
+        w.add(2, std::as_bytes(std::span(v.noise)), "");
+        w.add(3, std::as_bytes(std::span(v.small)), "");
+        rec = w.finish();
+        rec.file = "f.fti";
+        rec.rank = 5;
+    }
+    int step = 0;
+    for (Codec codec : {Codec::lz4, Codec::zstd, Codec::none}) {
+        const fs::path target_dir = dir.path() / ("c" + std::to_string(step++));
+        fs::create_directories(target_dir);
+        Packing packing;
+        packing.codec = codec;
+        packing.block_bytes = 16 << 10;
+        const FileRecord copy = repack_posix_file(source, rec, Directory::open(target_dir), packing, 5000);
+        const fs::path path = target_dir / "f.fti";
+        EXPECT_EQ(copy.file, "f.fti");
+        EXPECT_EQ(copy.rank, 5);
+        EXPECT_EQ(copy.vars[0].packed(), codec != Codec::none);
+        EXPECT_EQ(copy.vars[0].elem, sizeof(double));
+        EXPECT_EQ(copy.vars[0].crc32, rec.vars[0].crc32);
+        EXPECT_FALSE(fs::exists(target_dir / "f.fti.tmp"));
+        verify_posix_file(path, copy, 4096);
+        EXPECT_EQ(read_back<double>(path, copy.vars[0]), v.field);
+        EXPECT_EQ(read_back<std::uint64_t>(path, copy.vars[1]), v.noise);
+        EXPECT_EQ(read_back<int>(path, copy.vars[2]), v.small);
+        source = path;
+        rec = copy;
+    }
+}
+
+// A damaged source is named, and no copy is left.
+TEST(PackedPosix, RepackOfADamagedFileLeavesNoCopy) {
+    const Vars v;
+    test::TempDir dir;
+    const fs::path source = dir.path() / "f.fti";
+    const FileRecord rec = write_packed(source, v, Codec::lz4);
+    damage_byte(source, rec.vars[0].offset + 10);
+    const fs::path target = dir.path() / "copy";
+    fs::create_directories(target);
+    const std::string msg = error_message(
+        ErrorKind::corrupt, [&] { repack_posix_file(source, rec, Directory::open(target), Packing{}, 4096); });
+    EXPECT_NE(msg.find("variable 1 in '" + source.string() + "': block 0 of"), std::string::npos) << msg;
+    EXPECT_TRUE(fs::is_empty(target));
 }
 
 TEST(PackedPosix, MetadataLinesRoundTrip) {
