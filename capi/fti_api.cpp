@@ -558,6 +558,13 @@ FTIT_hsize_t* FTI_GetDatasetSpan(int did, int rank) {
 
 // ---- end of HDF5 datasets ----------------------------------------------------
 
+int FTI_SetErrorBound(int id, double bound) {
+    return guarded("FTI_SetErrorBound", [&] {
+        session().registry().set_error_bound(id, bound);
+        return FTI_SCES;
+    });
+}
+
 int FTI_WaitBackground(void) {
     return guarded("FTI_WaitBackground", [] {
         session().wait_background();

@@ -25,6 +25,7 @@ MAX_RANK = 7
 # C types as the Fortran interfaces declare them (by value unless a pointer).
 C_TO_FORTRAN = {
     "int": "integer(c_int), value",
+    "double": "real(c_double), value",
     "fti_id_t": "integer(c_int), value",
     "int64_t": "integer(c_int64_t), value",
     "size_t": "integer(c_size_t), value",
@@ -48,8 +49,8 @@ C_RESULT = {
     "FTIT_hsize_t*": "type(c_ptr)",
 }
 # Fortran argument declarations of the generated 'ierr' wrappers.
-WRAPPER_ARG = {"int": "integer, intent(in)", "bool": "logical, intent(in)"}
-WRAPPER_PASS = {"int": "int({0}, c_int)", "bool": "logical({0}, c_bool)"}
+WRAPPER_ARG = {"int": "integer, intent(in)", "bool": "logical, intent(in)", "double": "real(c_double), intent(in)"}
+WRAPPER_PASS = {"int": "int({0}, c_int)", "bool": "logical({0}, c_bool)", "double": "{0}"}
 # Members of the structures the module mirrors as bind(C) types (C has no
 # unsigned integers in Fortran: uint64_t is read as integer(c_int64_t)).
 MEMBER_TYPE = {"int": "integer(c_int)", "int64_t": "integer(c_int64_t)", "uint64_t": "integer(c_int64_t)",

@@ -9,6 +9,8 @@ packages=(
     libssl-dev libiniparser-dev libisal-dev libgtest-dev
     # Compression of checkpoint files (c-blosc: shuffle, LZ4, Zstandard).
     libblosc-dev
+    # Error-bounded lossy compression of the variables that ask for it.
+    libzfp-dev
     clang-format
     # The stacks of a hung test launch (tests/support/capture_stacks.sh).
     gdb

@@ -647,6 +647,16 @@ MLCKPT_EXPORT const char* FTI_LastError(void);
  * Returns at once when nothing is pending. */
 MLCKPT_EXPORT int FTI_WaitBackground(void);
 
+/* Lets the checkpoints of levels that compress ([compression] l<L> other
+ * than none) store protected variable `id`, of type FTI_SFLT or FTI_DBLE,
+ * lossily: each element within `bound` of its value (absolute error, ZFP's
+ * fixed-accuracy mode), instead of bit for bit. A restart then restores
+ * the variable within the bound. 0 makes it exact again. Applies from the
+ * next checkpoint on and stays when the variable is protected again.
+ * FTI_SCES; FTI_NSCS for a variable that is not protected, not float or
+ * double, or a bound that is negative or not finite. */
+MLCKPT_EXPORT int FTI_SetErrorBound(int id, double bound);
+
 /* Version of the library actually loaded: "MAJOR.MINOR.PATCH" and MMmmpp. */
 MLCKPT_EXPORT const char* FTI_VersionString(void);
 MLCKPT_EXPORT int FTI_VersionNumber(void);

@@ -169,7 +169,10 @@ Packing packing_of(const Config& config, int level, const std::vector<Variable>&
     packing.codec = config.codec_of_level(level);
     packing.block_bytes = static_cast<std::size_t>(config.compression_block_kb) << 10;
     if (config.compresses()) {
-        for (const Variable& v : vars) packing.element_sizes[v.id] = v.element_size;
+        for (const Variable& v : vars) {
+            packing.element_sizes[v.id] = v.element_size;
+            if (v.error_bound > 0) packing.error_bounds[v.id] = v.error_bound;
+        }
     }
     return packing;
 }

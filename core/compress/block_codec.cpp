@@ -22,6 +22,7 @@ constexpr CodecInfo kCodecs[] = {
     {Codec::none, "none", nullptr, 0},
     {Codec::lz4, "lz4", BLOSC_LZ4_COMPNAME, 5},
     {Codec::zstd, "zstd", BLOSC_ZSTD_COMPNAME, 1},
+    {Codec::zfp, "zfp", nullptr, 0},
 };
 
 std::atomic<std::size_t> g_threads{1};

@@ -21,9 +21,10 @@ enum class Codec : std::uint8_t {
     none = 0,  // the bytes as they are
     lz4 = 1,   // byte shuffle, then LZ4: fast enough for L1-L3's local disks and networks
     zstd = 2,  // byte shuffle, then Zstandard level 1: smaller, for the shared parallel file system
+    zfp = 3,   // error-bounded lossy (lossy_codec.hpp): only for the variables that ask, never configured
 };
 
-// "none", "lz4", "zstd".
+// "none", "lz4", "zstd", "zfp".
 std::string_view codec_name(Codec codec);
 // The codec a configuration value names, nullopt for anything else.
 std::optional<Codec> codec_named(std::string_view name);

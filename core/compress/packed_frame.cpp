@@ -6,6 +6,7 @@
 #include "common/byte_order.hpp"
 #include "common/error.hpp"
 #include "common/parallel_ranges.hpp"
+#include "compress/lossy_codec.hpp"
 #include "hash/crc32.hpp"
 
 namespace mlckpt::core {
@@ -48,12 +49,18 @@ PackedTrailer parse_packed_trailer(std::span<const std::byte> trailer, std::uint
     }
     t.codec = static_cast<Codec>(codec);
     if (t.unit == 0) bad("a shuffle unit of 0 bytes");
+    if (t.codec == Codec::zfp && t.unit != 4 && t.unit != 8) {
+        bad("lossy blocks of elements of " + std::to_string(t.unit) + " bytes (allowed: 4 or 8)");
+    }
     if (t.block_bytes == 0 || t.block_bytes > kMaxBlockBytes) {
         bad("blocks of " + std::to_string(t.block_bytes) + " bytes (allowed: 1 to " + std::to_string(kMaxBlockBytes) +
             ")");
     }
     // n = ceil(raw / B), computed without overflow.
     const std::uint64_t needed = t.raw_size / t.block_bytes + (t.raw_size % t.block_bytes != 0 ? 1 : 0);
+    if (t.codec == Codec::zfp && t.block_bytes % t.unit != 0) {
+        bad("lossy blocks of " + std::to_string(t.block_bytes) + " bytes, not whole elements");
+    }
     if (needed != t.blocks) {
         bad(std::to_string(t.blocks) + " blocks of " + std::to_string(t.block_bytes) + " bytes for " +
             std::to_string(t.raw_size) + " bytes");
@@ -128,6 +135,9 @@ std::uint32_t decode_packed_blocks(const PackedTrailer& t, std::span<const Packe
             if (b.as_is()) {
                 std::memcpy(raw.data(), in.data(), in.size());
                 raw_crcs[i] = crc;
+            } else if (t.codec == Codec::zfp) {
+                decompress_lossy_block(t.unit, in, raw, what + ": " + block_name(t, b));
+                raw_crcs[i] = crc32_of(raw);
             } else {
                 decompress_block(in, raw, what + ": " + block_name(t, b));
                 raw_crcs[i] = crc32_of(raw);
@@ -139,8 +149,10 @@ std::uint32_t decode_packed_blocks(const PackedTrailer& t, std::span<const Packe
     return crc;
 }
 
-PackedEncoder::PackedEncoder(Codec codec, std::uint8_t unit, std::size_t block_bytes, std::size_t threads, Sink sink)
+PackedEncoder::PackedEncoder(Codec codec, std::uint8_t unit, std::size_t block_bytes, std::size_t threads, Sink sink,
+                             double bound)
     : codec_(codec),
+      bound_(bound),
       unit_(unit == 0 ? 1 : unit),
       block_bytes_(std::max<std::size_t>(unit_, std::min(block_bytes, kMaxBlockBytes) / unit_ * unit_)),
       threads_(std::max<std::size_t>(threads, 1)),
@@ -187,6 +199,7 @@ void PackedEncoder::finish() {
 void PackedEncoder::encode(std::span<const std::byte> raw) {
     const std::size_t count = (raw.size() + block_bytes_ - 1) / block_bytes_;
     if (out_.size() < count) out_.resize(count);
+    if (codec_ == Codec::zfp && reconstructed_.size() < count) reconstructed_.resize(count);
     std::vector<std::size_t> stored(count);
     std::vector<std::uint32_t> raw_crcs(count);
     std::vector<std::uint32_t> stored_crcs(count);
@@ -194,8 +207,15 @@ void PackedEncoder::encode(std::span<const std::byte> raw) {
         for (std::size_t i = begin; i < end; ++i) {
             auto block = raw.subspan(i * block_bytes_, std::min(block_bytes_, raw.size() - i * block_bytes_));
             out_[i].resize(block_bytes_);
-            raw_crcs[i] = crc32_of(block);
-            stored[i] = compress_block(codec_, unit_, block, out_[i]);
+            if (codec_ == Codec::zfp) {
+                reconstructed_[i].resize(block_bytes_);
+                stored[i] = compress_lossy_block(unit_, bound_, block, out_[i], reconstructed_[i]);
+                raw_crcs[i] = crc32_of(
+                    stored[i] == 0 ? block : std::span<const std::byte>(reconstructed_[i]).first(block.size()));
+            } else {
+                raw_crcs[i] = crc32_of(block);
+                stored[i] = compress_block(codec_, unit_, block, out_[i]);
+            }
             stored_crcs[i] = stored[i] == 0 ? raw_crcs[i] : crc32_of(std::span(out_[i].data(), stored[i]));
         }
     });

@@ -11,6 +11,8 @@
 // - trailer (32 bytes): u64 raw size, u32 B, u32 n, u8 codec, u8 shuffle
 //   unit, u16 version (1), u32 zero, u32 CRC-32 of the table and of the
 //   trailer's first 24 bytes, u32 magic "MLCZ" (0x5a434c4d).
+// With codec zfp (lossy, lossy_codec.hpp) the unit is 4 (floats) or 8
+// (doubles) and the variable's CRC-32 is that of the values decompressed.
 //
 // All integers are little-endian. The trailer comes last so that a
 // variable is written in one pass, whatever its size, and is found from the
@@ -81,7 +83,10 @@ class PackedEncoder {
     using Sink = std::function<void(std::span<const std::byte>)>;
 
     // `block_bytes` is rounded down to a multiple of the shuffle unit.
-    PackedEncoder(Codec codec, std::uint8_t unit, std::size_t block_bytes, std::size_t threads, Sink sink);
+    // Codec::zfp: lossy within `bound` (unit 4, floats, or 8, doubles);
+    // raw_crc() is then that of the values a restart gets back.
+    PackedEncoder(Codec codec, std::uint8_t unit, std::size_t block_bytes, std::size_t threads, Sink sink,
+                  double bound = 0);
 
     void feed(std::span<const std::byte> raw);
     // The last block, the table and the trailer.
@@ -96,6 +101,7 @@ class PackedEncoder {
     void emit(std::span<const std::byte> bytes);
 
     Codec codec_;
+    double bound_;
     std::uint8_t unit_;
     std::size_t block_bytes_;
     std::size_t threads_;
@@ -103,6 +109,7 @@ class PackedEncoder {
     Sink sink_;
     std::vector<std::byte> pending_;  // the start of a block not yet whole
     std::vector<std::vector<std::byte>> out_;
+    std::vector<std::vector<std::byte>> reconstructed_;  // lossy blocks as decompressed
     std::vector<std::byte> table_;
     std::uint64_t raw_size_ = 0;
     std::uint32_t raw_crc_ = 0;

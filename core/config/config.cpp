@@ -188,7 +188,8 @@ void apply_single_file_inline(Config& c, const Where& w) {
 KeySpec codec_key(const char* key, int level) {
     return {"compression", key, false, [=](Config& c, const Where& w) {
                 const std::optional<Codec> codec = codec_named(w.value);
-                if (!codec) bad_value(w, "not a codec", "none, lz4 (fast) or zstd (smaller)");
+                // Lossy compression is asked for per variable (FTI_SetErrorBound), never per level.
+                if (!codec || *codec == Codec::zfp) bad_value(w, "not a codec", "none, lz4 (fast) or zstd (smaller)");
                 c.level_codec[static_cast<std::size_t>(level - 1)] = *codec;
             }};
 }

@@ -94,8 +94,12 @@ void PosixWriter::add_pieces(int id, std::uint64_t size, const std::string& name
     GatheredOutput out(file_, var.offset);
     std::uint64_t produced = 0;
     if (packs(size)) {
-        PackedEncoder encoder(packing_.codec, shuffle_unit(var.elem), packing_.block_bytes, codec_threads(),
-                              [&](std::span<const std::byte> piece) { out.append(piece); });
+        const auto bound = packing_.error_bounds.find(id);
+        const bool lossy =
+            bound != packing_.error_bounds.end() && bound->second > 0 && (var.elem == 4 || var.elem == 8);
+        PackedEncoder encoder(
+            lossy ? Codec::zfp : packing_.codec, shuffle_unit(var.elem), packing_.block_bytes, codec_threads(),
+            [&](std::span<const std::byte> piece) { out.append(piece); }, lossy ? bound->second : 0);
         produce([&](std::span<const std::byte> piece) {
             produced += piece.size();
             encoder.feed(piece);

@@ -31,6 +31,10 @@ struct Packing {
     // recorded (ELEM) for every variable when given, so that a later copy
     // of the file may pack it.
     std::unordered_map<int, std::size_t> element_sizes;
+    // Error bounds by variable id (FTI_SetErrorBound): those float and
+    // double variables are packed lossily (Codec::zfp) where `codec`
+    // compresses.
+    std::unordered_map<int, double> error_bounds;
 };
 
 // Variables smaller than this are stored as they are: a frame's table and

@@ -1,5 +1,6 @@
 #include "registry/registry.hpp"
 
+#include <cmath>
 #include <limits>
 
 #include "common/error.hpp"
@@ -17,6 +18,24 @@ std::int64_t element_count(const std::vector<std::uint64_t>& dims) {
 }
 
 }  // namespace
+
+void Registry::set_error_bound(int id, double bound) {
+    auto at = position_.find(id);
+    if (at == position_.end()) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + " is not protected; FTI_Protect it first");
+    }
+    Variable& v = vars_[at->second];
+    if (v.type != kFloat && v.type != kDouble) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) +
+                                   " is not of type FTI_SFLT or FTI_DBLE: error bounds apply to float and double "
+                                   "variables only");
+    }
+    if (!std::isfinite(bound) || bound < 0) {
+        fail(ErrorKind::usage, "variable " + std::to_string(id) + ": error bound " + std::to_string(bound) +
+                                   " is invalid; allowed: a finite number > 0, or 0 for exact storage");
+    }
+    v.error_bound = bound;
+}
 
 void Registry::protect(int id, void* ptr, std::int64_t count, int type) {
     if (id < 0 || id > max_var_id_) {
@@ -39,6 +58,7 @@ void Registry::protect(int id, void* ptr, std::int64_t count, int type) {
     }
     Variable v{id, ptr, count, type, elem};
     if (auto at = position_.find(id); at != position_.end()) {
+        if (type == kFloat || type == kDouble) v.error_bound = vars_[at->second].error_bound;
         vars_[at->second] = v;
         if (auto it = datasets_.find(id); it != datasets_.end() && element_count(it->second.dims) != count) {
             it->second.dims.clear();

@@ -22,6 +22,9 @@ struct Variable {
     std::int64_t count = 0;
     int type = 0;
     std::size_t element_size = 0;
+    // FTI_SetErrorBound: float and double variables stored lossily, each
+    // element within this absolute error, by levels that compress; 0: exact.
+    double error_bound = 0;
 
     std::uint64_t bytes() const { return static_cast<std::uint64_t>(count) * element_size; }
     std::span<std::byte> data() const { return {static_cast<std::byte*>(ptr), static_cast<std::size_t>(bytes())}; }
@@ -49,6 +52,11 @@ class Registry {
     // keeps the variable's dataset name and group, and its shape while the
     // shape still holds `count` elements.
     void protect(int id, void* ptr, std::int64_t count, int type);
+    // FTI_SetErrorBound: `bound` > 0 lets the checkpoints of levels that
+    // compress store variable `id` (float or double) within that absolute
+    // error; 0 makes it exact again. Kept when the variable is protected
+    // again as float or double.
+    void set_error_bound(int id, double bound);
 
     GroupTree& groups() { return groups_; }
     const GroupTree& groups() const { return groups_; }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <fstream>
@@ -394,6 +395,46 @@ TEST(CppWrapper, WaitForTheBackground) {
     EXPECT_EQ(s.status(), 1);
     s.recover();
     EXPECT_EQ(std::count(field.begin(), field.end(), 1.0 + app_rank()), 100000);
+    s.finalize();
+}
+
+// An error bound (FTI_SetErrorBound) on a double field, set where it is
+// protected: the L4 checkpoint, compressed, restores it within the bound;
+// an integer variable refuses one.
+TEST(CppWrapper, ErrorBoundedField) {
+    ConfigOptions options;
+    options.compression = {{"l4", "zstd"}};
+    std::string cfg = config(options);
+    auto value = [](std::size_t i) { return 1.0 + std::sin(static_cast<double>(i) * 0.001); };
+    if (phase() == 1) {
+        // A crash after the checkpoint: the session is never destroyed (see RestartPath).
+        alignas(Session) static unsigned char storage[sizeof(Session)];
+        Session& crashing = *new (storage) Session{cfg, MPI_COMM_WORLD};
+        static std::vector<double> field(50000);
+        static std::vector<int> steps(10, 7);
+        crashing.protect(1, field).error_bound(1e-3);
+        try {
+            crashing.protect(2, steps).error_bound(1e-3);
+            ADD_FAILURE() << "an int variable took an error bound";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.code(), FTI_NSCS);
+            EXPECT_NE(std::string(e.what()).find("not of type FTI_SFLT or FTI_DBLE"), std::string::npos) << e.what();
+        }
+        for (std::size_t i = 0; i < field.size(); ++i) field[i] = value(i);
+        EXPECT_TRUE(crashing.checkpoint(1, Level::L4));
+        return;
+    }
+    Session s{cfg, MPI_COMM_WORLD};
+    std::vector<double> field(50000);
+    std::vector<int> steps(10);
+    s.protect(1, field).error_bound(1e-3);
+    s.protect(2, steps);
+    EXPECT_EQ(s.status(), 1);
+    s.recover();
+    double worst = 0;
+    for (std::size_t i = 0; i < field.size(); ++i) worst = std::max(worst, std::fabs(field[i] - value(i)));
+    EXPECT_LE(worst, 1e-3);
+    EXPECT_EQ(std::count(steps.begin(), steps.end(), 7), 10) << "the variable without a bound is exact";
     s.finalize();
 }
 

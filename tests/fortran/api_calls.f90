@@ -1,6 +1,6 @@
 ! Every call of the module besides the FTI_Protect matrix, over two launches:
 ! derived types through the c_ptr form (opaque and composite types), named
-! ids, incremental checkpoints, stored sizes, per-variable recovery,
+! ids, incremental checkpoints, error bounds, stored sizes, per-variable recovery,
 ! FTI_Realloc of a C buffer, the error message and the version.
 program api_calls
   use, intrinsic :: iso_c_binding
@@ -94,6 +94,12 @@ program api_calls
     call expect(ierr, FTI_SCES, 'FTI_Protect(named)')
     call FTI_Protect(3, buffer, int(100 + rank, c_int64_t), FTI_REAL8, ierr)
     call expect(ierr, FTI_SCES, 'FTI_Protect(C buffer)')
+    ! An error bound: taken for a double (no level compresses here, so it
+    ! stays exact), refused for a variable that is not float or double.
+    call FTI_SetErrorBound(3, 1.0d-6, ierr)
+    call expect(ierr, FTI_SCES, 'FTI_SetErrorBound(3)')
+    call FTI_SetErrorBound(1, 1.0d-6, ierr)
+    call expect(ierr, FTI_NSCS, 'FTI_SetErrorBound(1), a derived type')
     ! An incremental checkpoint, one variable at a time.
     call FTI_InitICP(1, FTI_L1, .true., ierr)
     call expect(ierr, FTI_SCES, 'FTI_InitICP')

@@ -4,6 +4,7 @@
 //   mlckpt_fuzz_seeds DIR   (tests/fuzz/corpus: one directory per target)
 // Kept small (a few KiB a file): libFuzzer mutates every byte of a seed.
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -204,14 +205,26 @@ void config_seeds(const fs::path& dir) {
 
 }  // namespace
 
-// Packed variables: smooth doubles in several blocks (LZ4, Zstandard), a
-// block stored as it is beside compressed ones, and an empty variable.
+// 300 doubles of a smooth curve.
+std::vector<std::byte> smooth_doubles() {
+    std::vector<std::byte> out(300 * sizeof(double));
+    for (std::size_t i = 0; i < 300; ++i) {
+        const double v = 10.0 + static_cast<double>(i * i) / 1000.0;
+        std::memcpy(out.data() + i * sizeof(double), &v, sizeof v);
+    }
+    return out;
+}
+
+// Packed variables: smooth doubles in several blocks (LZ4, Zstandard, ZFP
+// within a bound), a block stored as it is beside compressed ones, and an
+// empty variable.
 void packed_seeds(const fs::path& dir) {
     struct Seed {
         const char* name;
         Codec codec;
         std::size_t block;
         std::vector<std::byte> raw;
+        double bound = 0;
     };
     std::vector<std::byte> smooth(3000);
     for (std::size_t i = 0; i < smooth.size(); ++i) smooth[i] = static_cast<std::byte>(i % 8 < 6 ? 0 : i / 64);
@@ -222,11 +235,13 @@ void packed_seeds(const fs::path& dir) {
     const Seed seeds[] = {{"lz4_three_blocks", Codec::lz4, 1024, smooth},
                           {"zstd_three_blocks", Codec::zstd, 1024, smooth},
                           {"lz4_block_as_is", Codec::lz4, 1024, mixed},
-                          {"zstd_empty", Codec::zstd, 1024, {}}};
+                          {"zstd_empty", Codec::zstd, 1024, {}},
+                          {"zfp_doubles", Codec::zfp, 1024, smooth_doubles(), 1e-3}};
     for (const Seed& seed : seeds) {
         std::vector<std::byte> frame;
-        PackedEncoder encoder(seed.codec, 8, seed.block, 1,
-                              [&](std::span<const std::byte> p) { frame.insert(frame.end(), p.begin(), p.end()); });
+        PackedEncoder encoder(
+            seed.codec, 8, seed.block, 1,
+            [&](std::span<const std::byte> p) { frame.insert(frame.end(), p.begin(), p.end()); }, seed.bound);
         encoder.feed(seed.raw);
         encoder.finish();
         const fs::path path = dir / (std::string(seed.name) + ".fti");

@@ -158,6 +158,62 @@ TEST(Compression, KeptCheckpointIsPackedWhenFlushed) {
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
+// FTI_SetErrorBound: a double and a float field stored within their
+// bounds (not bit for bit), an integer variable refused, every other
+// variable exact; at L1 and L4, each compressed.
+void error_bounded(int level) {
+    ASSERT_FALSE(compression().empty()) << "registered with COMPRESS only";
+    const std::string cfg = config();
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Dataset d(app_rank());
+    d.protect();
+    std::vector<double> f(1 << 15);
+    std::vector<float> g(1 << 15);
+    ASSERT_FTI(FTI_SCES, FTI_Protect(10, f.data(), static_cast<int64_t>(f.size()), FTI_DBLE));
+    ASSERT_FTI(FTI_SCES, FTI_Protect(11, g.data(), static_cast<int64_t>(g.size()), FTI_SFLT));
+    ASSERT_FTI(FTI_SCES, FTI_SetErrorBound(10, 1e-4));
+    ASSERT_FTI(FTI_SCES, FTI_SetErrorBound(11, 1e-2));
+    EXPECT_FTI(FTI_NSCS, FTI_SetErrorBound(0, 1e-2));  // Dataset's variable 0 holds ints
+    EXPECT_NE(std::string(FTI_LastError()).find("not of type FTI_SFLT or FTI_DBLE"), std::string::npos);
+    EXPECT_FTI(FTI_NSCS, FTI_SetErrorBound(10, -1));
+    auto fill = [&] {
+        for (std::size_t i = 0; i < f.size(); ++i) {
+            f[i] = 20 + 80 * std::exp(-static_cast<double>(i) * 1e-4) + 1e-3 * std::sin(static_cast<double>(i) * 7.1);
+            g[i] = static_cast<float>(f[i] * 3);
+        }
+    };
+    if (phase() == 1) {
+        d.fill(1);
+        fill();
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
+        EXPECT_EQ(recorded_var(1, level, 10).size, f.size() * sizeof(double));
+        EXPECT_LT(recorded_var(1, level, 10).stored * 3, f.size() * sizeof(double));
+        return;  // crash
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1)) << "variables without a bound are exact";
+    const std::vector<double> f_back = f;
+    const std::vector<float> g_back = g;
+    fill();
+    double worst_f = 0;
+    double worst_g = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        worst_f = std::max(worst_f, std::fabs(f_back[i] - f[i]));
+        worst_g = std::max(worst_g, std::fabs(static_cast<double>(g_back[i]) - static_cast<double>(g[i])));
+    }
+    EXPECT_LE(worst_f, 1e-4);
+    EXPECT_GT(worst_f, 0) << "lossy, as asked";
+    EXPECT_LE(worst_g, 1e-2);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(Compression, ErrorBoundedVariablesL1) {
+    error_bounded(FTI_L1);
+}
+TEST(Compression, ErrorBoundedVariablesL4) {
+    error_bounded(FTI_L4);
+}
+
 TEST(Compression, PackedRoundTripL1) {
     packed_roundtrip(FTI_L1);
 }

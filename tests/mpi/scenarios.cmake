@@ -497,3 +497,7 @@ mlckpt_add_mpi_scenario(Compression.PromotedL4IsPackedAfterTheCommit RANKS 4 PHA
 mlckpt_add_mpi_scenario(Compression.PromotedL4IsPackedAfterTheCommit RANKS 4 PHASES killed ok BACKGROUND)
 mlckpt_add_mpi_scenario(Compression.PromotedL4IsPackedAfterTheCommit RANKS 4 PHASES killed ok SNAPSHOT)
 mlckpt_add_mpi_scenario(Compression.KeptCheckpointIsPackedWhenFlushed RANKS 1 4 PHASES ok ok)
+# FTI_SetErrorBound: lossy within the bound where the level compresses.
+foreach(level L1 L4)
+  mlckpt_add_mpi_scenario(Compression.ErrorBoundedVariables${level} RANKS 1 4 PHASES ok ok COMPRESS zstd)
+endforeach()

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "common/byte_order.hpp"
+#include "compress/lossy_codec.hpp"
 #include "expect_error.hpp"
 #include "hash/crc32.hpp"
 
@@ -180,6 +181,112 @@ TEST(PackedFrame, HostileTrailersAreRefusedBeforeAnythingIsSized) {
             }
         });
         EXPECT_NE(msg.find("not a valid compressed variable"), std::string::npos) << msg;
+    }
+}
+
+template <typename T>
+std::vector<std::byte> bytes_of(const std::vector<T>& v) {
+    std::vector<std::byte> out(v.size() * sizeof(T));
+    std::memcpy(out.data(), v.data(), out.size());
+    return out;
+}
+
+template <typename T>
+double max_error(std::span<const std::byte> a, std::span<const std::byte> b) {
+    double worst = 0;
+    for (std::size_t i = 0; i < a.size() / sizeof(T); ++i) {
+        T x;
+        T y;
+        std::memcpy(&x, a.data() + i * sizeof(T), sizeof(T));
+        std::memcpy(&y, b.data() + i * sizeof(T), sizeof(T));
+        worst = std::max(worst, std::fabs(static_cast<double>(x) - static_cast<double>(y)));
+    }
+    return worst;
+}
+
+// A lossy frame of `raw` (elements of `unit` bytes) within `bound`; the CRC
+// the encoder recorded goes to `crc`.
+std::vector<std::byte> lossy_frame(std::uint8_t unit, std::size_t block, std::span<const std::byte> raw, double bound,
+                                   std::uint32_t* crc = nullptr) {
+    std::vector<std::byte> frame;
+    PackedEncoder enc(
+        Codec::zfp, unit, block, 2,
+        [&](std::span<const std::byte> p) { frame.insert(frame.end(), p.begin(), p.end()); }, bound);
+    enc.feed(raw);
+    enc.finish();
+    if (crc != nullptr) *crc = enc.raw_crc();
+    return frame;
+}
+
+// Lossy frames (FTI_SetErrorBound): every value within the bound, fewer
+// bytes, and the frame's CRC is that of the values a restart gets.
+TEST(PackedFrame, LossyDoublesAndFloatsStayWithinTheirBound) {
+    std::vector<double> d(40000);
+    std::vector<float> f(40000);
+    std::mt19937 g(11);
+    std::normal_distribution<double> noise(0, 1e-3);
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        d[i] = 300 + 20 * std::sin(static_cast<double>(i) * 1e-3) + noise(g);
+        f[i] = static_cast<float>(d[i]);
+    }
+    for (double bound : {1e-2, 1e-5}) {
+        const auto raw = bytes_of(d);
+        std::uint32_t crc = 0;
+        const auto frame = lossy_frame(8, 65536, raw, bound, &crc);
+        const Decoded back = decode(frame);
+        EXPECT_EQ(back.trailer.codec, Codec::zfp);
+        EXPECT_LE(max_error<double>(raw, back.raw), bound);
+        EXPECT_NE(back.raw, raw) << "lossy: not bit for bit";
+        EXPECT_EQ(crc, crc32_of(back.raw)) << "the CRC of what a restart gets";
+        EXPECT_LT(frame.size(), raw.size() / 2) << "bound " << bound;
+    }
+    const auto raw = bytes_of(f);
+    const auto frame = lossy_frame(4, 32768, raw, 1e-3);
+    EXPECT_LE(max_error<float>(raw, decode(frame).raw), 1e-3);
+}
+
+// Blocks that cannot be bounded (NaN, infinities) are stored as they are.
+TEST(PackedFrame, LossyBlocksWithNonFiniteValuesAreStoredAsTheyAre) {
+    std::vector<double> d(4096, 1.5);
+    d[100] = std::nan("");
+    d[3000] = INFINITY;
+    const auto raw = bytes_of(d);
+    std::vector<std::byte> out(raw.size());
+    std::vector<std::byte> back(raw.size());
+    EXPECT_EQ(compress_lossy_block(8, 1e-3, raw, out, back), 0u);
+    const auto frame = lossy_frame(8, 16384, raw, 1e-3);
+    const Decoded dec = decode(frame);
+    EXPECT_TRUE(dec.blocks[0].as_is());
+    EXPECT_EQ(std::memcmp(dec.raw.data(), raw.data(), 16384), 0) << "the block with the NaN, bit for bit";
+    EXPECT_FALSE(dec.blocks[2].as_is()) << "a block of finite values is compressed";
+}
+
+TEST(PackedFrame, HostileLossyBlocksAreRefused) {
+    std::vector<double> d(2048, 2.0);
+    for (std::size_t i = 0; i < d.size(); ++i) d[i] += std::sin(static_cast<double>(i));
+    const auto raw = bytes_of(d);
+    std::vector<std::byte> out(raw.size());
+    std::vector<std::byte> back(raw.size());
+    const std::size_t n = compress_lossy_block(8, 1e-4, raw, out, back);
+    ASSERT_GT(n, 0u);
+    std::vector<std::byte> decoded(raw.size());
+    decompress_lossy_block(8, std::span(out).first(n), decoded, "block");
+    EXPECT_EQ(decoded, back);
+    std::vector<std::byte> bad(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
+    store_le<std::int32_t>(bad.data(), 5000);
+    EXPECT_NE(error_message(ErrorKind::corrupt, [&] { decompress_lossy_block(8, bad, decoded, "block"); })
+                  .find("exponent 5000"),
+              std::string::npos);
+    EXPECT_NE(error_message(ErrorKind::corrupt, [&] { decompress_lossy_block(2, bad, decoded, "block"); })
+                  .find("elements of 2 bytes"),
+              std::string::npos);
+    // Garbage after a valid exponent decodes into the buffer, or is refused:
+    // never a read or write outside it (AddressSanitizer checks).
+    std::vector<std::byte> garbage(64, std::byte{0xff});
+    store_le<std::int32_t>(garbage.data(), -20);
+    try {
+        decompress_lossy_block(8, garbage, decoded, "block");
+    } catch (const Error&) {
     }
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "common/error.hpp"
 #include "expect_error.hpp"
 
@@ -39,6 +41,39 @@ TEST(Registry, ProtectRegistersAndUpdatesInOrder) {
     EXPECT_EQ(r.at(7).bytes(), 80u);
     r.protect(3, nullptr, 0, kChar);  // zero-size variables are fine
     EXPECT_EQ(r.at(3).bytes(), 0u);
+}
+
+TEST(Registry, ErrorBoundsForFloatAndDoubleVariablesOnly) {
+    Registry r(100);
+    double d[4] = {};
+    float f[4] = {};
+    int i[4] = {};
+    r.protect(1, d, 4, kDouble);
+    r.protect(2, f, 4, kFloat);
+    r.protect(3, i, 4, kInt);
+    r.set_error_bound(1, 1e-6);
+    r.set_error_bound(2, 0.5);
+    EXPECT_EQ(r.at(1).error_bound, 1e-6);
+    EXPECT_EQ(r.at(2).error_bound, 0.5);
+    auto message = [&](int id, double bound) {
+        try {
+            r.set_error_bound(id, bound);
+        } catch (const Error& e) {
+            EXPECT_EQ(e.kind(), ErrorKind::usage);
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(message(3, 1e-3).find("variable 3 is not of type FTI_SFLT or FTI_DBLE"), std::string::npos);
+    EXPECT_NE(message(9, 1e-3).find("variable 9 is not protected"), std::string::npos);
+    EXPECT_NE(message(1, -1).find("allowed: a finite number > 0, or 0"), std::string::npos);
+    EXPECT_NE(message(1, std::nan("")).find("is invalid"), std::string::npos);
+    r.protect(1, d, 2, kDouble);
+    EXPECT_EQ(r.at(1).error_bound, 1e-6) << "kept when protected again as a double";
+    r.protect(2, i, 4, kInt);
+    EXPECT_EQ(r.at(2).error_bound, 0) << "dropped when no longer a float";
+    r.set_error_bound(1, 0);
+    EXPECT_EQ(r.at(1).error_bound, 0);
 }
 
 TEST(Registry, InvalidArgumentsAreNamed) {

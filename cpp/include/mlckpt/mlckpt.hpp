@@ -448,6 +448,15 @@ class Dataset {
         detail::check(FTI_SetAttribute(id_, a, FTI_ATTRIBUTE_DIM), "FTI_SetAttribute");
         return *this;
     }
+    // Any format: lets the checkpoints of levels that compress store this
+    // float or double variable within `bound` of each value (absolute error;
+    // 0: exact again), FTI_SetErrorBound:
+    //   s.protect(2, pressure).error_bound(1e-6);
+    Dataset& error_bound(double bound) {
+        detail::require_session(session_, "mlckpt::Dataset::error_bound");
+        detail::check(FTI_SetErrorBound(id_, bound), "FTI_SetErrorBound");
+        return *this;
+    }
 
   private:
     friend class Session;
