@@ -17,6 +17,7 @@ import json
 import os
 
 import figures
+import render_compression
 import render_long_runs
 import render_scaling
 import run_bench
@@ -209,6 +210,8 @@ def main():
                    help="results of run_bench.py --scaling, for the scaling section")
     p.add_argument("--long-runs", action="append", default=[], metavar="RESULTS",
                    help="results of run_bench.py --long-runs, for the section on long runs")
+    p.add_argument("--compression", action="append", default=[], metavar="RESULTS",
+                   help="results of run_bench.py --compression, for the section on compression")
     args = p.parse_args()
     reports = []
     for path in args.results:
@@ -225,7 +228,8 @@ def main():
                        ("TIME_TO_SOLUTION", time_to_solution(report["time_to_solution"])),
                        ("RESTART_INTEGRITY", restart_integrity(integrity_results(args.restart_integrity))),
                        ("SCALING", render_scaling.section(args.scaling, args.docs)),
-                       ("LONG_RUNS", render_long_runs.section(args.long_runs, args.docs))):
+                       ("LONG_RUNS", render_long_runs.section(args.long_runs, args.docs)),
+                       ("COMPRESSION", render_compression.section(args.compression))):
         text = text.replace("{{" + key + "}}", value)
     with open(os.path.join(args.docs, "performance.md"), "w") as f:
         f.write(text)

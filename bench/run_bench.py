@@ -17,6 +17,7 @@ that bench/render_performance.py turns into docs/performance.md.
         [--dir DIR] [--out bench-results.json]
     python3 bench/run_bench.py --scaling ...   (bench/scaling.py: the control path against the rank count)
     python3 bench/run_bench.py --long-runs ... (bench/long_runs.py: 1,000 checkpoints, 10,000 variables)
+    python3 bench/run_bench.py --compression ... (compression_bench: each codec beside memcpy and the raw write)
 
 Cases BG<L>:<io> complete level L in the background (head = 0,
 inline_l<L> = 0), SNAP<L>:<io> take in-memory snapshots (async_snapshot =
@@ -438,10 +439,31 @@ def print_table(results):
               f"{r['rss_extra_bytes'] / 2**20:>10.1f}{r.get('recover_cold_single_read_s', float('nan')):>10.3f}")
 
 
+def compression(argv):
+    """run_bench.py --compression [--build B] [--dir D] [--mib N] [--out F]: one
+    run of compression_bench, its JSON kept in F."""
+    p = argparse.ArgumentParser(prog="run_bench.py --compression")
+    p.add_argument("--build", default="build")
+    p.add_argument("--dir", default=None, help="where files go (default: a new temporary folder)")
+    p.add_argument("--mib", default="64")
+    p.add_argument("--repeat", default="3")
+    p.add_argument("--out", default="compression-results.json")
+    a = p.parse_args(argv)
+    with tempfile.TemporaryDirectory(dir=a.dir) as work:
+        out = subprocess.run([os.path.join(a.build, "bench", "compression_bench"), "--dir", work, "--mib", a.mib,
+                              "--repeat", a.repeat], check=True, capture_output=True, text=True).stdout
+    with open(a.out, "w") as f:
+        f.write(out)
+    print(f"run_bench: wrote {a.out}")
+
+
 def main():
     if "--scaling" in sys.argv[1:]:  # the control path against the rank count: bench/scaling.py
         import scaling
         scaling.main([a for a in sys.argv[1:] if a != "--scaling"])
+        return
+    if "--compression" in sys.argv[1:]:  # each codec against memcpy and the raw write: compression_bench
+        compression([a for a in sys.argv[1:] if a != "--compression"])
         return
     if "--long-runs" in sys.argv[1:]:  # what accumulates over checkpoints and variables: bench/long_runs.py
         import long_runs

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <future>
 #include <vector>
 
 #include "common/error.hpp"
@@ -45,27 +46,43 @@ void decode_packed_var(const File& file, const Extents& extents, const VarRecord
     read_stream(file, extents, var.offset + frame - kPackedTrailerBytes - table.size(), table);
     const std::vector<PackedBlock> blocks = parse_packed_table(trailer, table, frame, what);
 
-    std::vector<std::byte> stored;
-    std::uint32_t crc = 0;
+    // Consecutive blocks up to the batch's bytes, stored and raw (one block
+    // at least). The next batch is read while this one is decoded.
+    struct Batch {
+        std::size_t first;
+        std::size_t last;
+        std::uint64_t bytes;
+        std::uint64_t raw_bytes;
+    };
+    std::vector<Batch> batches;
     for (std::size_t first = 0; first < blocks.size();) {
-        // Consecutive blocks up to the batch's bytes, stored and raw (one
-        // block at least).
-        std::size_t last = first + 1;
-        std::uint64_t bytes = blocks[first].stored;
-        std::uint64_t raw_bytes = blocks[first].raw_length;
-        while (last < blocks.size() && bytes + blocks[last].stored <= kBatchBytes &&
-               raw_bytes + blocks[last].raw_length <= kBatchBytes) {
-            bytes += blocks[last].stored;
-            raw_bytes += blocks[last++].raw_length;
+        Batch b{first, first + 1, blocks[first].stored, blocks[first].raw_length};
+        while (b.last < blocks.size() && b.bytes + blocks[b.last].stored <= kBatchBytes &&
+               b.raw_bytes + blocks[b.last].raw_length <= kBatchBytes) {
+            b.bytes += blocks[b.last].stored;
+            b.raw_bytes += blocks[b.last++].raw_length;
         }
-        stored.resize(static_cast<std::size_t>(bytes));
-        read_stream(file, extents, var.offset + blocks[first].offset, stored);
-        auto raw = place(blocks[first].raw_offset, static_cast<std::size_t>(raw_bytes));
-        const std::uint32_t batch_crc = decode_packed_blocks(trailer, std::span(blocks).subspan(first, last - first),
-                                                             stored, raw, codec_threads(), what);
-        crc = first == 0 ? batch_crc : crc32_combine(crc, batch_crc, raw.size());
+        batches.push_back(b);
+        first = b.last;
+    }
+    std::vector<std::byte> stored[2];
+    auto read_batch = [&](std::size_t k) {
+        std::vector<std::byte>& into = stored[k % 2];
+        into.resize(static_cast<std::size_t>(batches[k].bytes));
+        read_stream(file, extents, var.offset + blocks[batches[k].first].offset, into);
+    };
+    std::future<void> reading;  // after the buffers: a failure waits for the read in flight
+    if (!batches.empty()) reading = std::async(std::launch::async, read_batch, 0);
+    std::uint32_t crc = 0;
+    for (std::size_t k = 0; k < batches.size(); ++k) {
+        reading.get();
+        if (k + 1 < batches.size()) reading = std::async(std::launch::async, read_batch, k + 1);
+        const Batch& b = batches[k];
+        auto raw = place(blocks[b.first].raw_offset, static_cast<std::size_t>(b.raw_bytes));
+        const std::uint32_t batch_crc = decode_packed_blocks(
+            trailer, std::span(blocks).subspan(b.first, b.last - b.first), stored[k % 2], raw, codec_threads(), what);
+        crc = k == 0 ? batch_crc : crc32_combine(crc, batch_crc, raw.size());
         use(raw);
-        first = last;
     }
     if (crc != var.crc32) {
         fail(ErrorKind::corrupt, what + " fails its checksum after decompression: stored " + crc32_hex(var.crc32) +

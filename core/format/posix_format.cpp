@@ -1,5 +1,6 @@
 #include "format/posix_format.hpp"
 
+#include <future>
 #include <vector>
 
 #include "common/error.hpp"
@@ -27,37 +28,57 @@ VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::ui
 namespace {
 
 // Writes a variable's bytes at increasing offsets, gathered a few MiB at a
-// time, and computes their CRC-32.
+// time, and computes their CRC-32. A full batch is written by a worker
+// while the caller compresses the next one into the other.
 class GatheredOutput {
   public:
     GatheredOutput(File& file, std::uint64_t at) : file_(file), at_(at) {}
+    // A write in flight ends before the buffers go (the caller removes an
+    // unfinished file).
+    ~GatheredOutput() {
+        if (writing_.valid()) writing_.wait();
+    }
 
     void append(std::span<const std::byte> piece) {
         crc_.update(piece);
         written_ += piece.size();
-        if (gathered_.size() + piece.size() > kGather) flush();
-        if (piece.size() >= kGather) {
-            file_.write_all_at(piece, at_);
-            at_ += piece.size();
-            return;
+        while (!piece.empty()) {
+            std::vector<std::byte>& batch = batches_[current_];
+            const std::size_t n = std::min(piece.size(), kGather - batch.size());
+            batch.insert(batch.end(), piece.begin(), piece.begin() + static_cast<std::ptrdiff_t>(n));
+            piece = piece.subspan(n);
+            if (batch.size() == kGather) submit();
         }
-        gathered_.insert(gathered_.end(), piece.begin(), piece.end());
     }
+    // Writes what is left and waits for every write.
     void flush() {
-        if (gathered_.empty()) return;
-        file_.write_all_at(gathered_, at_);
-        file_.start_writeback(at_, gathered_.size());
-        at_ += gathered_.size();
-        gathered_.clear();
+        submit();
+        if (writing_.valid()) writing_.get();
     }
     std::uint32_t crc() const { return crc_.value(); }
     std::uint64_t written() const { return written_; }
 
   private:
+    void submit() {
+        if (writing_.valid()) writing_.get();  // the other batch is on its way to the disk first
+        std::vector<std::byte>& batch = batches_[current_];
+        if (batch.empty()) return;
+        const std::size_t bytes = batch.size();  // the worker empties the batch
+        writing_ = std::async(std::launch::async, [this, &batch, at = at_] {
+            file_.write_all_at(batch, at);
+            file_.start_writeback(at, batch.size());
+            batch.clear();
+        });
+        at_ += bytes;
+        current_ = 1 - current_;
+    }
+
     static constexpr std::size_t kGather = std::size_t{8} << 20;
     File& file_;
     std::uint64_t at_;
-    std::vector<std::byte> gathered_;
+    std::vector<std::byte> batches_[2];
+    int current_ = 0;
+    std::future<void> writing_;
     Crc32 crc_;
     std::uint64_t written_ = 0;
 };
