@@ -192,8 +192,8 @@ void PackedEncoder::finish() {
     crc.update(std::span(trailer, kCheckedTrailerBytes));
     store_le(trailer + 24, crc.value());
     store_le(trailer + 28, kMagic);
-    emit(table_);
-    emit(trailer);
+    emit(table_, crc32_of(table_));
+    emit(trailer, crc32_of(trailer));
 }
 
 void PackedEncoder::encode(std::span<const std::byte> raw) {
@@ -229,13 +229,14 @@ void PackedEncoder::encode(std::span<const std::byte> raw) {
         raw_crc_ = raw_size_ == 0 ? raw_crcs[i] : crc32_combine(raw_crc_, raw_crcs[i], block.size());
         raw_size_ += block.size();
         ++blocks_;
-        emit(bytes);
+        emit(bytes, stored_crcs[i]);
     }
 }
 
-void PackedEncoder::emit(std::span<const std::byte> bytes) {
+void PackedEncoder::emit(std::span<const std::byte> bytes, std::uint32_t crc) {
     if (bytes.empty()) return;
     sink_(bytes);
+    frame_crc_ = crc32_combine(frame_crc_, crc, bytes.size());  // from the blocks' CRCs: no second pass
     frame_bytes_ += bytes.size();
 }
 

@@ -95,10 +95,11 @@ class PackedEncoder {
     std::uint64_t raw_size() const { return raw_size_; }
     std::uint32_t raw_crc() const { return raw_crc_; }
     std::uint64_t frame_bytes() const { return frame_bytes_; }
+    std::uint32_t frame_crc() const { return frame_crc_; }  // of the bytes handed to the sink
 
   private:
-    void encode(std::span<const std::byte> raw);  // whole blocks, the last may be short
-    void emit(std::span<const std::byte> bytes);
+    void encode(std::span<const std::byte> raw);                     // whole blocks, the last may be short
+    void emit(std::span<const std::byte> bytes, std::uint32_t crc);  // `crc`: of `bytes`
 
     Codec codec_;
     double bound_;
@@ -114,6 +115,7 @@ class PackedEncoder {
     std::uint64_t raw_size_ = 0;
     std::uint32_t raw_crc_ = 0;
     std::uint64_t frame_bytes_ = 0;
+    std::uint32_t frame_crc_ = 0;
     std::uint32_t blocks_ = 0;
 };
 

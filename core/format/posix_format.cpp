@@ -28,8 +28,8 @@ VarRecord describe_var(int id, std::uint64_t offset, std::uint64_t size, std::ui
 namespace {
 
 // Writes a variable's bytes at increasing offsets, gathered a few MiB at a
-// time, and computes their CRC-32. A full batch is written by a worker
-// while the caller compresses the next one into the other.
+// time. A full batch is written by a worker while the caller compresses
+// the next one into the other.
 class GatheredOutput {
   public:
     GatheredOutput(File& file, std::uint64_t at) : file_(file), at_(at) {}
@@ -40,7 +40,6 @@ class GatheredOutput {
     }
 
     void append(std::span<const std::byte> piece) {
-        crc_.update(piece);
         written_ += piece.size();
         while (!piece.empty()) {
             std::vector<std::byte>& batch = batches_[current_];
@@ -55,7 +54,6 @@ class GatheredOutput {
         submit();
         if (writing_.valid()) writing_.get();
     }
-    std::uint32_t crc() const { return crc_.value(); }
     std::uint64_t written() const { return written_; }
 
   private:
@@ -79,7 +77,6 @@ class GatheredOutput {
     std::vector<std::byte> batches_[2];
     int current_ = 0;
     std::future<void> writing_;
-    Crc32 crc_;
     std::uint64_t written_ = 0;
 };
 
@@ -114,6 +111,7 @@ void PosixWriter::add_pieces(int id, std::uint64_t size, const std::string& name
     var.elem = element_size_of(id);
     GatheredOutput out(file_, var.offset);
     std::uint64_t produced = 0;
+    std::uint32_t written_crc = 0;  // of the bytes in the file
     if (packs(size)) {
         const auto bound = packing_.error_bounds.find(id);
         const bool lossy =
@@ -128,6 +126,7 @@ void PosixWriter::add_pieces(int id, std::uint64_t size, const std::string& name
         encoder.finish();
         var.crc32 = encoder.raw_crc();
         var.stored = encoder.frame_bytes();
+        written_crc = encoder.frame_crc();
     } else {
         Crc32 raw;
         produce([&](std::span<const std::byte> piece) {
@@ -136,13 +135,14 @@ void PosixWriter::add_pieces(int id, std::uint64_t size, const std::string& name
             out.append(piece);
         });
         var.crc32 = raw.value();
+        written_crc = var.crc32;
     }
     out.flush();
     if (produced != size) {
         fail(ErrorKind::corrupt, "variable " + std::to_string(id) + " of '" + file_.path().string() +
                                      "': " + std::to_string(produced) + " bytes arrived for " + std::to_string(size));
     }
-    file_crc_ = crc32_combine(file_crc_, out.crc(), out.written());
+    file_crc_ = crc32_combine(file_crc_, written_crc, out.written());
     record_.size += out.written();
     record_.vars.push_back(std::move(var));
 }
