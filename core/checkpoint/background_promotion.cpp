@@ -24,8 +24,9 @@ void Promotion::run_local() {
     const Directory dir = ctx_.layout.make_dir(ctx_.layout.ckpt_dir(target(), 0));
     // With another codec at L4, the worker packs the copy: the application
     // does not wait for it.
-    const FileRecord copy = copy_for_level(ctx_, ctx_.data_path_for(committed_, record_.rank, ctx_.topo.node_id), dir,
-                                           record_, committed_.level, level_);
+    const FileRecord copy =
+        copy_for_level(ctx_, ctx_.data_path_for(committed_, record_.rank, ctx_.topo.node_id), dir, record_,
+                       file_format(ctx_.config.ckpt_io, committed_.level), committed_.level, level_);
     copy_ = dir.path_of(copy.file);
     mine_ = {copy};
 }

@@ -371,7 +371,7 @@ void check_dcp_settings(Config& c) {
 // Compressed variables change size from one checkpoint to the next, and
 // their sizes are known only once compressed: formats that place bytes
 // before they are written cannot hold them.
-void check_compression(const Config& c) {
+void check_compression(Config& c) {
     for (int level = 1; level <= 4; ++level) {
         const Codec codec = c.codec_of_level(level);
         if (codec == Codec::none) continue;
@@ -386,7 +386,7 @@ void check_compression(const Config& c) {
             fail(ErrorKind::config, what +
                                         "FTI-FF files keep each variable at the same place from one checkpoint to "
                                         "the next (their layout and block hashes carry over), which compressed "
-                                        "variables cannot; allowed: none, or ckpt_io = 1, 2 or 4");
+                                        "variables cannot; allowed: none, or ckpt_io = 1, 2, 4 or 5");
         }
         if (is_shared(io)) {
             fail(ErrorKind::config, what +
@@ -395,11 +395,20 @@ void check_compression(const Config& c) {
                                         "(L1-L3 files may be compressed, and are flushed into the shared file as "
                                         "they are), or ckpt_io = 1");
         }
-        if (io == IoMode::hdf5) {
-            fail(ErrorKind::config, what +
-                                        "HDF5 checkpoints are not compressed by this version; allowed: none, or "
-                                        "ckpt_io = 1, 2 or 4");
-        }
+    }
+    // HDF5 files are promoted by copy, as they are (store copy_for_level).
+    const bool l1_packs = c.codec_of_level(1) != Codec::none, l4_packs = c.codec_of_level(4) != Codec::none;
+    if (c.ckpt_io == IoMode::hdf5 && l1_packs != l4_packs) {
+        c.warnings.push_back(c.path + ": [compression] l1 = " + std::string(codec_name(c.codec_of_level(1))) +
+                             " and l4 = " + std::string(codec_name(c.codec_of_level(4))) +
+                             " with ckpt_io = 5: HDF5 files promoted from L1 to L4 (heads, background promotion, "
+                             "keep_last_ckpt) are copied as L1 wrote them");
+    }
+    if (c.enable_dcp && l4_packs) {
+        c.warnings.push_back(c.path + ": [compression] l4 = " + std::string(codec_name(c.codec_of_level(4))) +
+                             " with [basic] enable_dcp = 1: differential checkpoints (FTI_L4_DCP) are written "
+                             "uncompressed; their FTI-FF file is updated in place, block by block, and a "
+                             "compressed block would not fit its place; other L4 checkpoints are compressed");
     }
 }
 

@@ -21,7 +21,7 @@ std::unique_ptr<FileWriter> create_ftiff_writer(const WriterSetup& s) {
 }
 
 std::unique_ptr<FileWriter> create_hdf5_writer(const WriterSetup& s) {
-    return std::make_unique<Hdf5Writer>(s.dir, s.name, s.hdf5_schema, s.write_path);
+    return std::make_unique<Hdf5Writer>(s.dir, s.name, s.hdf5_schema, s.write_path, s.packing);
 }
 
 // clang-format off

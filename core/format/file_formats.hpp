@@ -26,7 +26,7 @@ struct WriterSetup {
     FtiffWriter::Sizes sizes;
     // HDF5 files: the datasets' names, groups, shapes and types.
     std::shared_ptr<const h5::Schema> hdf5_schema;
-    // POSIX files: how the variables are stored (compressed or not).
+    // POSIX and HDF5 files: how the variables are stored (compressed or not).
     Packing packing;
 };
 

@@ -208,8 +208,11 @@ class Hdf5Reader final : public CheckpointReader {
 }  // namespace
 
 Hdf5Writer::Hdf5Writer(const Directory& dir, const std::string& name, std::shared_ptr<const h5::Schema> schema,
-                       WritePath path_kind)
-    : site_{dir.path_of(name), ErrorKind::io}, schema_(std::move(schema)), path_kind_(path_kind) {
+                       WritePath path_kind, Packing packing)
+    : site_{dir.path_of(name), ErrorKind::io},
+      schema_(std::move(schema)),
+      path_kind_(path_kind),
+      packing_(std::move(packing)) {
     h5::silence_errors();
     dir.remove(name);  // a leftover of a failed attempt, or a link planted at the name
     // The datasets' bytes go to the device around the page cache, written
@@ -243,28 +246,41 @@ void Hdf5Writer::add(int id, std::span<const std::byte> data, const std::string&
     const hid_t type = named_types_->dataset_type(d.type);
     h5::Handle space = site_.own(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose,
                                  "space of dataset '" + path + "'");
+    std::vector<hsize_t> chunk;
+    if (packing_.codec != Codec::none && data.size() >= kMinPackedBytes) {
+        chunk = h5::chunk_shape(dims, d.type->size, packing_.block_bytes);
+    }
+    const h5::Handle compressed = chunk.empty() ? h5::Handle{} : h5::compressed_dataset_creation(site_, chunk);
+    const hid_t creation = chunk.empty() ? creation_.get() : compressed.get();
     h5::Handle ds =
-        site_.own(H5Dcreate2(file_.get(), path.c_str(), type, space.get(), H5P_DEFAULT, creation_.get(), H5P_DEFAULT),
+        site_.own(H5Dcreate2(file_.get(), path.c_str(), type, space.get(), H5P_DEFAULT, creation, H5P_DEFAULT),
                   H5Dclose, "dataset '" + path + "'");
-    // Where the bytes lie: the library writes them there, and a restart
-    // checks the rest of the file before HDF5 opens it, each dataset when
-    // it reads it.
-    std::uint64_t offset = 0;
+    std::uint64_t offset = 0;  // none: HDF5 places a chunked dataset's bytes
     Crc32 crc;
-    if (!data.empty()) {
-        const haddr_t at = H5Dget_offset(ds.get());
-        if (at == HADDR_UNDEF || H5Dget_storage_size(ds.get()) != data.size()) {
-            site_.raise("dataset '" + path + "' has no contiguous storage of " + std::to_string(data.size()) +
-                        " bytes");
-        }
-        offset = at;
-        write_overlapped(
-            *data_, offset, data, [&](std::span<const std::byte> piece) { crc.update(piece); }, path_kind_);
+    if (!chunk.empty()) {
+        // In the file's own type: HDF5 converts nothing, filters the bytes.
+        site_.check(H5Dwrite(ds.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+                    "write dataset '" + path + "'");
+        crc.update(data);
+    } else if (!data.empty()) {
+        offset = write_placed(ds.get(), path, data, crc);
     }
     write_fti_attributes(site_, ds.get(), d);
     VarRecord var = describe_var(id, offset, data.size(), crc.value(), name);
     var.dataset = path;
     record_.vars.push_back(std::move(var));
+}
+
+// Where the bytes lie: the library writes them there, and a restart checks
+// the rest of the file before HDF5 opens it, each dataset when it reads it.
+std::uint64_t Hdf5Writer::write_placed(hid_t ds, const std::string& path, std::span<const std::byte> data, Crc32& crc) {
+    const haddr_t at = H5Dget_offset(ds);
+    if (at == HADDR_UNDEF || H5Dget_storage_size(ds) != data.size()) {
+        site_.raise("dataset '" + path + "' has no contiguous storage of " + std::to_string(data.size()) + " bytes");
+    }
+    write_overlapped(
+        *data_, at, data, [&](std::span<const std::byte> piece) { crc.update(piece); }, path_kind_);
+    return at;
 }
 
 FileRecord Hdf5Writer::finish() {

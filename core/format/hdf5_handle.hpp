@@ -65,6 +65,19 @@ bool hdf5_thread_safe();
 void align_for_direct_io(const Site& site, hid_t access);
 Handle placed_dataset_creation(const Site& site);
 
+// For datasets that HDF5 compresses ([compression]): chunks of `chunk`
+// elements, each shuffled by the element's size, deflated (level 1: the
+// fastest, which keeps most of the ratio on shuffled numerical data) and
+// closed by a Fletcher-32 checksum of its stored bytes. These filters are
+// built into HDF5, so any HDF5 reader (h5py, h5dump) reads the file.
+Handle compressed_dataset_creation(const Site& site, const std::vector<hsize_t>& chunk);
+
+// The chunk shape of a dataset of extents `dims` and `element` bytes per
+// element that holds about `target_bytes` (at least one element): whole
+// rows of the trailing dimensions, as many as fit. Empty when a dimension
+// is 0 (such a dataset cannot be chunked; it has no bytes).
+std::vector<hsize_t> chunk_shape(const std::vector<hsize_t>& dims, std::size_t element, std::size_t target_bytes);
+
 // Writes attribute `name` of `object`, of `type`: a scalar when `dims` is
 // empty, else an array of `dims`; `value` holds it in `type`.
 void write_attribute(const Site& site, hid_t object, const char* name, hid_t type, const std::vector<hsize_t>& dims,

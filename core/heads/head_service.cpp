@@ -115,7 +115,8 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
                     CheckpointRef local{ref.seq, 1, ref.ckpt_id, ref.own_dir};
                     mine.push_back(copy_for_level(ctx_, ctx_.data_path_for(local, data[i].rank, ctx_.topo.node_id),
                                                   ctx_.layout.make_dir(ctx_.layout.ckpt_dir(ref, 0)), data[i],
-                                                  local.level, ref.level));
+                                                  file_format(ctx_.config.ckpt_io, local.level), local.level,
+                                                  ref.level));
                     continue;
                 }
                 GroupMember m = head_member(ctx_.topo, sector_, static_cast<int>(i));

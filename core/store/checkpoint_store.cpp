@@ -221,9 +221,9 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
 }
 
 FileRecord copy_for_level(const Context& ctx, const fs::path& source, const Directory& dir, const FileRecord& record,
-                          int from_level, int to_level) {
+                          IoMode io, int from_level, int to_level) {
     const Codec codec = ctx.config.codec_of_level(to_level);
-    if (codec == ctx.config.codec_of_level(from_level)) {
+    if (io != IoMode::posix || codec == ctx.config.codec_of_level(from_level)) {
         copy_verified(source, dir, record, ctx.io_buffer_bytes());
         return record;
     }
@@ -254,7 +254,7 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
         } else {
             run_collectively(ctx.app, [&] {
                 const Directory dir = ctx.layout.make_dir(ctx.layout.ckpt_dir(target, 0));
-                mine = copy_for_level(ctx, source, dir, mine, ref.level, 4);
+                mine = copy_for_level(ctx, source, dir, mine, io, ref.level, 4);
                 copy = dir.path_of(mine.file);
             });
         }

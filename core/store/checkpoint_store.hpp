@@ -39,9 +39,11 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
 // checkpoint committed at `from_level`, made for `to_level`: as it is
 // (copy_verified) when both levels store files alike, else with its
 // variables packed or unpacked for `to_level`'s codec ([compression]) on
-// the way. Returns the copy's record.
+// the way. Files of another format than POSIX (`io`, the format of the
+// source's checkpoint) are always copied as they are. Returns the copy's
+// record.
 FileRecord copy_for_level(const Context& ctx, const fs::path& source, const Directory& dir, const FileRecord& record,
-                          int from_level, int to_level);
+                          IoMode io, int from_level, int to_level);
 
 // The journal of this rank's L4 differential file, left by a crash or by a
 // background apply that failed: applied when its update was committed

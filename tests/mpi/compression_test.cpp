@@ -12,24 +12,9 @@
 namespace mlckpt::test {
 namespace {
 
-// A temperature field as a heat-distribution solver leaves it: values on a
-// coarse grid of levels, as fields of finite precision are (512 KiB).
-std::vector<double> field(int rank, int version) {
-    std::vector<double> f(1 << 16);
-    for (std::size_t i = 0; i < f.size(); ++i) {
-        const double x = static_cast<double>(i % 256) / 256.0;
-        const double y = static_cast<double>(i / 256) / 256.0;
-        f[i] = std::round(1024.0 * (20.0 + 80.0 * std::exp(-(x * x + y * y) * (version + rank % 3)))) / 1024.0;
-    }
-    return f;
-}
-
 void packed_roundtrip(int level) {
     ASSERT_FALSE(compression().empty()) << "registered with COMPRESS only";
-    ConfigOptions groups;  // two nodes of two ranks, one group: L2 and L3 have partners
-    groups.node_size = 2;
-    groups.group_size = 2;
-    const std::string cfg = config(groups);
+    const std::string cfg = config(two_node_group());
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
     Dataset d(app_rank());
     d.protect();
@@ -37,7 +22,7 @@ void packed_roundtrip(int level) {
     ASSERT_FTI(FTI_SCES, FTI_Protect(10, f.data(), static_cast<int64_t>(f.size()), FTI_DBLE));
     if (phase() == 1) {
         d.fill(1);
-        const std::vector<double> values = field(app_rank(), 1);
+        const std::vector<double> values = heat_field(app_rank(), 1);
         std::copy(values.begin(), values.end(), f.begin());  // the protected buffer stays where it is
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, level));
         MPI_Barrier(FTI_COMM_WORLD);
@@ -62,7 +47,7 @@ void packed_roundtrip(int level) {
     EXPECT_EQ(FTI_GetStoredSize(10), static_cast<int64_t>(f.size() * sizeof(double)));
     ASSERT_FTI(FTI_SCES, FTI_Recover());
     EXPECT_TRUE(d.matches(1));
-    EXPECT_TRUE(f == field(app_rank(), 1)) << "every byte of the field";
+    EXPECT_TRUE(f == heat_field(app_rank(), 1)) << "every byte of the field";
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
@@ -94,7 +79,7 @@ TEST(Compression, PromotedL4IsPackedAfterTheCommit) {
         d.protect();
         ASSERT_FTI(FTI_SCES, FTI_Protect(10, f.data(), static_cast<int64_t>(f.size()), FTI_DBLE));
         d.fill(1);
-        const std::vector<double> values = field(app_rank(), 1);
+        const std::vector<double> values = heat_field(app_rank(), 1);
         std::copy(values.begin(), values.end(), f.begin());
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4));
         EXPECT_FALSE(recorded_var(1, 1, 10).packed()) << "the file the application waited for is not compressed";
@@ -117,7 +102,7 @@ TEST(Compression, PromotedL4IsPackedAfterTheCommit) {
     ASSERT_FTI(FTI_SCES, FTI_Protect(10, f.data(), static_cast<int64_t>(f.size()), FTI_DBLE));
     ASSERT_FTI(FTI_SCES, FTI_Recover());
     EXPECT_TRUE(d.matches(1));
-    EXPECT_TRUE(f == field(app_rank(), 1));
+    EXPECT_TRUE(f == heat_field(app_rank(), 1));
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
@@ -135,7 +120,7 @@ TEST(Compression, KeptCheckpointIsPackedWhenFlushed) {
     ASSERT_FTI(FTI_SCES, FTI_Protect(10, f.data(), static_cast<int64_t>(f.size()), FTI_DBLE));
     if (phase() == 1) {
         d.fill(1);
-        const std::vector<double> values = field(app_rank(), 1);
+        const std::vector<double> values = heat_field(app_rank(), 1);
         std::copy(values.begin(), values.end(), f.begin());
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
         EXPECT_FALSE(recorded_var(1, 1, 10).packed());
@@ -154,7 +139,7 @@ TEST(Compression, KeptCheckpointIsPackedWhenFlushed) {
     EXPECT_EQ(FTI_Status(), 2);
     ASSERT_FTI(FTI_SCES, FTI_Recover());
     EXPECT_TRUE(d.matches(1));
-    EXPECT_TRUE(f == field(app_rank(), 1));
+    EXPECT_TRUE(f == heat_field(app_rank(), 1));
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -80,6 +81,13 @@ fs::path global_dir() {
 }
 fs::path meta_dir() {
     return workdir() / "meta";
+}
+
+ConfigOptions two_node_group() {
+    ConfigOptions o;
+    o.node_size = 2;
+    o.group_size = 2;
+    return o;
 }
 
 std::string config(const ConfigOptions& o) {
@@ -399,6 +407,16 @@ Dataset::Dataset(int rank)
       bytes(4097 + static_cast<std::size_t>(rank)),
       particles(31 + static_cast<std::size_t>(rank)),
       rank_(rank) {}
+
+std::vector<double> heat_field(int rank, int version) {
+    std::vector<double> f(256 * 256);
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        const double x = static_cast<double>(i % 256) / 256.0;
+        const double y = static_cast<double>(i / 256) / 256.0;
+        f[i] = std::round(1024.0 * (20.0 + 80.0 * std::exp(-(x * x + y * y) * (version + rank % 3)))) / 1024.0;
+    }
+    return f;
+}
 
 std::size_t Dataset::bytes_of(int var) const {
     switch (var) {

@@ -42,6 +42,8 @@ struct ConfigOptions {
 // Phase 1: rank 0 writes <workdir>/config.fti (local_test = 1, directories in
 // the workdir). Later phases reuse the file the library rewrote. Collective.
 std::string config(const ConfigOptions& options = {});
+// Nodes of two ranks, two nodes per group: L2 and L3 have partners with 4 ranks.
+ConfigOptions two_node_group();
 fs::path local_dir();  // ckpt_dir (on separate nodes: this node's own)
 // Where node `node`'s local storage is, seen from any rank: emptying it
 // loses the node's checkpoint files (simulated nodes: its folder in
@@ -157,6 +159,11 @@ class Dataset {
 };
 
 std::uint64_t pattern(int rank, int var, int version, std::size_t index);
+
+// A temperature field of 256 x 256 doubles as a heat-distribution solver
+// leaves it: values on a coarse grid of levels, as fields of finite
+// precision are (512 KiB; it compresses).
+std::vector<double> heat_field(int rank, int version);
 
 // The Dataset and a 3 MiB variable (id 10), enough to take writes past a
 // lowered file-size limit and through the direct I/O paths. Made after

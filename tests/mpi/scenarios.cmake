@@ -492,6 +492,24 @@ foreach(test L2.OneNodeLost L3.OneNodeLost)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok NODES 4 COMPRESS lz4)
 endforeach()
 mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok COMPRESS lz4)
+# HDF5 files (ckpt_io = 5), compressed by HDF5's own filters: readable by
+# h5py and h5dump, and the levels' round trips, faults and repairs.
+foreach(level 1 2 3 4)
+  mlckpt_add_mpi_scenario(Hdf5.CompressedFieldsL${level} RANKS 4 PHASES ok ok IO 5 COMPRESS lz4)
+endforeach()
+foreach(test Roundtrip.L1 Roundtrip.L4 Roundtrip.MixedLevels Resize.GrowAndShrinkWithRealloc
+             Faults.DeletedFileFallsBackToOlderCheckpoint Faults.TruncatedFileFallsBack
+             Faults.OverwrittenFileFallsBack FtiSemantics.MixedRecoveryL1 FtiSemantics.MixedRecoveryL4
+             KeepLast.RestartsFromL4)
+  mlckpt_add_mpi_scenario(${test} RANKS 4 PHASES ok ok IO 5 COMPRESS zstd)
+endforeach()
+foreach(test L2.OneNodeLost L3.OneNodeLost L2.DamageIsRepaired L3.DamageIsRepaired
+             L2.DamageFoundWhileReadingIsRepaired L3.DamageFoundWhileReadingIsRepaired)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok IO 5 COMPRESS lz4)
+endforeach()
+mlckpt_add_mpi_scenario(L4.SurvivesTheLossOfEveryNode RANKS 8 PHASES killed ok HEADS IO 5 COMPRESS lz4)
+mlckpt_add_mpi_scenario(Background.RoundTripL4 RANKS 4 PHASES killed ok BACKGROUND IO 5 COMPRESS lz4)
+mlckpt_add_mpi_scenario(Verify.EveryLevel RANKS 8 PHASES ok 1:ok IO 5 COMPRESS lz4)
 # L1 uncompressed, L4 compressed: the heads or the worker pack the L4 copy.
 mlckpt_add_mpi_scenario(Compression.PromotedL4IsPackedAfterTheCommit RANKS 4 PHASES killed ok HEADS)
 mlckpt_add_mpi_scenario(Compression.PromotedL4IsPackedAfterTheCommit RANKS 4 PHASES killed ok BACKGROUND)

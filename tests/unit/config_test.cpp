@@ -155,8 +155,23 @@ TEST(Config, CompressionPerLevel) {
         msg = with(std::string("ckpt_io = ") + io + "\n", "l4 = lz4\n");
         EXPECT_NE(msg.find("the shared L4 file places every rank's bytes"), std::string::npos) << msg;
     }
-    msg = with("ckpt_io = 5\n", "l1 = zstd\n");
-    EXPECT_NE(msg.find("HDF5 checkpoints are not compressed"), std::string::npos) << msg;
+    // HDF5 files are compressed by HDF5's filters at any level; promoted
+    // files are copied as L1 wrote them, which a warning says when the
+    // levels disagree.
+    c = load_config(dir.write("c.fti", std::string(kMinimal) + "ckpt_io = 5\n[compression]\nl1 = zstd\nl4 = lz4\n"));
+    EXPECT_EQ(c.codec_of_level(1), Codec::zstd);
+    EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+    c = load_config(dir.write("c.fti", std::string(kMinimal) + "ckpt_io = 5\n[compression]\nl4 = lz4\n"));
+    ASSERT_EQ(c.warnings.size(), 1u);
+    EXPECT_NE(c.warnings[0].find("HDF5 files promoted from L1 to L4 (heads, background promotion, keep_last_ckpt) "
+                                 "are copied as L1 wrote them"),
+              std::string::npos)
+        << c.warnings[0];
+    // dCP files stay uncompressed: said, not refused.
+    c = load_config(dir.write("c.fti", std::string(kMinimal) + "enable_dcp = 1\n[compression]\nl4 = lz4\n"));
+    ASSERT_EQ(c.warnings.size(), 1u);
+    EXPECT_NE(c.warnings[0].find("differential checkpoints (FTI_L4_DCP) are written uncompressed"), std::string::npos)
+        << c.warnings[0];
 }
 
 TEST(Config, MissingFile) {

@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
+#include <random>
 #include <sstream>
 
+#include "format/checkpoint_meta.hpp"
 #include "format/ftiff_file.hpp"
+#include "format/posix_format.hpp"
 #include "json.hpp"
 #include "temp_dir.hpp"
 
@@ -168,11 +172,101 @@ TEST(Inspect, HostileBytesAreEscaped) {
     EXPECT_EQ(shown("a\x1b\xff\\"), "a\\x1b\\xff\\\\");
 }
 
+// A POSIX file of a compressed level (a smooth field, random words, a
+// small variable), and the metadata of its checkpoint, which --meta reads.
+struct DescribedFile {
+    mlckpt::test::TempDir dir;
+    std::string path = (dir.path() / "Ckpt5-Rank0.fti").string();
+    std::string meta = (dir.path() / "ckpt7.l4.meta").string();
+    core::FileRecord record;
+
+    DescribedFile() {
+        std::vector<double> field(60000);
+        for (std::size_t i = 0; i < field.size(); ++i) field[i] = 1.0 + std::exp(-static_cast<double>(i) * 1e-4);
+        std::vector<std::uint64_t> noise(20000);
+        std::mt19937_64 g(3);
+        for (auto& v : noise) v = g();
+        const std::vector<int> small(10, 7);
+        core::Packing packing;
+        packing.codec = core::Codec::lz4;
+        packing.block_bytes = 64 << 10;
+        packing.element_sizes = {{1, sizeof(double)}, {2, sizeof(std::uint64_t)}, {3, sizeof(int)}};
+        core::PosixWriter w(core::File::create(path), core::WritePath::page_cache, packing);
+        w.add(1, std::as_bytes(std::span(field)), "field");
+        w.add(2, std::as_bytes(std::span(noise)), "");
+        w.add(3, std::as_bytes(std::span(small)), "");
+        record = w.finish();
+        write_meta();
+    }
+    void write_meta() const {
+        core::CheckpointMeta m;
+        m.exec_id = "exec-1";
+        m.ckpt_id = 5;
+        m.seq = 7;
+        m.level = 4;
+        m.ranks = 1;
+        m.complete = true;
+        m.files = {record};
+        std::ofstream(meta) << core::serialize_meta(m);
+    }
+};
+
+// --meta: each variable of a POSIX file, and of a packed one its codec,
+// blocks and the blocks stored as they are; every byte checked.
+TEST(Inspect, PackedVariablesThroughTheMetadata) {
+    const DescribedFile f;
+    std::ostringstream out, err;
+    ASSERT_EQ(inspect({"--meta", f.meta, f.path}, out, err), 0) << err.str();
+    const std::string text = out.str();
+    for (const char* expected :
+         {"POSIX checkpoint file: ", "checkpoint: 5 (sequence 7, L4, execution exec-1)", "FULL data of rank 0",
+          "  1  0  480000  ", "  lz4  8x65536  0  ", "field\n", "  lz4  3x65536  3  ", "  3  ", "  none  -  -  ",
+          "verified: size and CRC-32 of the file, every variable's CRC-32 (packed ones: every "
+          "block's, then the decompressed bytes)"}) {
+        EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
+    }
+    std::ostringstream jout, jerr;
+    ASSERT_EQ(inspect({"--json", "--meta", f.meta, f.path}, jout, jerr), 0) << jerr.str();
+    for (const char* expected : {"\"format\": \"POSIX\"",
+                                 "\"codec\": \"lz4\", \"blockSize\": 65536, \"blocks\": 8, "
+                                 "\"blocksAsIs\": 0",
+                                 "\"blocksAsIs\": 3",
+                                 "\"verified\": {\"file\": true, "
+                                 "\"variables\": true}"}) {
+        EXPECT_NE(jout.str().find(expected), std::string::npos) << expected << "\n" << jout.str();
+    }
+}
+
+// A damaged block is named (the file's own CRC-32 made to agree, so that
+// the block's check is the one that finds it); a file the metadata does not
+// list, and damage the file's CRC-32 finds, are refused with a message.
+TEST(Inspect, DamageThroughTheMetadataIsNamed) {
+    DescribedFile f;
+    std::ostringstream out, err;
+    EXPECT_EQ(inspect({"--meta", f.meta, (f.dir.path() / "Ckpt5-Rank1.fti").string()}, out, err), 1);
+    EXPECT_NE(err.str().find("has no file named 'Ckpt5-Rank1.fti'"), std::string::npos) << err.str();
+    {
+        std::fstream file(f.path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp(static_cast<std::streamoff>(f.record.vars[1].offset + 100000));
+        file.put('\x5a');
+    }
+    std::ostringstream out2, err2;
+    EXPECT_EQ(inspect({"--meta", f.meta, f.path}, out2, err2), 1);
+    EXPECT_NE(err2.str().find("fails its checksum"), std::string::npos) << err2.str();
+    f.record.crc32 = core::crc32_of_file(f.path, 4096);
+    f.write_meta();
+    std::ostringstream out3, err3;
+    EXPECT_EQ(inspect({"--meta", f.meta, f.path}, out3, err3), 1);
+    EXPECT_NE(err3.str().find("variable 2 in '" + f.path + "': block 1 of 3"), std::string::npos) << err3.str();
+}
+
 TEST(Inspect, Usage) {
     std::ostringstream out, err;
     EXPECT_EQ(inspect({}, out, err), 2);
     EXPECT_EQ(inspect({"--bogus", "f"}, out, err), 2);
     EXPECT_NE(err.str().find("usage: mlckpt inspect [--json] [--] FILE"), std::string::npos);
+    EXPECT_NE(err.str().find("mlckpt inspect [--json] --meta META [--] FILE"), std::string::npos);
+    EXPECT_EQ(inspect({"--meta"}, out, err), 2) << "--meta needs its file";
     EXPECT_EQ(inspect({"--json", "--json", "f"}, out, err), 2);
     EXPECT_NE(err.str().find("unexpected argument '--json'"), std::string::npos);
     EXPECT_EQ(inspect({"f", "g"}, out, err), 2);

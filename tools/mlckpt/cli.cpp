@@ -15,6 +15,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: mlckpt inspect [--json] [--] FILE\n"
     "         dump and check an FTI-FF file or a container (ckpt_io = 4)\n"
+    "       mlckpt inspect [--json] --meta META [--] FILE\n"
+    "         show and check any other checkpoint file (POSIX, HDF5, compressed) by its metadata\n"
     "       mlckpt extract [--] CONTAINER --rank R [--output FILE]\n"
     "         write one rank's data out of a container\n"
     "       mlckpt verify [--json] [--exec-id ID] [--] CONFIG\n"

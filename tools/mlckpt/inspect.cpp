@@ -1,6 +1,7 @@
 #include "inspect.hpp"
 
 #include "container_dump.hpp"
+#include "described_file.hpp"
 #include "json.hpp"
 
 #include <cstdio>
@@ -110,15 +111,21 @@ std::string describe_unknown(const std::string& path) {
 }  // namespace
 
 int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    const char* usage = "usage: mlckpt inspect [--json] [--] FILE   (an FTI-FF file or a container)\n";
+    const char* usage =
+        "usage: mlckpt inspect [--json] [--] FILE   (an FTI-FF file or a container)\n"
+        "       mlckpt inspect [--json] --meta META [--] FILE   (any other checkpoint file, described by its "
+        "checkpoint's metadata META)\n";
     bool json = false;
     bool options_done = false;  // after "--", a FILE may start with '-'
-    std::optional<std::string> path;
-    for (const std::string& a : args) {
+    std::optional<std::string> path, meta;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
         if (!options_done && a == "--") {
             options_done = true;
         } else if (!options_done && a == "--json" && !json) {
             json = true;
+        } else if (!options_done && a == "--meta" && i + 1 < args.size() && !meta) {
+            meta = args[++i];
         } else if (!path && !a.empty() && (options_done || a[0] != '-')) {
             path = a;
         } else {
@@ -130,6 +137,7 @@ int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         err << usage;
         return 2;
     }
+    if (meta) return inspect_described_file(*path, *meta, json, out, err);
     try {
         File file = File::open_read(*path);
         if (container::is_container(file)) {
@@ -142,7 +150,8 @@ int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             return 0;
         }
         if (!is_ftiff(file)) {
-            err << "mlckpt inspect: " << describe_unknown(*path) << "\n";
+            err << "mlckpt inspect: " << describe_unknown(*path) << "\n  With --meta <that file>, mlckpt inspect "
+                << "shows and checks its variables.\n";
             return 1;
         }
         FileStructure s = read_structure(file);
