@@ -2,7 +2,8 @@
 // data set, the ratio and the speed per core of every codec, beside memcpy
 // and the raw durable write and read of the same bytes to --dir, measured in
 // the same run; then a rank's real POSIX checkpoint file written and read
-// back through the library's writer and reader, compressed or not. Prints
+// back through the library's writer and reader, compressed or not, and its
+// HDF5 file (ckpt_io = 5) with and without HDF5's filters. Prints
 // one JSON object (run_bench.py --compression keeps it in bench/results).
 //
 //   compression_bench --dir DIR [--mib 64] [--repeat 3]
@@ -33,6 +34,7 @@
 #include "command_line.hpp"
 #include "compress/block_codec.hpp"
 #include "compress/packed_frame.hpp"
+#include "format/hdf5_format.hpp"
 #include "format/posix_format.hpp"
 #include "io/file.hpp"
 
@@ -177,41 +179,91 @@ CodecRun run_codec(const DataSet& d, core::Codec codec, double bound, int repeat
     return run;
 }
 
-// A rank's POSIX checkpoint file of `d` written to `dir` with `codec` and
-// synced, then read back into memory from storage: seconds of each, best
-// of `repeat`.
-std::pair<double, double> file_round_trip(const DataSet& d, core::Codec codec, const fs::path& dir, int repeat) {
-    const fs::path path = dir / "compression-bench.fti";
+// Drops the synced file's pages from the page cache: the next read comes
+// from storage, as a restart's on another process.
+void drop_cached(const fs::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd >= 0) {
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        ::close(fd);
+    }
+}
+
+// A rank's checkpoint file of `d` written by `write` (which returns its
+// record) and synced, then read back into memory from storage by `read`:
+// seconds of each, best of `repeat`.
+std::pair<double, double> file_round_trip(
+    const DataSet& d, const fs::path& path, int repeat, const std::function<core::FileRecord()>& write,
+    const std::function<void(const core::FileRecord&, std::span<std::byte>)>& read) {
     core::FileRecord record;
-    const double write = best_of(repeat, [&] {
+    const double write_s = best_of(repeat, [&] {
         fs::remove(path);
-        core::Packing packing;
-        packing.codec = codec;
-        packing.element_sizes[1] = d.unit;
-        core::PosixWriter writer(core::File::create(path),
-                                 codec == core::Codec::none ? core::WritePath::direct : core::WritePath::page_cache,
-                                 packing);
-        writer.add(1, d.bytes, "");
-        record = writer.finish();
+        record = write();
     });
     std::vector<std::byte> back(d.bytes.size());
-    double read = 1e30;
+    double read_s = 1e30;
     for (int r = 0; r < repeat; ++r) {
-        // From storage, as a restart on another process: the file's pages
-        // leave the page cache first (it is synced).
-        const int fd = ::open(path.c_str(), O_RDONLY);
-        if (fd >= 0) {
-            ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-            ::close(fd);
-        }
+        drop_cached(path);
         const auto t = Clock::now();
-        core::File in = core::File::open_read(path);
-        core::read_posix_var(in, record.vars[0], back);
-        read = std::min(read, seconds_since(t));
+        read(record, back);
+        read_s = std::min(read_s, seconds_since(t));
     }
     fs::remove(path);
     if (back != d.bytes) std::fprintf(stderr, "compression_bench: %s read back differs\n", d.name.c_str());
-    return {write, read};
+    return {write_s, read_s};
+}
+
+core::Packing packing_of(const DataSet& d, core::Codec codec) {
+    core::Packing packing;
+    packing.codec = codec;
+    packing.element_sizes[1] = d.unit;
+    return packing;
+}
+
+// The POSIX file (ckpt_io = 1) with `codec`.
+std::pair<double, double> posix_round_trip(const DataSet& d, core::Codec codec, const fs::path& dir, int repeat) {
+    const fs::path path = dir / "compression-bench.fti";
+    return file_round_trip(
+        d, path, repeat,
+        [&] {
+            core::PosixWriter writer(core::File::create(path),
+                                     codec == core::Codec::none ? core::WritePath::direct : core::WritePath::page_cache,
+                                     packing_of(d, codec));
+            writer.add(1, d.bytes, "");
+            return writer.finish();
+        },
+        [&](const core::FileRecord& record, std::span<std::byte> out) {
+            core::read_posix_var(core::File::open_read(path), record.vars[0], out);
+        });
+}
+
+// The HDF5 file (ckpt_io = 5) of one dataset of the data set's elements,
+// compressed by HDF5's filters when `codec` is not none.
+std::pair<double, double> hdf5_round_trip(const DataSet& d, core::Codec codec, const fs::path& dir, int repeat) {
+    const std::string name = "compression-bench.h5";
+    auto schema = std::make_shared<core::h5::Schema>();
+    auto type = std::make_shared<core::h5::Type>();
+    type->kind = core::h5::Type::Kind::primitive;
+    type->primitive = d.unit == 8 ? 9 : d.unit == 4 ? 2 : 4;  // FTI_DBLE, FTI_INTG, FTI_UCHR
+    type->size = d.unit;
+    core::h5::Dataset dataset;
+    dataset.name = "field";
+    dataset.dims = {d.bytes.size() / d.unit};
+    dataset.type = type;
+    schema->datasets[1] = dataset;
+    const core::Directory directory = core::Directory::open(dir);
+    return file_round_trip(
+        d, dir / name, repeat,
+        [&] {
+            core::Hdf5Writer writer(directory, name, schema,
+                                    codec == core::Codec::none ? core::WritePath::direct : core::WritePath::page_cache,
+                                    packing_of(d, codec));
+            writer.add(1, d.bytes, "");
+            return writer.finish();
+        },
+        [&](const core::FileRecord& record, std::span<std::byte> out) {
+            core::open_hdf5_reader(dir / name, record, core::DataWhere::storage)->read(record.vars[0], out);
+        });
 }
 
 }  // namespace
@@ -262,9 +314,15 @@ int main(int argc, char** argv) {
         std::printf("   ],\n   \"file\": [\n");
         const core::Codec file_codecs[] = {core::Codec::none, core::Codec::lz4, core::Codec::zstd};
         for (std::size_t c = 0; c < 3; ++c) {
-            const auto [w, r] = file_round_trip(d, file_codecs[c], dir, repeat);
+            const auto [w, r] = posix_round_trip(d, file_codecs[c], dir, repeat);
             std::printf("    {\"codec\": \"%s\", \"write_gbs\": %.3f, \"read_gbs\": %.3f}%s\n",
                         std::string(core::codec_name(file_codecs[c])).c_str(), gb / w, gb / r, c < 2 ? "," : "");
+        }
+        std::printf("   ],\n   \"hdf5\": [\n");
+        for (std::size_t c = 0; c < 2; ++c) {  // none; any codec: shuffle + deflate
+            const auto [w, r] = hdf5_round_trip(d, file_codecs[c], dir, repeat);
+            std::printf("    {\"filters\": \"%s\", \"write_gbs\": %.3f, \"read_gbs\": %.3f}%s\n",
+                        c == 0 ? "none" : "shuffle+deflate", gb / w, gb / r, c < 1 ? "," : "");
         }
         std::printf("   ]}%s\n", s + 1 < sets.size() ? "," : "");
         std::fflush(stdout);

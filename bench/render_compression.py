@@ -59,6 +59,21 @@ def file_table(result):
                      "zstd: write, read GB/s (read vs none)"], rows)
 
 
+def hdf5_table(result):
+    """HDF5 files with and without HDF5's filters; "" for results without them."""
+    rows = []
+    for s in result["sets"]:
+        if "hdf5" not in s:
+            return ""
+        by = {r["filters"]: r for r in s["hdf5"]}
+        none, packed = by["none"], by["shuffle+deflate"]
+        rows.append([s["name"], f"{none['write_gbs']:.2f}, {none['read_gbs']:.2f}",
+                     f"{packed['write_gbs']:.2f}, {packed['read_gbs']:.2f}",
+                     f"{packed['write_gbs'] / none['write_gbs']:.2f}, {packed['read_gbs'] / none['read_gbs']:.2f}"])
+    return markdown(["data", "no filters: write, read GB/s", "shuffle + deflate: write, read GB/s",
+                     "filtered vs none: write, read"], rows)
+
+
 def l4_speedup(codec, node_gbs):
     """Uncompressed time over compressed time of an L4 checkpoint, per GB a
     rank writes: the rank compresses on its core while its earlier batches
@@ -92,6 +107,10 @@ def section(paths):
         "reader from storage (the file's pages dropped from the page cache first), on this machine's local "
         "disk:",
         file_table(result),
+        *([] if not hdf5_table(result) else [
+            "The same variable as a rank's HDF5 file (`ckpt_io = 5`, one dataset of its elements), without "
+            "filters and with HDF5's shuffle and deflate (level 1), which HDF5 runs on one core:",
+            hdf5_table(result)]),
         f"The L4 checkpoint on a shared parallel file system, modelled from the rates above (this machine "
         f"cannot limit its disk's bandwidth: its cgroups are version 1, whose throttle misses buffered "
         f"writes): {RANKS_PER_NODE} ranks per node, each compressing on its own core while its earlier "

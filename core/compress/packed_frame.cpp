@@ -133,7 +133,7 @@ std::uint32_t decode_packed_blocks(const PackedTrailer& t, std::span<const Packe
                                              crc32_hex(b.crc32) + ", read " + crc32_hex(crc) + ")");
             }
             if (b.as_is()) {
-                std::memcpy(raw.data(), in.data(), in.size());
+                if (raw.data() != in.data()) std::memcpy(raw.data(), in.data(), in.size());  // else read in place
                 raw_crcs[i] = crc;
             } else if (t.codec == Codec::zfp) {
                 decompress_lossy_block(t.unit, in, raw, what + ": " + block_name(t, b));

@@ -70,7 +70,8 @@ std::vector<PackedBlock> parse_packed_table(const PackedTrailer& trailer, std::s
 // (consecutive as in the frame), into `out` (their raw bytes), on up to
 // `threads` threads. Every block's CRC is checked before it is
 // decompressed; a damaged one is named by its number and raw byte range.
-// Returns the CRC-32 of `out`.
+// `stored` may be `out` itself when every block is stored as it is (read
+// in place). Returns the CRC-32 of `out`.
 std::uint32_t decode_packed_blocks(const PackedTrailer& trailer, std::span<const PackedBlock> blocks,
                                    std::span<const std::byte> stored, std::span<std::byte> out, std::size_t threads,
                                    const std::string& what);

@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "compress/packed_frame.hpp"
 #include "hash/crc32.hpp"
+#include "io/buffer_pool.hpp"
 
 namespace mlckpt::core {
 
@@ -26,10 +27,12 @@ void read_stream(const File& file, const Extents& extents, std::uint64_t pos, st
 
 // Decodes `var` batch by batch: `place(raw_offset, raw_length)` says where
 // a batch's raw bytes go, `use` sees them once decoded and checked. Checks
-// the variable's CRC-32 at the end.
+// the variable's CRC-32 at the end. With `stable_place` (the places are
+// parts of one output, known in advance), blocks stored as they are are
+// read straight into their place, as an uncompressed variable is.
 void decode_packed_var(const File& file, const Extents& extents, const VarRecord& var,
                        const std::function<std::span<std::byte>(std::uint64_t, std::size_t)>& place,
-                       const std::function<void(std::span<const std::byte>)>& use) {
+                       const std::function<void(std::span<const std::byte>)>& use, bool stable_place) {
     const std::string what = "variable " + std::to_string(var.id) + " in '" + file.path().string() + "'";
     const std::uint64_t frame = var.stored;
     if (frame < kPackedTrailerBytes) {
@@ -47,17 +50,21 @@ void decode_packed_var(const File& file, const Extents& extents, const VarRecord
     const std::vector<PackedBlock> blocks = parse_packed_table(trailer, table, frame, what);
 
     // Consecutive blocks up to the batch's bytes, stored and raw (one block
-    // at least). The next batch is read while this one is decoded.
+    // at least), all stored as they are or none. The next batch is read
+    // while this one is decoded.
     struct Batch {
         std::size_t first;
         std::size_t last;
         std::uint64_t bytes;
         std::uint64_t raw_bytes;
+        bool direct;  // read into its place: blocks as they are, stable places
     };
     std::vector<Batch> batches;
     for (std::size_t first = 0; first < blocks.size();) {
-        Batch b{first, first + 1, blocks[first].stored, blocks[first].raw_length};
-        while (b.last < blocks.size() && b.bytes + blocks[b.last].stored <= kBatchBytes &&
+        const bool as_is = blocks[first].as_is();
+        Batch b{first, first + 1, blocks[first].stored, blocks[first].raw_length, as_is && stable_place};
+        while (b.last < blocks.size() && blocks[b.last].as_is() == as_is &&
+               b.bytes + blocks[b.last].stored <= kBatchBytes &&
                b.raw_bytes + blocks[b.last].raw_length <= kBatchBytes) {
             b.bytes += blocks[b.last].stored;
             b.raw_bytes += blocks[b.last++].raw_length;
@@ -65,11 +72,23 @@ void decode_packed_var(const File& file, const Extents& extents, const VarRecord
         batches.push_back(b);
         first = b.last;
     }
-    std::vector<std::byte> stored[2];
+    // From the pool: kept from one variable (and one restart's read) to the
+    // next, huge pages when large, so that no read pays for fresh memory.
+    std::uint64_t largest = 0;
+    for (const Batch& b : batches) largest = b.direct ? largest : std::max(largest, b.bytes);
+    PooledBuffer buffers[2];
+    if (largest > 0) {
+        for (PooledBuffer& b : buffers) b = take_buffer(static_cast<std::size_t>(largest));
+    }
+    auto raw_of = [&](const Batch& b) {
+        return place(blocks[b.first].raw_offset, static_cast<std::size_t>(b.raw_bytes));
+    };
+    auto stored_of = [&](std::size_t k) {
+        if (batches[k].direct) return raw_of(batches[k]);
+        return std::span(buffers[k % 2].data(), static_cast<std::size_t>(batches[k].bytes));
+    };
     auto read_batch = [&](std::size_t k) {
-        std::vector<std::byte>& into = stored[k % 2];
-        into.resize(static_cast<std::size_t>(batches[k].bytes));
-        read_stream(file, extents, var.offset + blocks[batches[k].first].offset, into);
+        read_stream(file, extents, var.offset + blocks[batches[k].first].offset, stored_of(k));
     };
     std::future<void> reading;  // after the buffers: a failure waits for the read in flight
     if (!batches.empty()) reading = std::async(std::launch::async, read_batch, 0);
@@ -78,9 +97,9 @@ void decode_packed_var(const File& file, const Extents& extents, const VarRecord
         reading.get();
         if (k + 1 < batches.size()) reading = std::async(std::launch::async, read_batch, k + 1);
         const Batch& b = batches[k];
-        auto raw = place(blocks[b.first].raw_offset, static_cast<std::size_t>(b.raw_bytes));
+        const std::span<std::byte> raw = raw_of(b);
         const std::uint32_t batch_crc = decode_packed_blocks(
-            trailer, std::span(blocks).subspan(b.first, b.last - b.first), stored[k % 2], raw, codec_threads(), what);
+            trailer, std::span(blocks).subspan(b.first, b.last - b.first), stored_of(k), raw, codec_threads(), what);
         crc = k == 0 ? batch_crc : crc32_combine(crc, batch_crc, raw.size());
         use(raw);
     }
@@ -96,7 +115,7 @@ void read_packed_var(const File& file, const Extents& extents, const VarRecord& 
     decode_packed_var(
         file, extents, var,
         [&](std::uint64_t offset, std::size_t length) { return out.subspan(static_cast<std::size_t>(offset), length); },
-        [](std::span<const std::byte>) {});
+        [](std::span<const std::byte>) {}, true);
 }
 
 void stream_packed_var(const File& file, const Extents& extents, const VarRecord& var,
@@ -108,7 +127,7 @@ void stream_packed_var(const File& file, const Extents& extents, const VarRecord
             scratch.resize(length);
             return std::span(scratch);
         },
-        use);
+        use, false);
 }
 
 }  // namespace mlckpt::core

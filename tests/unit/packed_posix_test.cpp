@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -12,6 +13,7 @@
 #include "expect_error.hpp"
 #include "format/checkpoint_meta.hpp"
 #include "format/data_extents.hpp"
+#include "format/packed_var.hpp"
 #include "format/posix_format.hpp"
 #include "format/posix_repack.hpp"
 #include "hash/crc32.hpp"
@@ -85,6 +87,58 @@ TEST(PackedPosix, RecordsAndReadsBackBitForBit) {
         EXPECT_EQ(read_back<std::uint64_t>(path, rec.vars[1]), v.noise);
         EXPECT_EQ(read_back<int>(path, rec.vars[2]), v.small);
     }
+}
+
+// A variable whose blocks alternate between compressed (smooth) and stored
+// as they are (random): the runs of blocks stored as they are are read
+// straight into the output, the others decompressed; both readers return
+// every byte, and damage in a block read in place is still named.
+TEST(PackedPosix, MixedBlocksReadBackBitForBit) {
+    constexpr std::size_t kBlock = 64 << 10, kPerBlock = kBlock / sizeof(double);
+    std::vector<double> mixed(7 * kPerBlock + 100);
+    std::mt19937_64 g(5);
+    for (std::size_t i = 0; i < mixed.size(); ++i) {
+        const bool random = (i / kPerBlock) % 3 == 1;  // blocks 1, 4 and the short last one, 7
+        const std::uint64_t bits = g();                // random bits: incompressible, shuffled or not
+        if (random) std::memcpy(&mixed[i], &bits, sizeof bits);
+        if (!random) mixed[i] = 2.0 + std::sin(static_cast<double>(i) * 1e-3);
+    }
+    auto same = [&](const std::vector<double>& back) {
+        return back.size() == mixed.size() && std::memcmp(back.data(), mixed.data(), back.size() * sizeof(double)) == 0;
+    };
+    test::TempDir dir;
+    const fs::path path = dir.path() / "f.fti";
+    Packing packing;
+    packing.codec = Codec::lz4;
+    packing.block_bytes = kBlock;
+    packing.element_sizes = {{1, sizeof(double)}};
+    PosixWriter w(File::create(path), WritePath::page_cache, packing);
+    w.add(1, std::as_bytes(std::span(mixed)), "");
+    const FileRecord rec = w.finish();
+    ASSERT_TRUE(rec.vars[0].packed());
+    EXPECT_TRUE(same(read_back<double>(path, rec.vars[0])));
+    std::vector<std::byte> streamed;
+    stream_packed_var(File::open_read(path), {{0, rec.size}}, rec.vars[0], [&](std::span<const std::byte> piece) {
+        streamed.insert(streamed.end(), piece.begin(), piece.end());
+    });
+    EXPECT_EQ(std::memcmp(streamed.data(), mixed.data(), streamed.size()), 0);
+    EXPECT_EQ(streamed.size(), mixed.size() * sizeof(double));
+
+    // Block 4 is stored as it is, after blocks 0, 2 and 3 compressed and 1 as it is.
+    std::uint64_t at = 0;
+    {
+        File in = File::open_read(path);
+        std::vector<std::byte> frame(rec.vars[0].stored);
+        in.read_exact_at(frame, 0);
+        // The raw bytes of block 4 appear in the file as they are.
+        const auto* raw = reinterpret_cast<const std::byte*>(mixed.data() + 4 * kPerBlock);
+        const auto found = std::search(frame.begin(), frame.end(), raw, raw + 256);
+        ASSERT_NE(found, frame.end()) << "block 4 stored as it is";
+        at = static_cast<std::uint64_t>(found - frame.begin()) + 1000;  // inside block 4
+    }
+    damage_byte(path, at);
+    const std::string msg = error_message(ErrorKind::corrupt, [&] { read_back<double>(path, rec.vars[0]); });
+    EXPECT_NE(msg.find("block 4 of 8"), std::string::npos) << msg;
 }
 
 // A rank's data inside a shared file (ckpt_io 2 and 4 carry packed L1
