@@ -120,12 +120,12 @@ void read_packed_var(const File& file, const Extents& extents, const VarRecord& 
 
 void stream_packed_var(const File& file, const Extents& extents, const VarRecord& var,
                        const std::function<void(std::span<const std::byte>)>& use) {
-    std::vector<std::byte> scratch;
+    PooledBuffer scratch;  // from the pool, as the stored batches: no fresh memory per variable
     decode_packed_var(
         file, extents, var,
         [&](std::uint64_t, std::size_t length) {
-            scratch.resize(length);
-            return std::span(scratch);
+            if (scratch.size() < length) scratch = take_buffer(length);
+            return std::span(scratch.data(), length);
         },
         use, false);
 }
