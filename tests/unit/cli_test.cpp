@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <utility>
 
 namespace mlckpt::tools {
 namespace {
@@ -17,6 +18,26 @@ TEST(CommandLine, HelpGoesToStandardOutputAndSucceeds) {
         EXPECT_NE(out.str().find("mlckpt index --prefix DIR"), std::string::npos) << help;
         EXPECT_EQ(err.str(), "") << help;
     }
+}
+
+// Every subcommand answers --help (or -h) with its usage on standard output
+// and exit 0, as `mlckpt --help` does; after "--" the name is a file's.
+TEST(CommandLine, EverySubcommandAnswersHelp) {
+    const std::pair<const char*, const char*> commands[] = {{"inspect", "usage: mlckpt inspect"},
+                                                            {"extract", "usage: mlckpt extract"},
+                                                            {"verify", "usage: mlckpt verify"},
+                                                            {"index", "mlckpt index"}};
+    for (const auto& [command, usage] : commands) {
+        for (const char* help : {"--help", "-h"}) {
+            std::ostringstream out, err;
+            EXPECT_EQ(run_command_line({command, help}, out, err), 0) << command << " " << help;
+            EXPECT_NE(out.str().find(usage), std::string::npos) << command << " " << help << ": " << out.str();
+            EXPECT_EQ(err.str(), "") << command << " " << help;
+        }
+    }
+    std::ostringstream out, err;
+    EXPECT_EQ(run_command_line({"inspect", "--", "--help"}, out, err), 1) << "a file named --help";
+    EXPECT_NE(err.str().find("cannot open '--help'"), std::string::npos) << err.str();
 }
 
 TEST(CommandLine, VersionIsTheProjectVersion) {

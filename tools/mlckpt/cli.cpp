@@ -47,6 +47,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 
 }  // namespace
 
+bool asks_for_help(const std::vector<std::string>& args) {
+    for (const std::string& a : args) {
+        if (a == "--") return false;
+        if (a == "--help" || a == "-h") return true;
+    }
+    return false;
+}
+
 int run_command_line(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     // The commands report what they expect (usage, a damaged file); nothing
     // else may end the tool without a message, whatever the file holds.

@@ -1,5 +1,7 @@
 #include "extract.hpp"
 
+#include "cli.hpp"
+
 #include <charconv>
 #include <cstdio>
 #include <optional>
@@ -75,6 +77,10 @@ fs::path file_of_rank(const fs::path& given, const container::ContainerFile& c, 
 
 int extract(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     const char* usage = "usage: mlckpt extract [--] CONTAINER --rank R [--output FILE]\n";
+    if (asks_for_help(args)) {
+        out << usage;
+        return 0;
+    }
     std::optional<Arguments> a = parse(args, err);
     if (!a) {
         err << usage;

@@ -1,5 +1,6 @@
 #include "inspect.hpp"
 
+#include "cli.hpp"
 #include "container_dump.hpp"
 #include "described_file.hpp"
 #include "json.hpp"
@@ -115,6 +116,10 @@ int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         "usage: mlckpt inspect [--json] [--] FILE   (an FTI-FF file or a container)\n"
         "       mlckpt inspect [--json] --meta META [--] FILE   (any other checkpoint file, described by its "
         "checkpoint's metadata META)\n";
+    if (asks_for_help(args)) {
+        out << usage;
+        return 0;
+    }
     bool json = false;
     bool options_done = false;  // after "--", a FILE may start with '-'
     std::optional<std::string> path, meta;

@@ -1,5 +1,7 @@
 #include "verify.hpp"
 
+#include "cli.hpp"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -743,6 +745,10 @@ bool is_directory(const std::string& path) {
 }  // namespace
 
 int verify(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (asks_for_help(args)) {
+        out << kUsage;
+        return 0;
+    }
     std::optional<Arguments> a = parse_arguments(args, err);
     if (!a) {
         err << kUsage;
