@@ -35,6 +35,7 @@
 #include "compress/block_codec.hpp"
 #include "compress/packed_frame.hpp"
 #include "format/hdf5_format.hpp"
+#include "format/hdf5_library.hpp"
 #include "format/posix_format.hpp"
 #include "io/file.hpp"
 

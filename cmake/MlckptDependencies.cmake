@@ -1,5 +1,9 @@
 # Every dependency is a Debian package; nothing is vendored.
-find_package(MPI REQUIRED COMPONENTS C CXX Fortran)
+set(_mlckpt_mpi_components C CXX)
+if(MLCKPT_FORTRAN)
+  list(APPEND _mlckpt_mpi_components Fortran)
+endif()
+find_package(MPI REQUIRED COMPONENTS ${_mlckpt_mpi_components})
 find_package(Python3 REQUIRED COMPONENTS Interpreter)  # generates the Fortran module
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(PkgConfig REQUIRED)
@@ -15,5 +19,29 @@ pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)
 pkg_check_modules(BLOSC REQUIRED IMPORTED_TARGET blosc)
 # Error-bounded lossy compression of the variables that ask for it (FTI_SetErrorBound).
 find_package(zfp REQUIRED CONFIG)
-# HDF5 checkpoints (ckpt_io = 5): Debian's parallel HDF5, used serially per rank.
-pkg_check_modules(HDF5 REQUIRED IMPORTED_TARGET hdf5-openmpi)
+# HDF5 checkpoints (ckpt_io = 5): a parallel HDF5, used serially per rank
+# (FTI_L4_H5_SINGLE: collectively), built with the MPI found above. Debian
+# names its pkg-config module after that MPI (hdf5-openmpi, hdf5-mpich);
+# an HDF5 installed alone (Spack's) calls it hdf5.
+set(MLCKPT_HDF5_MODULE "" CACHE STRING
+    "pkg-config module of the parallel HDF5 (default: the one named after the MPI found, else hdf5)")
+if(MLCKPT_HDF5)
+  if(MLCKPT_HDF5_MODULE)
+    set(_mlckpt_hdf5_modules ${MLCKPT_HDF5_MODULE})
+  elseif(MPI_C_LIBRARY_VERSION_STRING MATCHES "Open MPI")
+    set(_mlckpt_hdf5_modules hdf5-openmpi hdf5)
+  elseif(MPI_C_LIBRARY_VERSION_STRING MATCHES "MPICH")
+    set(_mlckpt_hdf5_modules hdf5-mpich hdf5)
+  else()
+    set(_mlckpt_hdf5_modules hdf5)
+  endif()
+  pkg_search_module(HDF5 REQUIRED IMPORTED_TARGET ${_mlckpt_hdf5_modules})
+  include(CheckSymbolExists)
+  set(CMAKE_REQUIRED_INCLUDES ${HDF5_INCLUDE_DIRS} ${MPI_C_INCLUDE_DIRS})
+  check_symbol_exists(H5_HAVE_PARALLEL H5pubconf.h MLCKPT_HDF5_IS_PARALLEL)
+  unset(CMAKE_REQUIRED_INCLUDES)
+  if(NOT MLCKPT_HDF5_IS_PARALLEL)
+    message(FATAL_ERROR "the HDF5 found (pkg-config module ${HDF5_MODULE_NAME}, ${HDF5_INCLUDE_DIRS}) is not built "
+                        "with MPI; mlckpt needs a parallel HDF5, or MLCKPT_HDF5=OFF")
+  endif()
+endif()

@@ -19,6 +19,7 @@
 #include "common/error.hpp"
 #include "config/ini_structure.hpp"
 #include "format/file_formats.hpp"
+#include "format/hdf5_library.hpp"
 
 namespace mlckpt::core {
 
@@ -412,7 +413,22 @@ void check_compression(Config& c) {
     }
 }
 
+// A build without HDF5 (MLCKPT_HDF5=OFF) writes neither HDF5 format.
+void check_built_formats(const Config& c) {
+    if (h5::library_built()) return;
+    const std::string why = ": this mlckpt was built without HDF5 (MLCKPT_HDF5=OFF; Spack: mlckpt~hdf5)";
+    if (c.ckpt_io == IoMode::hdf5) {
+        fail(ErrorKind::config, c.path + ": [basic] ckpt_io = 5 (HDF5)" + why +
+                                    "; allowed here: 1 (POSIX), 2 (MPI-IO), 3 (FTI-FF) or 4 (container)");
+    }
+    if (c.h5_single_file_enable) {
+        fail(ErrorKind::config,
+             c.path + ": [basic] h5_single_file_enable = 1 (FTI_L4_H5_SINGLE)" + why + "; allowed here: 0");
+    }
+}
+
 void check_consistency(Config& c) {
+    check_built_formats(c);
     check_dcp_settings(c);
     check_compression(c);
     const std::string& f = c.path;

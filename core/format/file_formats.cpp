@@ -4,7 +4,7 @@
 
 #include "common/error.hpp"
 #include "format/ftiff_reader.hpp"
-#include "format/hdf5_format.hpp"
+#include "format/hdf5_library.hpp"
 #include "format/posix_format.hpp"
 #include "format/stream_reader.hpp"
 
@@ -18,10 +18,6 @@ std::unique_ptr<FileWriter> create_posix_writer(const WriterSetup& s) {
 
 std::unique_ptr<FileWriter> create_ftiff_writer(const WriterSetup& s) {
     return std::make_unique<FtiffWriter>(File::create(s.dir, s.name), *s.layout, s.sizes);
-}
-
-std::unique_ptr<FileWriter> create_hdf5_writer(const WriterSetup& s) {
-    return std::make_unique<Hdf5Writer>(s.dir, s.name, s.hdf5_schema, s.write_path, s.packing);
 }
 
 // clang-format off

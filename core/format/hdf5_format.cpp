@@ -1,4 +1,5 @@
 #include "format/hdf5_format.hpp"
+#include "format/hdf5_library.hpp"
 
 #include <algorithm>
 #include <map>
@@ -297,6 +298,10 @@ FileRecord Hdf5Writer::finish() {
     data_->close();
     record_.complete = true;
     return record_;
+}
+
+std::unique_ptr<FileWriter> create_hdf5_writer(const WriterSetup& s) {
+    return std::make_unique<Hdf5Writer>(s.dir, s.name, s.hdf5_schema, s.write_path, s.packing);
 }
 
 std::unique_ptr<CheckpointReader> open_hdf5_reader(const fs::path& path, const FileRecord& record, DataWhere) {

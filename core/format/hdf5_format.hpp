@@ -59,6 +59,4 @@ class Hdf5Writer final : public FileWriter {
     FileRecord record_;
 };
 
-std::unique_ptr<CheckpointReader> open_hdf5_reader(const fs::path& path, const FileRecord& record, DataWhere where);
-
 }  // namespace mlckpt::core

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <future>
 #include <optional>
-#include <sstream>
 
 #include "common/fault_injection.hpp"
 #include "format/hdf5_global_layout.hpp"
@@ -217,11 +216,6 @@ void read_back(const fs::path& file, const GlobalSchema& schema, const std::vect
 }
 
 }  // namespace
-
-std::string GlobalDatasetSpec::path() const {
-    const std::string g = path_text(group);
-    return (g == "/" ? g : g + "/") + name;
-}
 
 void write_global_file(MPI_Comm comm, const fs::path& file, const GlobalSchema& schema, std::vector<Piece> pieces,
                        int ckpt_id) {

@@ -16,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "format/hdf5_handle.hpp"
 #include "format/hdf5_schema.hpp"
 
 namespace mlckpt::core::h5 {
@@ -95,11 +94,17 @@ struct GlobalIndex {
 std::string serialize_index(const GlobalIndex& index);
 GlobalIndex parse_index(const std::string& text);
 
+// Without HDF5 (MLCKPT_HDF5=OFF), write_global_file and GlobalFileReader
+// refuse (format/hdf5_unavailable.cpp).
+
 // A global file opened read-only by one rank alone. Every failure is a
 // corrupt Error naming the file.
 class GlobalFileReader {
   public:
     explicit GlobalFileReader(const fs::path& file);
+    ~GlobalFileReader();
+    GlobalFileReader(const GlobalFileReader&) = delete;
+    GlobalFileReader& operator=(const GlobalFileReader&) = delete;
 
     GlobalIndex index() const;
     // Reads subset `s` of dataset `path` back and checks its CRC-32: in
@@ -114,8 +119,8 @@ class GlobalFileReader {
               const std::vector<std::uint64_t>& count, const Type& memory_type, std::span<std::byte> out) const;
 
   private:
-    Site site_;
-    Handle file_;
+    struct Open;  // the HDF5 file (the header stays free of HDF5's)
+    std::unique_ptr<Open> open_;
 };
 
 }  // namespace mlckpt::core::h5

@@ -1,5 +1,5 @@
 #include <algorithm>
-#include <sstream>
+#include <memory>
 
 #include "format/hdf5_global_file.hpp"
 #include "format/hdf5_global_layout.hpp"
@@ -8,93 +8,28 @@
 
 namespace mlckpt::core::h5 {
 
-const StoredDataset* GlobalIndex::find(const std::string& path) const {
-    for (const StoredDataset& d : datasets) {
-        if (d.path == path) return &d;
-    }
-    return nullptr;
-}
+// The open file, and where its errors point.
+struct GlobalFileReader::Open {
+    Site site;
+    Handle file;
+};
 
-const StoredDataset* GlobalIndex::find(int id) const {
-    for (const StoredDataset& d : datasets) {
-        if (d.id == id) return &d;
-    }
-    return nullptr;
-}
+GlobalFileReader::~GlobalFileReader() = default;
 
-namespace {
-
-void put_list(std::ostream& out, const std::vector<std::uint64_t>& v) {
-    out << ' ' << v.size();
-    for (std::uint64_t x : v) out << ' ' << x;
-}
-
-std::vector<std::uint64_t> get_list(std::istream& in) {
-    std::size_t n = 0;
-    in >> n;
-    std::vector<std::uint64_t> v(std::min<std::size_t>(n, 64));
-    for (std::uint64_t& x : v) in >> x;
-    return v;
-}
-
-}  // namespace
-
-std::string serialize_index(const GlobalIndex& index) {
-    std::ostringstream out;
-    out << index.ckpt_id << ' ' << index.writers << ' ' << index.datasets.size() << ' ' << index.subsets.size() << '\n';
-    for (const StoredDataset& d : index.datasets) {
-        out << d.id;
-        put_list(out, d.dims);
-        out << ' ' << d.path.size() << ' ' << d.path << '\n';
-    }
-    for (const SubsetRecord& s : index.subsets) {
-        out << s.dataset_id << ' ' << s.writer << ' ' << s.var << ' ' << s.crc32;
-        put_list(out, s.offset);
-        put_list(out, s.count);
-        out << '\n';
-    }
-    return out.str();
-}
-
-GlobalIndex parse_index(const std::string& text) {
-    std::istringstream in(text);
-    GlobalIndex index;
-    std::size_t datasets = 0;
-    std::size_t subsets = 0;
-    in >> index.ckpt_id >> index.writers >> datasets >> subsets;
-    index.datasets.resize(datasets);
-    for (StoredDataset& d : index.datasets) {
-        std::size_t length = 0;
-        in >> d.id;
-        d.dims = get_list(in);
-        in >> length;
-        in.get();
-        d.path.resize(length);
-        in.read(d.path.data(), static_cast<std::streamsize>(length));
-    }
-    index.subsets.resize(subsets);
-    for (SubsetRecord& s : index.subsets) {
-        in >> s.dataset_id >> s.writer >> s.var >> s.crc32;
-        s.offset = get_list(in);
-        s.count = get_list(in);
-    }
-    if (!in) fail(ErrorKind::mpi, "a global file's index did not survive its transfer between ranks");
-    return index;
-}
-
-GlobalFileReader::GlobalFileReader(const fs::path& file) : site_{file, ErrorKind::corrupt} {
+GlobalFileReader::GlobalFileReader(const fs::path& file) : open_(std::make_unique<Open>()) {
     silence_errors();
-    file_ = site_.own(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
+    open_->site = Site{file, ErrorKind::corrupt};
+    open_->file = open_->site.own(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open");
 }
 
 GlobalIndex GlobalFileReader::index() const {
     GlobalIndex index;
-    index.ckpt_id = read_int_attribute(site_, file_.get(), kCkptAttribute, "the file");
-    index.writers = read_int_attribute(site_, file_.get(), kRanksAttribute, "the file");
+    index.ckpt_id = read_int_attribute(open_->site, open_->file.get(), kCkptAttribute, "the file");
+    index.writers = read_int_attribute(open_->site, open_->file.get(), kRanksAttribute, "the file");
     struct Visit {
         const Site* site;
         GlobalIndex* index;
-    } visit{&site_, &index};
+    } visit{&open_->site, &index};
     auto collect = [](hid_t root, const char* name, const H5O_info_t* info, void* data) -> herr_t {
         auto* v = static_cast<Visit*>(data);
         if (info->type != H5O_TYPE_DATASET || std::string(name) == kSubsetTable) return 0;
@@ -114,22 +49,23 @@ GlobalIndex GlobalFileReader::index() const {
         v->index->datasets.push_back(std::move(d));
         return 0;
     };
-    site_.check(H5Ovisit(file_.get(), H5_INDEX_NAME, H5_ITER_INC, collect, &visit), "list the global datasets");
+    open_->site.check(H5Ovisit(open_->file.get(), H5_INDEX_NAME, H5_ITER_INC, collect, &visit),
+                      "list the global datasets");
 
     const std::string what = std::string("the subset table '") + kSubsetTable + "'";
-    Handle table = site_.own(H5Dopen2(file_.get(), kSubsetTable, H5P_DEFAULT), H5Dclose, what);
-    Handle space = site_.own(H5Dget_space(table.get()), H5Sclose, "space of " + what);
+    Handle table = open_->site.own(H5Dopen2(open_->file.get(), kSubsetTable, H5P_DEFAULT), H5Dclose, what);
+    Handle space = open_->site.own(H5Dget_space(table.get()), H5Sclose, "space of " + what);
     hsize_t dims[2] = {0, 0};
     if (H5Sget_simple_extent_ndims(space.get()) != 2 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) < 0 ||
         dims[1] < kFixedColumns + 2 || (dims[1] - kFixedColumns) % 2 != 0) {
-        site_.raise(what + " is not a table of " + std::to_string(kFixedColumns) + " + 2 x rank columns");
+        open_->site.raise(what + " is not a table of " + std::to_string(kFixedColumns) + " + 2 x rank columns");
     }
     const std::size_t width = dims[1];
     const std::size_t max_rank = (width - kFixedColumns) / 2;
     std::vector<std::uint64_t> rows(dims[0] * width);
     if (!rows.empty()) {
-        site_.check(H5Dread(table.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()),
-                    "read " + what);
+        open_->site.check(H5Dread(table.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()),
+                          "read " + what);
     }
     for (std::size_t i = 0; i < dims[0]; ++i) {
         const std::uint64_t* row = rows.data() + i * width;
@@ -141,13 +77,13 @@ GlobalIndex GlobalFileReader::index() const {
         const std::uint64_t rank = row[4];
         const StoredDataset* d = index.find(s.dataset_id);
         if (d == nullptr || rank != d->dims.size() || rank > max_rank || row[kCrcColumn] > 0xffffffffu) {
-            site_.raise(what + ": row " + std::to_string(i) + " does not describe a subset of a global dataset");
+            open_->site.raise(what + ": row " + std::to_string(i) + " does not describe a subset of a global dataset");
         }
         s.offset.assign(row + kFixedColumns, row + kFixedColumns + rank);
         s.count.assign(row + kFixedColumns + max_rank, row + kFixedColumns + max_rank + rank);
         for (std::size_t k = 0; k < rank; ++k) {
             if (s.offset[k] > d->dims[k] || s.count[k] > d->dims[k] - s.offset[k]) {
-                site_.raise(what + ": row " + std::to_string(i) + " lies outside '" + d->path + "'");
+                open_->site.raise(what + ": row " + std::to_string(i) + " lies outside '" + d->path + "'");
             }
         }
         index.subsets.push_back(std::move(s));
@@ -156,20 +92,20 @@ GlobalIndex GlobalFileReader::index() const {
 }
 
 std::uint64_t GlobalFileReader::byte_offset(const std::string& path, const std::vector<std::uint64_t>& coords) const {
-    Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
-    Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + path + "'");
-    Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
+    Handle ds = open_->site.own(H5Dopen2(open_->file.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
+    Handle type = open_->site.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + path + "'");
+    Handle space = open_->site.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
     std::vector<hsize_t> dims(coords.size());
     H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
     const haddr_t start = H5Dget_offset(ds.get());
-    if (start == HADDR_UNDEF) site_.raise("'" + path + "' has no contiguous storage");
+    if (start == HADDR_UNDEF) open_->site.raise("'" + path + "' has no contiguous storage");
     return element_address(start, {dims.begin(), dims.end()}, coords, H5Tget_size(type.get()));
 }
 
 void GlobalFileReader::verify(const std::string& path, const SubsetRecord& s) const {
-    Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
-    Handle type = site_.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + path + "'");
-    Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
+    Handle ds = open_->site.own(H5Dopen2(open_->file.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
+    Handle type = open_->site.own(H5Dget_type(ds.get()), H5Tclose, "type of '" + path + "'");
+    Handle space = open_->site.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
     const std::uint64_t element = H5Tget_size(type.get());
     std::uint64_t bytes = element;
     for (std::uint64_t c : s.count) bytes *= c;
@@ -179,21 +115,21 @@ void GlobalFileReader::verify(const std::string& path, const SubsetRecord& s) co
     Crc32 crc;
     const std::string what = "the subset of variable " + std::to_string(s.var) + " of rank " +
                              std::to_string(s.writer) + " in '" + path + "'";
-    for_each_row_major_piece(
-        s.offset, s.count, element, kVerifyPiece,
-        [&](const std::vector<std::uint64_t>& at, const std::vector<std::uint64_t>& n) {
-            BlockSelection piece = select_block(site_, space.get(), at, n, what);
-            std::uint64_t length = element;
-            for (std::uint64_t c : n) length *= c;
-            site_.check(H5Dread(ds.get(), type.get(), piece.memory.get(), piece.file.get(), H5P_DEFAULT, buffer.data()),
-                        "read " + what);
-            crc.update(std::span<const std::byte>(buffer.data(), length));
-        });
+    for_each_row_major_piece(s.offset, s.count, element, kVerifyPiece,
+                             [&](const std::vector<std::uint64_t>& at, const std::vector<std::uint64_t>& n) {
+                                 BlockSelection piece = select_block(open_->site, space.get(), at, n, what);
+                                 std::uint64_t length = element;
+                                 for (std::uint64_t c : n) length *= c;
+                                 open_->site.check(H5Dread(ds.get(), type.get(), piece.memory.get(), piece.file.get(),
+                                                           H5P_DEFAULT, buffer.data()),
+                                                   "read " + what);
+                                 crc.update(std::span<const std::byte>(buffer.data(), length));
+                             });
     if (crc.value() != s.crc32) {
-        fail(ErrorKind::corrupt, "HDF5 file '" + site_.file.string() + "': the subset of '" + path + "' that rank " +
-                                     std::to_string(s.writer) + " wrote from variable " + std::to_string(s.var) +
-                                     " fails its checksum (recorded " + crc32_hex(s.crc32) + ", computed " +
-                                     crc32_hex(crc.value()) + ")");
+        fail(ErrorKind::corrupt, "HDF5 file '" + open_->site.file.string() + "': the subset of '" + path +
+                                     "' that rank " + std::to_string(s.writer) + " wrote from variable " +
+                                     std::to_string(s.var) + " fails its checksum (recorded " + crc32_hex(s.crc32) +
+                                     ", computed " + crc32_hex(crc.value()) + ")");
     }
 }
 
@@ -201,12 +137,12 @@ void GlobalFileReader::read(const std::string& path, const std::vector<std::uint
                             const std::vector<std::uint64_t>& count, const Type& memory_type,
                             std::span<std::byte> out) const {
     if (out.empty()) return;
-    Handle ds = site_.own(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
-    Handle type = make_datatype(memory_type, site_);
-    Handle space = site_.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
-    BlockSelection block = select_block(site_, space.get(), offset, count, "a subset of '" + path + "'");
-    site_.check(H5Dread(ds.get(), type.get(), block.memory.get(), block.file.get(), H5P_DEFAULT, out.data()),
-                "read a subset of '" + path + "'");
+    Handle ds = open_->site.own(H5Dopen2(open_->file.get(), path.c_str(), H5P_DEFAULT), H5Dclose, "'" + path + "'");
+    Handle type = make_datatype(memory_type, open_->site);
+    Handle space = open_->site.own(H5Dget_space(ds.get()), H5Sclose, "space of '" + path + "'");
+    BlockSelection block = select_block(open_->site, space.get(), offset, count, "a subset of '" + path + "'");
+    open_->site.check(H5Dread(ds.get(), type.get(), block.memory.get(), block.file.get(), H5P_DEFAULT, out.data()),
+                      "read a subset of '" + path + "'");
 }
 
 }  // namespace mlckpt::core::h5

@@ -51,9 +51,6 @@ struct Site {
 
 // Turns off HDF5's automatic error printing for the calling thread.
 void silence_errors();
-// Whether this HDF5 may be called from two threads at once (built with
-// --enable-threadsafe; parallel builds usually are not).
-bool hdf5_thread_safe();
 
 // For files whose datasets' bytes the library writes itself, at the
 // datasets' addresses, around the page cache: every object of 4 KiB or

@@ -7,18 +7,12 @@
 # (a sanitized library needs the programs built with the same sanitizers)
 set -euo pipefail
 trap 'echo "consumers test: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
-build=$1 source=$2
-shift 2
-flags="$*"
-source "$source/tests/install/scratch_prefix.sh"
+source "$2/tests/install/scratch_prefix.sh" "$@"
 consumers=$source/tests/install/consumers
 
 for lang in c cxx fortran; do
     echo "== find_package: $lang"
-    cmake -S "$consumers/$lang" -B "$scratch/build-$lang" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
-        -DCMAKE_C_COMPILER=mpicc -DCMAKE_CXX_COMPILER=mpicxx -DCMAKE_Fortran_COMPILER=mpifort \
-        -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_Fortran_FLAGS="$flags" \
-        -DCMAKE_EXE_LINKER_FLAGS="$flags" > "$scratch/configure-$lang.log"
+    configure_against_prefix "$consumers/$lang" "$scratch/build-$lang" > "$scratch/configure-$lang.log"
     cmake --build "$scratch/build-$lang" > "$scratch/build-$lang.log"
     installed_only "$scratch/build-$lang/consumer"
     run "$scratch/build-$lang/consumer" | grep "consumer $lang: ok"

@@ -12,19 +12,12 @@
 # (a sanitized library needs the programs built with the same sanitizers)
 set -euo pipefail
 trap 'echo "drop-in test: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
-build=$1 source=$2 iniparser_include=$3
-shift 3
-flags="$*"
-source "$source/tests/install/scratch_prefix.sh"
+iniparser_include=$3
+source "$2/tests/install/scratch_prefix.sh" "$1" "$2" "${@:4}"
 dropin=$source/tests/install/dropin
-configure() {
-    cmake -S "$1" -B "$2" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
-        -DCMAKE_C_COMPILER=mpicc -DCMAKE_Fortran_COMPILER=mpifort \
-        -DCMAKE_C_FLAGS="$flags" -DCMAKE_Fortran_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags"
-}
 
 echo "== find_package(FTI): fti.shared, fti.static, fti_f90.shared, fti_f90.static"
-configure "$dropin/fti" "$scratch/build-fti" > "$scratch/configure-fti.log"
+configure_against_prefix "$dropin/fti" "$scratch/build-fti" > "$scratch/configure-fti.log"
 grep -q "$prefix/share/FTI/cmake" "$scratch/build-fti/CMakeCache.txt"
 cmake --build "$scratch/build-fti" > "$scratch/build-fti.log"
 for app in app_shared app_static; do
@@ -37,7 +30,7 @@ for app in app_f90 app_f90_static; do
 done
 
 echo "== find_package(scr): scr::scr"
-configure "$dropin/scr" "$scratch/build-scr" > "$scratch/configure-scr.log"
+configure_against_prefix "$dropin/scr" "$scratch/build-scr" > "$scratch/configure-scr.log"
 grep -q "$prefix/share/scr/cmake" "$scratch/build-scr/CMakeCache.txt"
 cmake --build "$scratch/build-scr" > "$scratch/build-scr.log"
 installed_only "$scratch/build-scr/app"
