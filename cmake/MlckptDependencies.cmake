@@ -3,6 +3,8 @@ set(_mlckpt_mpi_components C CXX)
 if(MLCKPT_FORTRAN)
   list(APPEND _mlckpt_mpi_components Fortran)
 endif()
+# Which MPI it is (MPI_C_LIBRARY_VERSION_STRING) chooses the HDF5 below.
+set(MPI_DETERMINE_LIBRARY_VERSION TRUE)
 find_package(MPI REQUIRED COMPONENTS ${_mlckpt_mpi_components})
 find_package(Python3 REQUIRED COMPONENTS Interpreter)  # generates the Fortran module
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
