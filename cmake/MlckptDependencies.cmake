@@ -1,11 +1,16 @@
-# Every dependency is a Debian package; nothing is vendored.
+# Every dependency is an installed package (Debian's, a site's, Spack's); nothing is vendored.
 set(_mlckpt_mpi_components C CXX)
 if(MLCKPT_FORTRAN)
   list(APPEND _mlckpt_mpi_components Fortran)
 endif()
-# Which MPI it is (MPI_C_LIBRARY_VERSION_STRING) chooses the HDF5 below.
-set(MPI_DETERMINE_LIBRARY_VERSION TRUE)
 find_package(MPI REQUIRED COMPONENTS ${_mlckpt_mpi_components})
+# Which MPI it is chooses the HDF5 below: asked of mpi.h, so that a build
+# folder configured again asks too.
+include(CheckSymbolExists)
+set(CMAKE_REQUIRED_INCLUDES ${MPI_C_INCLUDE_DIRS})
+check_symbol_exists(OPEN_MPI mpi.h MLCKPT_MPI_IS_OPEN_MPI)
+check_symbol_exists(MPICH_VERSION mpi.h MLCKPT_MPI_IS_MPICH)
+unset(CMAKE_REQUIRED_INCLUDES)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)  # generates the Fortran module
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(PkgConfig REQUIRED)
@@ -30,15 +35,14 @@ set(MLCKPT_HDF5_MODULE "" CACHE STRING
 if(MLCKPT_HDF5)
   if(MLCKPT_HDF5_MODULE)
     set(_mlckpt_hdf5_modules ${MLCKPT_HDF5_MODULE})
-  elseif(MPI_C_LIBRARY_VERSION_STRING MATCHES "Open MPI")
+  elseif(MLCKPT_MPI_IS_OPEN_MPI)
     set(_mlckpt_hdf5_modules hdf5-openmpi hdf5)
-  elseif(MPI_C_LIBRARY_VERSION_STRING MATCHES "MPICH")
+  elseif(MLCKPT_MPI_IS_MPICH)
     set(_mlckpt_hdf5_modules hdf5-mpich hdf5)
   else()
     set(_mlckpt_hdf5_modules hdf5)
   endif()
   pkg_search_module(HDF5 REQUIRED IMPORTED_TARGET ${_mlckpt_hdf5_modules})
-  include(CheckSymbolExists)
   set(CMAKE_REQUIRED_INCLUDES ${HDF5_INCLUDE_DIRS} ${MPI_C_INCLUDE_DIRS})
   check_symbol_exists(H5_HAVE_PARALLEL H5pubconf.h MLCKPT_HDF5_IS_PARALLEL)
   unset(CMAKE_REQUIRED_INCLUDES)
