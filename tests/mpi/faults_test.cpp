@@ -34,13 +34,13 @@ TEST(Faults, DeletedFileFallsBackToOlderCheckpoint) {
     fallback_scenario([] { ASSERT_TRUE(fs::remove(the_file(data_file(2, last_rank())))); });
 }
 
+// The last node's local storage is gone (on separate nodes: its disk).
 TEST(Faults, DeletedNodeDirectoryFallsBack) {
-    fallback_scenario([] {
-        int nodes = world_size() % 2 == 0 ? world_size() / 2 : world_size();
-        fs::path node = local_dir() / ("node" + std::to_string(nodes - 1));
-        ASSERT_TRUE(fs::is_directory(node));
-        fs::remove_all(node);
-    });
+    std::string cfg = config();
+    if (phase() == 1) return write_l4_then_l1(cfg);
+    const int nodes = world_size() % 2 == 0 ? world_size() / 2 : world_size();
+    delete_nodes({nodes - 1});
+    recover_then_finalize(cfg, 1);
 }
 
 TEST(Faults, TruncatedFileFallsBack) {

@@ -66,6 +66,22 @@ void does_not_survive(int level, std::initializer_list<int> nodes, const std::st
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
+// L1 keeps nothing beyond the node: the lost node's ranks have nothing to
+// restart from, and the restart refuses, naming what is gone, instead of
+// starting afresh or recovering the other nodes' ranks alone.
+TEST(L1, OneNodeLostIsRefused) {
+    std::string cfg = config(groups_of_four());
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L1, 1);
+    delete_nodes({1});
+    verify_predicts(cfg, FTI_L1, "damaged (missing)");
+    if (!start(cfg, FTI_NREC)) return;
+    const std::string error = FTI_LastError();
+    EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
+    EXPECT_NE(error.find("/node1/"), std::string::npos) << "names a file of the lost node: " << error;
+    EXPECT_EQ(FTI_Status(), 0);
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
 TEST(L2, NoLoss) {
     survives(FTI_L2, {});
 }

@@ -98,7 +98,8 @@ mlckpt_add_mpi_scenario(ConfigErrors.ContainerBlockSizeMustBeAPowerOfTwo RANKS 1
 
 # L2 and L3: node_size 2, group_size 4 (8 ranks = 1 group ring of 4 nodes per
 # node index; 16 ranks = 2 rings).
-foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
+foreach(test L1.OneNodeLostIsRefused
+             L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
              L3.NoLoss L3.OneNodeLost L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost
              L2.DamageIsRepaired L3.DamageIsRepaired)
   mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES ok ok)
@@ -131,7 +132,8 @@ endforeach()
 # The same matrix with heads doing the work asynchronously: 8 and 16 ranks are
 # 4 and 8 nodes of one head and one application rank. A phase that ends in a
 # crash is a real kill in head mode.
-foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
+foreach(test L1.OneNodeLostIsRefused
+             L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
              L3.NoLoss L3.OneNodeLost L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost
              L2.DamageIsRepaired L3.DamageIsRepaired)
   mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES killed ok HEADS)
@@ -403,7 +405,8 @@ endforeach()
 # 4 nodes of 2 ranks (heads: a head and an application rank each), each
 # node's local storage its own (tests/support/node_agent.sh); a lost node's
 # whole disk is removed between the launches.
-foreach(test L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
+foreach(test L1.OneNodeLostIsRefused
+             L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
              L3.NoLoss L3.OneNodeLost L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost
              L2.DamageIsRepaired L3.DamageIsRepaired)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok NODES 4)
@@ -416,6 +419,9 @@ foreach(test L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost L3.HalfOfEachGro
   mlckpt_add_mpi_scenario(${test} RANKS 16 PHASES ok ok NODES 8)
 endforeach()
 mlckpt_add_mpi_scenario(SeparateNodes.EachNodeHasItsOwnNameAndStorage RANKS 8 PHASES ok NODES 4)
+# A node's disk lost under an L1 checkpoint: the restart falls back to the
+# older L4 checkpoint on the shared file system.
+mlckpt_add_mpi_scenario(Faults.DeletedNodeDirectoryFallsBack RANKS 8 PHASES ok ok NODES 4)
 # What a restart sends each rank of a checkpoint's metadata: its own part
 # and its group's, never the whole (per-rank cost flat in the rank count).
 foreach(test RankMeta.EachRankReceivesItsOwnRecordsAndItsGroupsOnly
