@@ -96,8 +96,8 @@ mlckpt_add_mpi_scenario(ConfigErrors.UnwritableCheckpointDirectory RANKS 1 4 PHA
 mlckpt_add_mpi_scenario(ConfigErrors.ContainerOptions RANKS 4 PHASES ok)
 mlckpt_add_mpi_scenario(ConfigErrors.ContainerBlockSizeMustBeAPowerOfTwo RANKS 1 PHASES ok)
 
-# L2 and L3: node_size 2, group_size 4 (8 ranks = 1 group ring of 4 nodes per
-# node index; 16 ranks = 2 rings).
+# L1 (node loss refused), L2 and L3: node_size 2, group_size 4 (8 ranks = 1
+# group ring of 4 nodes per node index; 16 ranks = 2 rings).
 foreach(test L1.OneNodeLostIsRefused
              L2.NoLoss L2.OneNodeLost L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost
              L3.NoLoss L3.OneNodeLost L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost
