@@ -2,6 +2,9 @@
 // target once on each input, so that the seed corpus and the inputs of past
 // findings are ordinary tests of every build.
 //   fuzz_<target>_regression PATH...   (a file, or every file of a directory)
+// It fails when the paths hold no input at all (an empty or misnamed corpus
+// would otherwise pass without running the target); one of them may be
+// empty, as a regressions directory with only .gitkeep is.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +32,16 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "%s: not a file or directory\n", arg.c_str());
             return 2;
         }
+    }
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s PATH... (files, or directories of files)\n", argv[0]);
+        return 2;
+    }
+    if (inputs.empty()) {
+        std::fprintf(stderr, "no input ran:");
+        for (int i = 1; i < argc; ++i) std::fprintf(stderr, " '%s'", argv[i]);
+        std::fprintf(stderr, " hold no file (hidden files are not inputs); the corpus is missing\n");
+        return 1;
     }
     std::sort(inputs.begin(), inputs.end());
     for (const fs::path& input : inputs) {

@@ -2,7 +2,8 @@
 // work leave their core: a polling wait would take the core the late rank,
 // or this rank's own worker threads, need wherever a node has more busy
 // threads than cores.
-#include <sys/resource.h>
+#include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <string>
 #include <thread>
 
 #include "scenario.hpp"
@@ -19,16 +21,51 @@
 namespace mlckpt::test {
 namespace {
 
-double process_cpu_seconds() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    auto seconds = [](const timeval& t) {
-        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
-    };
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+using Clock = std::chrono::steady_clock;
+
+// A thread's CPU time (by its CPU clock) and how often it gave up its CPU
+// by blocking (voluntary context switches; a preemption or a yield is
+// involuntary), at one moment.
+struct ThreadCounters {
+    Clock::time_point at;
+    double cpu = 0;
+    long blocked = -1;
+    long preempted = -1;
+};
+
+ThreadCounters thread_counters(pid_t tid, clockid_t cpu_clock) {
+    ThreadCounters c;
+    c.at = Clock::now();
+    timespec t{};
+    clock_gettime(cpu_clock, &t);
+    c.cpu = static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+    std::ifstream status("/proc/self/task/" + std::to_string(tid) + "/status");
+    for (std::string line; std::getline(status, line);) {
+        std::istringstream words(line);
+        std::string key;
+        long value = -1;
+        words >> key >> value;
+        if (key == "voluntary_ctxt_switches:") c.blocked = value;
+        if (key == "nonvoluntary_ctxt_switches:") c.preempted = value;
+    }
+    return c;
 }
 
+// A waiting rank's thread, watched from another thread over a window well
+// inside its wait (after it began, before the late rank came), so that
+// nothing else the call does (its writes and syncs) is counted, must block
+// between short stretches on the CPU: CPU time against the number of times
+// it blocked, no wall time. A polling wait never blocks, however small or
+// large its share of a core: CPU time against wall time (what this test
+// measured before) is that share, which on a loaded machine is small for
+// a polling wait too.
 TEST(Waiting, RanksWaitingForALateRankLeaveTheirCore) {
+    const pid_t tid = gettid();
+    clockid_t cpu_clock{};
+    ASSERT_EQ(pthread_getcpuclockid(pthread_self(), &cpu_clock), 0);
+    if (thread_counters(tid, cpu_clock).blocked < 0) {
+        GTEST_SKIP() << "no voluntary_ctxt_switches in /proc/self/task/<tid>/status";
+    }
     std::string cfg = config();
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
     std::vector<int> data(1024, app_rank());
@@ -37,18 +74,44 @@ TEST(Waiting, RanksWaitingForALateRankLeaveTheirCore) {
     MPI_Barrier(FTI_COMM_WORLD);
     // Rank 0 computes a while before it checkpoints: the others wait for it
     // in FTI_Checkpoint's first collective step.
-    constexpr auto late = std::chrono::milliseconds(600);
-    if (app_rank() == 0) std::this_thread::sleep_for(late);
-    const double cpu_before = process_cpu_seconds();
-    const auto start = std::chrono::steady_clock::now();
+    constexpr auto late = std::chrono::milliseconds(1000);
+    constexpr auto window_start = std::chrono::milliseconds(200), window_end = std::chrono::milliseconds(600);
+    const auto start = Clock::now();
+    ThreadCounters first, last;
+    std::thread watcher;
+    if (app_rank() == 0) {
+        std::this_thread::sleep_for(late);
+    } else {
+        watcher = std::thread([&] {
+            std::this_thread::sleep_until(start + window_start);
+            first = thread_counters(tid, cpu_clock);
+            std::this_thread::sleep_until(start + window_end);
+            last = thread_counters(tid, cpu_clock);
+        });
+    }
+    // When rank 0 came to the checkpoint: one clock for every rank of the node.
+    double came = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
     ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L1));
-    const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - start;
-    const double cpu = process_cpu_seconds() - cpu_before;
+    if (watcher.joinable()) watcher.join();
+    MPI_Bcast(&came, 1, MPI_DOUBLE, 0, FTI_COMM_WORLD);
     if (app_rank() != 0) {
-        ASSERT_GE(waited.count(), 0.5 * std::chrono::duration<double>(late).count());
-        // Polling would use about all of it (or its share of the cores).
-        EXPECT_LT(cpu, 0.25 * waited.count())
-            << "rank " << app_rank() << " used " << cpu << " s of CPU in " << waited.count() << " s of waiting";
+        ASSERT_LT(std::chrono::duration<double>(last.at.time_since_epoch()).count(), came)
+            << "the window ended after rank 0 came to the checkpoint: it is not inside the wait";
+        const double seconds = std::chrono::duration<double>(last.at - first.at).count();
+        const double cpu = last.cpu - first.cpu;
+        const long blocked = last.blocked - first.blocked;
+        const long preempted = last.preempted - first.preempted;
+        std::printf("[rank %d] %.3f s of waiting: %.4f s of CPU, blocked %ld times, preempted or yielded %ld times\n",
+                    app_rank(), seconds, cpu, blocked, preempted);
+        EXPECT_GT(blocked, 0) << "rank " << app_rank() << " never blocked in " << seconds << " s of waiting (" << cpu
+                              << " s of CPU, preempted or yielded " << preempted << " times): it polls";
+        // Napping between tests (0.1 ms) takes some 25 us of CPU each time,
+        // a few times that under the sanitizers.
+        if (blocked > 0) {
+            EXPECT_LT(cpu / static_cast<double>(blocked), 1e-3)
+                << "rank " << app_rank() << " used " << cpu << " s of CPU and blocked " << blocked << " times in "
+                << seconds << " s of waiting";
+        }
     }
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
