@@ -762,6 +762,12 @@ run_suite() {
       stamp "$line"
     done
   } >"$OUT/logs/$name.out"
+  # When the suite timeout killed the testdriver, the launch it was in lost
+  # its mpirun wrapper too, and its ranks live on: end every process that
+  # runs a program of this run's tree (ours only, found by their executable).
+  for l in /proc/[0-9]*; do
+    [[ $(readlink "$l/exe" 2>/dev/null) == "$TREE/"* ]] && kill -9 "${l#/proc/}" 2>/dev/null
+  done
   split_failed_log "$name" "$rundir/$name-failed.log"
   # the raw output the tables are computed from, without the run's paths
   rm -rf "$OUT/raw/$name"
