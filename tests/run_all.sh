@@ -4,9 +4,11 @@
 # Sanitizer) and runs the whole suite on both builds, whatever the first one
 # gives; then builds the fuzz targets with clang (build-fuzz/: libFuzzer, the
 # readers alone) and fuzzes each for MLCKPT_FUZZ_SECONDS (10 by default).
-# The three are reported at the end; the last lines printed are CTest's
-# summary of the sanitizer run, and the exit code is non-zero when any
-# suite failed.
+# The three are reported at the end, each by its table per label (ran,
+# passed, failed, skipped: a label whose tests all skipped fails, unless
+# this machine cannot run it and its probe says why) and CTest's summary;
+# the last lines printed are CTest's summary of the sanitizer run, and the
+# exit code is non-zero when any suite failed.
 #
 #   bash tests/run_all.sh               both builds, both suites
 #   bash tests/run_all.sh --stress N [REGEX]
@@ -69,17 +71,35 @@ build "$repo/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 echo "== building with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/"
 build "$repo/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMLCKPT_SANITIZE=ON
 
-suite() {  # suite NAME DIR [CTEST OPTIONS...]: runs one suite, its output also kept in DIR.ctest.log
+# Labels that may run nothing on this machine, each with the reason its
+# probe gave (tests/support/label_summary.py prints it); any other label
+# whose tests all skip fails its suite.
+optional_labels=()
+if ! why=$(bash "$repo/tests/support/separate_nodes_probe.sh"); then
+    optional_labels+=(--optional "multinode=$why")
+fi
+
+suite() {  # suite NAME DIR [CTEST SELECTION...]: runs one suite, its output also kept in DIR.ctest.log
     local name=$1 dir=$2
     shift 2
     echo "== test suite, $name"
     set +e
-    ctest --test-dir "$dir" -j 2 --output-on-failure "$@" 2>&1 | tee "$dir.ctest.log"
+    ctest --test-dir "$dir" -j 2 --output-on-failure --output-junit "$dir.junit.xml" "$@" 2>&1 |
+        tee "$dir.ctest.log"
     local rc=${PIPESTATUS[0]}
+    # CTest counts a skipped test as passed: the table per label counts
+    # skips apart, and fails the suite when a label ran nothing.
+    ctest --test-dir "$dir" --show-only=json-v1 "$@" > "$dir.tests.json" &&
+        python3 "$repo/tests/support/label_summary.py" --tests "$dir.tests.json" --junit "$dir.junit.xml" \
+            ${optional_labels[@]+"${optional_labels[@]}"} > "$dir.labels.txt" 2>&1
+    local labels_rc=$?
     set -e
+    cat "$dir.labels.txt" 2> /dev/null || echo "label summary: not made (see above)" | tee "$dir.labels.txt"
+    [[ $rc -ne 0 ]] || rc=$labels_rc
     return "$rc"
 }
-summary() {  # CTest's closing lines of a suite's log: from its "tests passed" line on
+summary() {  # a suite's table per label, then CTest's closing lines of its log (from "tests passed" on)
+    cat "$1.labels.txt"
     sed -n '/tests passed, /,$p' "$1.ctest.log"
 }
 

@@ -19,6 +19,12 @@ namespace mlckpt::test {
 
 namespace fs = std::filesystem;
 
+// A launch whose test skipped itself (GTEST_SKIP) prints the marker on rank 0
+// and exits with the code on every rank; run_phases.sh then skips the whole
+// scenario (CTest's SKIP_RETURN_CODE), whichever phase it was.
+inline constexpr int kSkippedExitCode = 77;
+inline constexpr const char* kSkippedMarker = "=== SKIPPED: the scenario's test skipped itself (its reason is above)";
+
 int phase();
 const fs::path& workdir();
 void set_launch_arguments(int phase, fs::path workdir);  // from main()
