@@ -70,7 +70,8 @@ def run_case(args, impl, binary, levels, io, heads, checkpoints, variables):
             "heap_mib": write["heap_mib"], "rss_mib": write["rss_mib"], "descriptors": write["descriptors"],
             "files_kept": kept, "restart_init_s": restart["init_s"], "recover_s": restart["recover_s"],
             "finalize_s": restart["finalize_s"],
-            "fs_ops": {"write": write["fs_ops"], "restart": restart["fs_ops"]}}
+            "fs_ops": {"write": write["fs_ops"], "restart": restart["fs_ops"]},
+            "heads_record": {"write": write["heads"], "restart": restart["heads"]}}
 
 
 def summary(record):

@@ -75,9 +75,9 @@ ckpt_l1 = 0
 ckpt_l2 = 0
 ckpt_l3 = 0
 ckpt_l4 = 0
-inline_l2 = 1
-inline_l3 = 1
-inline_l4 = 1
+inline_l2 = {0 if heads else 1}
+inline_l3 = {0 if heads else 1}
+inline_l4 = {0 if heads else 1}
 keep_last_ckpt = {1 if heads else 0}
 group_size = {group}
 verbosity = 3
@@ -142,20 +142,38 @@ def run_launch(args, binary, ranks, config, workdir, phase, level, out, checkpoi
         raise SystemExit(f"scaling: {' '.join(cmd)} failed ({result.returncode})")
     with open(out) as f:
         record = json.loads(f.readlines()[-1])
+    entered = ["init", "end"] + (["checkpoint"] if phase == "write" else ["recover", "finalize"])
+    if phase == "write" and "--finalize" in cmd:
+        entered.append("finalize")
+    if "--trace" in extra and checkpoints >= 2:
+        entered.append("checkpoint_late")
+    processes = counter_records(counts, ranks, entered)
     if monitored:
-        record["traffic"] = traffic(monitor, ranks)
-    record["fs_ops"] = fs_ops(counts)
+        heads = "head = 1" in open(config).read()
+        record["traffic"] = traffic(monitor, ranks, [1, 0] if heads else [0])
+    record["fs_ops"] = fs_ops(processes)
+    record["heads"] = heads_of(processes)
     return record
 
 
-def traffic(monitor, ranks):
+def traffic(monitor, ranks, roots):
     """Bytes each world rank sent and received (point to point and the
     messages of collectives, from Open MPI's monitoring), and the number of
-    ranks each sent to: the maximum, the median and rank 0's."""
+    ranks each sent to: per rank ("per_rank"), and their statistics
+    (stats()). `roots` are the world ranks that commit and gather a record
+    of every rank: the application's rank 0, and with a head per node (the
+    node's first rank) the first head, which commits what the heads did.
+    Every rank must have left its record, and the ranks must have sent
+    something: a monitoring that recorded nothing is no measurement of zero
+    bytes."""
     sent = collections.Counter()
     received = collections.Counter()
     peers = collections.defaultdict(set)
-    for path in glob.glob(os.path.join(monitor, "prof.*.prof")):
+    files = glob.glob(os.path.join(monitor, "prof.*.prof"))
+    if len(files) < ranks:
+        raise SystemExit(f"scaling: Open MPI's monitoring left {len(files)} records in {monitor} for {ranks} ranks "
+                         "(pml_monitoring_enable, pml_monitoring_filename): no measurement")
+    for path in files:
         with open(path) as f:
             for line in f:
                 parts = line.split("\t")
@@ -164,40 +182,126 @@ def traffic(monitor, ranks):
                     sent[src] += nbytes
                     received[dst] += nbytes
                     peers[src].add(dst)
-    out = {}
-    # "peers": how many ranks a rank sends to (each a connection, with its
-    # memory, on a cluster's network).
-    for name, c in (("sent", sent), ("received", received), ("peers", {r: len(p) for r, p in peers.items()})):
-        values = sorted(c.get(r, 0) for r in range(ranks))
-        out[name] = {"max": values[-1], "median": values[len(values) // 2], "rank0": c.get(0, 0)}
+    if sum(sent.values()) == 0:
+        raise SystemExit(f"scaling: Open MPI's monitoring recorded no bytes sent by any of {ranks} ranks in {monitor}")
+    per_rank = {"sent": [sent.get(r, 0) for r in range(ranks)],
+                "received": [received.get(r, 0) for r in range(ranks)],
+                # how many ranks a rank sends to (each a connection, with
+                # its memory, on a cluster's network)
+                "peers": [len(peers.get(r, ())) for r in range(ranks)]}
+    out = {name: stats(values, roots) for name, values in per_rank.items()}
+    out["per_rank"] = per_rank
+    out["roots"] = roots
     return out
 
 
+def stats(values, roots):
+    """The maximum, the median, the most of the committing ranks ("rank0":
+    the world ranks `roots`) and the busiest rank's but those ("max_other")
+    of per-rank `values`."""
+    ordered = sorted(values)
+    others = [v for r, v in enumerate(values) if r not in roots] or [0]
+    return {"max": ordered[-1], "median": ordered[len(ordered) // 2], "rank0": max(values[r] for r in roots),
+            "max_other": max(others)}
+
+
 def per_checkpoint(single, write, checkpoints):
-    """Bytes per checkpoint (sent and received: the maximum, the median and
-    rank 0's), from a launch of one checkpoint and one of `checkpoints`;
+    """Bytes per checkpoint (sent and received, stats() of the ranks'), from
+    a launch of one checkpoint and one of `checkpoints`, rank by rank:
     FTI_Init's traffic cancels out. None with a single checkpoint."""
     if single is None:
         return None
-    return {d: {s: (write["traffic"][d][s] - single["traffic"][d][s]) / (checkpoints - 1)
-                for s in ("max", "median", "rank0")} for d in ("sent", "received")}
+    out = {}
+    for d in ("sent", "received"):
+        values = [(w - s) / (checkpoints - 1) for w, s in zip(write["traffic"]["per_rank"][d],
+                                                              single["traffic"]["per_rank"][d])]
+        out[d] = stats(values, write["traffic"]["roots"])
+    return out
 
 
-def fs_ops(counts):
+def per_restart(single, write, restart, checkpoints):
+    """Bytes of the restart launch beyond FTI_Init's own (sent and received,
+    stats() of the ranks'): FTI_Init's, rank by rank, is the single
+    checkpoint's launch less a checkpoint. None with a single checkpoint."""
+    if single is None:
+        return None
+    out = {}
+    for d in ("sent", "received"):
+        s, w, r = (x["traffic"]["per_rank"][d] for x in (single, write, restart))
+        values = [r[i] - (s[i] - (w[i] - s[i]) / (checkpoints - 1)) for i in range(len(r))]
+        out[d] = stats(values, restart["traffic"]["roots"])
+    return out
+
+
+def counter_records(counts, world, entered):
+    """Each process's record of bench/fs_op_counter.c in `counts`: its role
+    (app or follower: a head), the phases it entered or counted in, its
+    counts by (phase, where, op), its peak resident bytes and its samples.
+    Every one of the `world` processes must have left one that announces the
+    counter, and every application process must have entered the phases of
+    `entered`: otherwise the counter did not count, and its zeros would pass
+    for a flat line."""
+    files = sorted(glob.glob(os.path.join(counts, "*.counts")))
+    if len(files) != world:
+        raise SystemExit(f"scaling: {len(files)} of {world} processes left the counter's record in {counts}: the "
+                         "counter (LD_PRELOAD of libfs_op_counter.so) was not loaded in every process")
+    processes = []
+    for path in files:
+        with open(path) as f:
+            lines = f.read().splitlines()
+        if not lines or not lines[0].startswith("loaded "):
+            raise SystemExit(f"scaling: {path} does not start with the counter's announcement (\"loaded PID ROLE\")")
+        p = {"role": lines[0].split()[2], "phases": set(), "counts": collections.Counter(), "peak_rss": 0,
+             "samples": []}
+        for line in lines[1:]:
+            parts = line.split()
+            if parts[0] == "phase":
+                p["phases"].add(parts[1])
+            elif parts[0] == "peak_rss_bytes":
+                p["peak_rss"] = int(parts[1])
+            elif parts[0] == "sample":
+                p["samples"].append([int(x) for x in parts[1:]])
+            else:
+                phase, where, op, n = parts
+                p["counts"][(phase, where, op)] += int(n)
+        if p["role"] == "app" and not set(entered) <= p["phases"]:
+            raise SystemExit(f"scaling: {path}: an application process whose record lacks the phases "
+                             f"{sorted(set(entered) - p['phases'])}: the program did not mark them")
+        processes.append(p)
+    if not any(p["role"] == "app" for p in processes):
+        raise SystemExit(f"scaling: no process in {counts} marked a phase: the program did not find the counter")
+    return processes
+
+
+def fs_ops(processes):
     """File-system operations per phase and place: the total over every
     process and the most by one process."""
-    per_process = collections.defaultdict(collections.Counter)
-    for path in glob.glob(os.path.join(counts, "*.counts")):
-        with open(path) as f:
-            for line in f:
-                phase, where, op, n = line.split()
-                per_process[path][(phase, where, op)] += int(n)
     out = collections.defaultdict(lambda: collections.defaultdict(dict))
-    keys = {k for c in per_process.values() for k in c}
+    keys = {k for p in processes for k in p["counts"]}
     for phase, where, op in sorted(keys):
-        values = [c.get((phase, where, op), 0) for c in per_process.values()]
+        values = [p["counts"].get((phase, where, op), 0) for p in processes]
         out[phase][where][op] = {"total": sum(values), "max": max(values)}
     return json.loads(json.dumps(out))
+
+
+def heads_of(processes):
+    """What the processes that marked no phase (the heads) did and held:
+    their file-system operations per phase (every place and kind), their
+    peak resident memory (MiB, the most of them) and the most any held at
+    each sample (heap and resident MiB, descriptors). None without heads."""
+    heads = [p for p in processes if p["role"] == "follower"]
+    if not heads:
+        return None
+    ops = collections.Counter()
+    for p in heads:
+        for (phase, _, _), n in p["counts"].items():
+            ops[phase] += n
+    samples = min(len(p["samples"]) for p in heads)
+    most = [[max(p["samples"][i][k] for p in heads) for k in (1, 2, 3)] for i in range(samples)]
+    return {"count": len(heads), "fs_ops": dict(ops),
+            "peak_rss_mib": max(p["peak_rss"] for p in heads) / (1 << 20),
+            "heap_mib": [m[0] / (1 << 20) for m in most], "rss_mib": [m[1] / (1 << 20) for m in most],
+            "descriptors": [m[2] for m in most]}
 
 
 def run_case(args, impl, binary, ranks, level, io, heads):
@@ -229,8 +333,10 @@ def run_case(args, impl, binary, ranks, level, io, heads):
             "peak_rss_mib": {"write": {k: write[f"peak_rss_mib_{k}"] for k in ("max", "median", "rank0")},
                              "restart": {k: restart[f"peak_rss_mib_{k}"] for k in ("max", "median", "rank0")}},
             "traffic": {"write": write["traffic"], "restart": restart["traffic"],
-                        "checkpoint": per_checkpoint(single, write, args.checkpoints)},
-            "fs_ops": {"write": write["fs_ops"], "restart": restart["fs_ops"]}}
+                        "checkpoint": per_checkpoint(single, write, args.checkpoints),
+                        "restart_beyond_init": per_restart(single, write, restart, args.checkpoints)},
+            "fs_ops": {"write": write["fs_ops"], "restart": restart["fs_ops"]},
+            "heads_record": {"write": write["heads"], "restart": restart["heads"]}}
 
 
 def prepare(args, prefix):
@@ -240,6 +346,8 @@ def prepare(args, prefix):
     args.dir = os.path.abspath(args.dir or tempfile.mkdtemp(prefix=prefix))
     os.makedirs(args.dir, exist_ok=True)
     args.counter = os.path.abspath(os.path.join(args.build, "bench", "libfs_op_counter.so"))
+    if not os.path.isfile(args.counter):
+        raise SystemExit(f"scaling: no counter at {args.counter}: build the target fs_op_counter")
     impls = [("mlckpt", os.path.abspath(os.path.join(args.build, "bench", "scaling_bench")))]
     if args.fti:
         impls.append(("fti", build_against_fti(args, os.path.abspath(args.fti))))

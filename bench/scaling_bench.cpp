@@ -19,12 +19,16 @@
 // holds from malloc, its resident set and its open descriptors: what a long
 // run accumulates. Run under bench/fs_op_counter.c, the phases also split
 // the file-system operations it counts (with --trace the second half of the
-// checkpoints apart from the first: "checkpoint_late").
+// checkpoints apart from the first: "checkpoint_late"), and heads (which
+// never leave FTI_Init) count under the application's phase and record what
+// they hold after each checkpoint. Asked to count (MLCKPT_COUNT_DIR set)
+// without the counter loaded, it fails.
 #include <dlfcn.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -82,11 +86,32 @@ bool parse(int argc, char** argv, Options& o) {
     return (o.phase == "write" || o.phase == "restart") && o.vars > 0 && o.checkpoints > 0 && !o.levels.empty();
 }
 
-// Starts a phase of the file-system operation counter, when it is loaded.
+// The file-system operation counter (bench/fs_op_counter.c), when it is
+// preloaded. Asked to count ($MLCKPT_COUNT_DIR) without it, the program
+// fails: counts of nothing must not pass for counts of zero.
+struct Counter {
+    void (*mark)(const char*) = nullptr;
+    void (*sample)() = nullptr;
+};
+
+const Counter& counter() {
+    static const Counter c{reinterpret_cast<void (*)(const char*)>(dlsym(RTLD_DEFAULT, "mlckpt_count_phase")),
+                           reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "mlckpt_count_sample"))};
+    return c;
+}
+
+bool counter_missing() {
+    return std::getenv("MLCKPT_COUNT_DIR") != nullptr && (counter().mark == nullptr || counter().sample == nullptr);
+}
+
+// Starts a phase of the counter.
 void count_phase(const char* name) {
-    using Mark = void (*)(const char*);
-    static Mark mark = reinterpret_cast<Mark>(dlsym(RTLD_DEFAULT, "mlckpt_count_phase"));
-    if (mark != nullptr) mark(name);
+    if (counter().mark != nullptr) counter().mark(name);
+}
+
+// Asks the processes that mark no phase (heads) to record what they hold.
+void count_sample() {
+    if (counter().sample != nullptr) counter().sample();
 }
 
 // The value of byte i of variable v of application rank r after checkpoint k.
@@ -164,6 +189,11 @@ int main(int argc, char** argv) {
                      "--bytes B --out FILE [--finalize] [--trace]\n";
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    if (counter_missing()) {
+        std::cerr << "scaling_bench: MLCKPT_COUNT_DIR is set but the counter (libfs_op_counter.so) is not loaded: "
+                     "preload it with LD_PRELOAD\n";
+        MPI_Abort(MPI_COMM_WORLD, 7);
+    }
     int world = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &world);
 
@@ -203,7 +233,10 @@ int main(int argc, char** argv) {
             const int level = o.levels[static_cast<std::size_t>(k - 1) % o.levels.size()];
             if (FTI_Checkpoint(k, level) != FTI_DONE) MPI_Abort(MPI_COMM_WORLD, 4);
             checkpoint_s.push_back(slowest(MPI_Wtime() - t, app));
-            if (o.trace) holdings.sample(app);
+            if (o.trace) {
+                holdings.sample(app);
+                if (rank == 0) count_sample();  // one sample per checkpoint, whatever the ranks
+            }
         }
     } else {
         if (FTI_Status() == 0) MPI_Abort(MPI_COMM_WORLD, 5);

@@ -12,7 +12,7 @@ file system each of them is a request to a metadata server: a count that
 grew with the ranks would be one more request per rank for every rank
 added, at every checkpoint.
 
-    fs_ops_per_rank.py BUILD_DIR [--ranks 8,16] [--cases L1:1,L2:1,L3:1,L4:1,L4:2,HL2:1]
+    fs_ops_per_rank.py --counter LIB --bench PROGRAM [--ranks 8,16] [--cases L1:1,L2:1,L3:1,L4:1,L4:2,HL2:1]
 
 Counts, not times: the result does not depend on the machine's load (the
 slack below covers what timing moves between processes and phases).
@@ -46,6 +46,34 @@ BUSIEST_PROCESS_EXTRA = 10
 SLACK = {"mean": 0.5, "max": 2}
 
 
+PHASES = (("write", "init"), ("write", "checkpoint"), ("restart", "init"), ("restart", "recover"),
+          ("restart", "finalize"))
+# The phases in which every case makes operations (directories made and
+# looked up, files created, renamed and removed): one counted at zero means
+# the counter did not count there. A recovery opens and reads what FTI_Init
+# found, which makes no metadata operation of the kinds counted.
+PHASES_THAT_COUNT = (("write", "init"), ("write", "checkpoint"), ("restart", "init"), ("restart", "finalize"))
+
+
+def check_counted(name, ranks, record, heads, failures):
+    """Every phase that must make operations counted some, and the heads
+    (when the case has them) did the levels' work: they counted operations
+    while the application checkpointed."""
+    for launch, phase in PHASES_THAT_COUNT:
+        ops = record["fs_ops"][launch].get(phase, {})
+        if sum(v["total"] for where in ops.values() for v in where.values()) == 0:
+            failures.append(f"{name} at {ranks} ranks: no operation counted in the {launch} launch's {phase}: "
+                            "the counter counted nothing there")
+    if heads:
+        head = record["heads_record"]["write"]
+        work = (head or {}).get("fs_ops", {}).get("checkpoint", 0)
+        print(f"{name} at {ranks} ranks: {head['count'] if head else 0} heads made {work} operations while the "
+              f"application checkpointed (peak resident {head['peak_rss_mib'] if head else 0:.1f} MiB)")
+        if work == 0:
+            failures.append(f"{name} at {ranks} ranks: the heads made no file-system operation during the "
+                            "checkpoints: the levels' work was not handed to them (inline_l2..l4 = 0)")
+
+
 def per_process(record, launch, phase, where, statistic):
     ops = record["fs_ops"][launch].get(phase, {}).get(where, {})
     if statistic == "mean":
@@ -55,7 +83,8 @@ def per_process(record, launch, phase, where, statistic):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("build")
+    p.add_argument("--counter", required=True, help="libfs_op_counter.so (bench/fs_op_counter.c)")
+    p.add_argument("--bench", required=True, help="the scaling_bench program")
     p.add_argument("--ranks", default="8,16")
     p.add_argument("--cases", default="L1:1,L2:1,L3:1,L4:1,L4:2,HL2:1")
     p.add_argument("--checkpoints", type=int, default=6)
@@ -63,15 +92,16 @@ def main(argv):
     small, large = (int(x) for x in args.ranks.split(","))
     failures = []
     with tempfile.TemporaryDirectory(prefix="mlckpt-fs-ops-") as tmp:
-        bench = argparse.Namespace(dir=tmp, counter=os.path.join(args.build, "bench", "libfs_op_counter.so"),
+        bench = argparse.Namespace(dir=tmp, counter=os.path.abspath(args.counter),
                                    checkpoints=args.checkpoints, vars=1, bytes=1024, timeout=600)
-        binary = os.path.join(args.build, "bench", "scaling_bench")
+        binary = os.path.abspath(args.bench)
         for case in args.cases.split(","):
             level, io, heads = scaling.parse_case(case)
             name = scaling.case_name(level, io, heads)
             records = {n: scaling.run_case(bench, "mlckpt", binary, n, level, io, heads) for n in (small, large)}
-            for launch, phase in (("write", "init"), ("write", "checkpoint"), ("restart", "init"),
-                                  ("restart", "recover"), ("restart", "finalize")):
+            for n, record in records.items():
+                check_counted(name, n, record, heads, failures)
+            for launch, phase in PHASES:
                 for where in ("shared", "local"):
                     for statistic, who in (("mean", "a process on average"), ("max", "the busiest process")):
                         a = per_process(records[small], launch, phase, where, statistic)

@@ -17,11 +17,14 @@ count, unlike the resident set) and the open descriptors. It fails if
     checkpoint than the first, for the mean process or the busiest;
   - the long run leaves more files behind than the short one, or its
     restart makes more file-system operations;
+and, with heads, if the heads' heap or descriptors grow the same way
+(sampled by the counter in the heads, which never leave FTI_Init, after
+each checkpoint, the levels' work handed to them: inline_l2..l4 = 0);
 and, protecting FEW and MANY variables of the first case, if a checkpoint's
 file-system operations or the files kept grow with the variables, or a
 variable costs more than HEAP_BYTES_PER_VARIABLE of heap beyond its data.
 
-    long_run.py BUILD_DIR [--cases L1234:1,L1234:3,L4:2,L4:4,HL1234:1]
+    long_run.py --counter LIB --bench PROGRAM [--cases L1234:1,L1234:3,L4:2,L4:4,HL1234:1]
 
 Counts and bytes, not times: the result does not depend on the machine's
 load. The times of the same runs at 1,000 checkpoints and 10,000 variables,
@@ -105,6 +108,38 @@ def check_long_run(name, long, short, failures):
                             f"process after {LONG} checkpoints, {after[1][0]:.2f} after {SHORT}")
 
 
+def check_heads(name, long, failures):
+    """The heads (a case with heads) hold no more as the checkpoints add up:
+    their samples (bench/fs_op_counter.c records, at a head's first
+    operation after each checkpoint, its heap in use, resident set and
+    descriptors) grow no more than the application's may, from SETTLED on."""
+    heads = long["heads_record"]["write"]
+    samples = len(heads["heap_mib"]) if heads else 0
+    print(f"{name}: {heads['count'] if heads else 0} heads sampled {samples} times over {LONG} checkpoints")
+    if samples < LONG // 2:
+        failures.append(f"{name}: the heads were sampled {samples} times over {LONG} checkpoints: they received "
+                        "no work, or the counter did not sample them")
+        return
+    settled = SETTLED - 1 if samples >= LONG else samples // 3
+    heap = heads["heap_mib"][settled:]
+    growth = steady_growth(heap) * (1 << 20)
+    print(f"{name}: the heads' heap in use {heap[0]:.3f} MiB at sample {settled + 1}, {heap[-1]:.3f} MiB at "
+          f"{samples}: {growth:.1f} bytes per checkpoint (at most {HEAP_BYTES_PER_CHECKPOINT})")
+    if growth > HEAP_BYTES_PER_CHECKPOINT:
+        failures.append(f"{name}: the heads' heap grew by {growth:.1f} bytes per checkpoint")
+    # A head is sampled at its first operation after a checkpoint, which may
+    # find the file of its work open or not: one descriptor either way. What
+    # it keeps open over the run is the most of each third.
+    descriptors = heads["descriptors"][settled:]
+    third = len(descriptors) // 3
+    most = [max(descriptors[k * third:(k + 1) * third]) for k in range(3)]
+    print(f"{name}: the heads' open descriptors at most {most[0]}, {most[1]}, {most[2]} in each third from sample "
+          f"{settled + 1} on")
+    if most[2] > most[0] or most[1] > most[0]:
+        failures.append(f"{name}: the heads' open descriptors grew: at most {most[0]}, {most[1]}, {most[2]} in "
+                        "each third of the run")
+
+
 def check_variables(name, few, many, failures):
     ops = [per_process(r, "write", "checkpoint", VARIABLE_CHECKPOINTS // 2)[0] for r in (few, many)]
     print(f"{name}: file-system operations per checkpoint and process with {FEW} variables {ops[0]:.2f}, "
@@ -124,13 +159,14 @@ def check_variables(name, few, many, failures):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("build")
+    p.add_argument("--counter", required=True, help="libfs_op_counter.so (bench/fs_op_counter.c)")
+    p.add_argument("--bench", required=True, help="the scaling_bench program")
     p.add_argument("--cases", default="L1234:1,L1234:3,L4:2,L4:4,HL1234:1")
     args = p.parse_args(argv)
     failures = []
     with tempfile.TemporaryDirectory(prefix="mlckpt-long-run-") as tmp:
-        binary = os.path.join(args.build, "bench", "scaling_bench")
-        bench = argparse.Namespace(dir=tmp, counter=os.path.join(args.build, "bench", "libfs_op_counter.so"),
+        binary = os.path.abspath(args.bench)
+        bench = argparse.Namespace(dir=tmp, counter=os.path.abspath(args.counter),
                                    ranks=RANKS, bytes=64, timeout=900)
         runs = collections.OrderedDict()
         for case in args.cases.split(","):
@@ -138,6 +174,8 @@ def main(argv):
             name = long_runs.case_name(levels, io, heads)
             long, short = (long_runs.run_case(bench, "mlckpt", binary, levels, io, heads, n, 1) for n in (LONG, SHORT))
             check_long_run(name, long, short, failures)
+            if heads:
+                check_heads(name, long, failures)
             runs.setdefault("variables", (name, levels, io, heads))
         name, levels, io, heads = runs["variables"]
         few, many = (long_runs.run_case(bench, "mlckpt", binary, levels, io, heads, VARIABLE_CHECKPOINTS, n)
