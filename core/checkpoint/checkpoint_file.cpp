@@ -230,12 +230,19 @@ std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const Checkpo
         if (layout_needed) sizes = exchange_file_sizes(ctx, layout->file_size());
         run_collectively(ctx.app, [&] {
             if (in_place) {
-                // The baseline counts only while the file still holds it.
-                // An update committed but not yet applied (its background
-                // apply failed) is applied first: the baseline describes it.
+                // The baseline counts only while the file still holds it,
+                // under this run's name (each of DcpNames, and each rank,
+                // has names of its own): a file of another ckpt_io or of an
+                // earlier version (restarted from) is left as it is, and
+                // this checkpoint writes a new file whole; the old one goes
+                // when its checkpoint is retired. An update committed but not
+                // yet applied (its background apply failed) is applied
+                // first: the baseline describes it.
                 settle_dcp_journal(ctx);
-                const DcpBaseline* base =
-                    state.dcp.seq != 0 && ctx.catalog.contains(state.dcp.seq, kDcpLevel) ? &state.dcp : nullptr;
+                const DcpBaseline* base = state.dcp.seq != 0 && state.dcp.file.filename() == name &&
+                                                  ctx.catalog.contains(state.dcp.seq, kDcpLevel)
+                                              ? &state.dcp
+                                              : nullptr;
                 auto writer = std::make_unique<DcpWriter>(dir, name, ctx.dcp_journal_path().filename().string(),
                                                           ref.seq, *layout, base, dcp_options(ctx), sizes);
                 file = std::make_unique<DcpFile>(std::move(writer), base != nullptr, ctx.rank(), ref.seq);

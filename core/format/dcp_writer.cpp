@@ -91,6 +91,7 @@ DcpWriter::DcpWriter(const Directory& dir, const std::string& name, const std::s
     if (writer_.file().size() > 0) journal_.emplace(dir, journal, seq);
     if (baseline != nullptr) baseline_ = *baseline;
     next_.seq = seq;
+    next_.file = dir.path_of(name);
     record_.file = name;
 }
 

@@ -10,6 +10,7 @@
 // update hashes at CRC speed, in the same pass that finds the changed blocks.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -24,6 +25,7 @@ namespace mlckpt::core {
 // What the dCP file on disk holds, as of its last committed update.
 struct DcpBaseline {
     std::uint64_t seq = 0;                           // that checkpoint's sequence number; 0: none
+    std::filesystem::path file;                      // the file
     ftiff::Layout layout;                            // the file's layout
     std::map<int, std::vector<ftiff::Md5>> digests;  // block digests by variable id
 };

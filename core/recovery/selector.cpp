@@ -50,10 +50,17 @@ std::string problem_with(const fs::path& path, const FileRecord* record, IoMode 
 RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& meta, const CheckpointRef& ref) {
     const FileRecord& rec = meta.file_of(ctx.rank());
     // L1 and L4 files are found where the metadata says they were written;
-    // L2 and L3 need the same groups, hence the same nodes.
+    // L2 and L3 need the same groups, hence the same nodes. An L4
+    // differential file's directory goes with its name (DcpNames).
     const bool own = rec.rank == ctx.rank() && redundancy_of(ref.level) == nullptr;
-    fs::path path = own ? ctx.layout.ckpt_dir(ref, rec.node) / rec.file
-                        : ctx.layout.for_checkpoint(meta).data_file(ref, ctx.rank(), ctx.topo.node_id);
+    fs::path path;
+    if (own && ref.level == kDcpLevel) {
+        path = ctx.layout.for_checkpoint(meta).ckpt_dir(ref, rec.node) / rec.file;
+    } else if (own) {
+        path = ctx.layout.ckpt_dir(ref, rec.node) / rec.file;
+    } else {
+        path = ctx.layout.for_checkpoint(meta).data_file(ref, ctx.rank(), ctx.topo.node_id);
+    }
     return {ref, meta.io, rec, path, std::nullopt, false};
 }
 

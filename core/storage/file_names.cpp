@@ -25,8 +25,53 @@ std::string data_file_name(int ckpt_id, int rank, IoMode format) {
     return "Ckpt" + std::to_string(ckpt_id) + "-Rank" + std::to_string(rank) + file_extension(format);
 }
 
-std::string dcp_file_name(int rank) {
-    return "dCP-Rank" + std::to_string(rank) + ".fti";
+DcpNames dcp_names(IoMode configured) {
+    return configured == IoMode::posix ? DcpNames::posix : DcpNames::ftiff;
+}
+
+const char* dcp_dir_name(DcpNames names) {
+    return names == DcpNames::legacy ? "dcp" : "dCP";
+}
+
+std::string dcp_file_name(int rank, DcpNames names) {
+    const std::string r = std::to_string(rank);
+    switch (names) {
+        case DcpNames::posix:
+            return "dcp-id0-rank" + r + ".fti";
+        case DcpNames::ftiff:
+            return "dCPFile-Rank" + r + ".fti";
+        case DcpNames::legacy:
+            break;
+    }
+    return "dCP-Rank" + r + ".fti";
+}
+
+bool parse_dcp_file_name(const std::string& name, int& rank, DcpNames& names) {
+    std::string_view s = name;
+    if (s.size() < 4 || s.substr(s.size() - 4) != ".fti") return false;
+    s.remove_suffix(4);
+    DcpNames found;
+    if (s.substr(0, 12) == "dCPFile-Rank") {
+        found = DcpNames::ftiff;
+        s.remove_prefix(12);
+    } else if (s.substr(0, 8) == "dCP-Rank") {
+        found = DcpNames::legacy;
+        s.remove_prefix(8);
+    } else if (s.substr(0, 6) == "dcp-id") {
+        s.remove_prefix(6);
+        const auto dash = s.find("-rank");
+        std::uint64_t stack = 0;
+        if (dash == std::string_view::npos || !parse_u64(s.substr(0, dash), stack)) return false;
+        found = DcpNames::posix;
+        s.remove_prefix(dash + 5);
+    } else {
+        return false;
+    }
+    std::uint64_t r = 0;
+    if (!parse_u64(s, r) || r > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) return false;
+    rank = static_cast<int>(r);
+    names = found;
+    return true;
 }
 
 std::string partner_file_name(int ckpt_id, int holder, IoMode format) {

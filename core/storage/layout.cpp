@@ -1,5 +1,6 @@
 #include "storage/layout.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <iterator>
@@ -21,6 +22,7 @@ StorageLayout::StorageLayout(const Config& config, std::string exec_id, std::vec
       meta_dir_(config.meta_dir),
       exec_id_(std::move(exec_id)),
       io_(config.ckpt_io),
+      dcp_names_(core::dcp_names(config.ckpt_io)),
       file_ranks_(std::move(file_ranks)) {}
 
 StorageLayout StorageLayout::for_io(IoMode io) const {
@@ -34,7 +36,12 @@ StorageLayout StorageLayout::for_checkpoint(const CheckpointMeta& meta) const {
     if (meta.is_dataset()) return copy;  // files named by the application
     for (const FileRecord& r : meta.files) {
         int named = 0;
-        if (r.type != "FULL" || r.rank < 0 || !parse_data_file_rank(r.file, named)) continue;
+        if (r.type != "FULL" || r.rank < 0) continue;
+        if (meta.level == kDcpLevel) {
+            if (!parse_dcp_file_name(r.file, named, copy.dcp_names_)) continue;
+        } else if (!parse_data_file_rank(r.file, named)) {
+            continue;
+        }
         const auto rank = static_cast<std::size_t>(r.rank);
         if (copy.file_ranks_.size() <= rank) {
             const auto known = static_cast<int>(copy.file_ranks_.size());
@@ -87,7 +94,7 @@ const fs::path& StorageLayout::base_of(const fs::path& dir) const {
 }
 
 fs::path StorageLayout::level_dir(int level, int node) const {
-    if (level == kDcpLevel) return global_exec_dir() / "dcp";  // one file per rank, updated in place
+    if (level == kDcpLevel) return global_exec_dir() / dcp_dir_name(dcp_names_);  // one file per rank, in place
     if (level >= 4) return global_exec_dir() / "l4";
     return node_exec_dir(node) / ("l" + std::to_string(level));
 }
@@ -100,7 +107,7 @@ fs::path StorageLayout::ckpt_dir(const CheckpointRef& ref, int node) const {
 
 fs::path StorageLayout::data_file(const CheckpointRef& ref, int owner, int node) const {
     fs::path dir = ckpt_dir(ref, node);
-    if (ref.level == kDcpLevel) return dir / dcp_file_name(file_rank(owner));
+    if (ref.level == kDcpLevel) return dir / dcp_file_name(file_rank(owner), dcp_names_);
     return dir / data_file_name(ref.ckpt_id, file_rank(owner), file_format(io_, ref.level));
 }
 
@@ -114,6 +121,24 @@ fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int holder, in
 
 fs::path StorageLayout::routed_dir(const CheckpointRef& ref, int owner, int node) const {
     return ckpt_dir(ref, node) / ("rank" + std::to_string(owner));
+}
+
+std::vector<fs::path> StorageLayout::dcp_files(int owner) const {
+    std::vector<fs::path> out{data_file({0, kDcpLevel, 0}, owner, 0)};
+    for (const DcpNames names : kAllDcpNames) {
+        if (names == dcp_names_) continue;
+        out.push_back(global_exec_dir() / dcp_dir_name(names) / dcp_file_name(file_rank(owner), names));
+    }
+    return out;
+}
+
+std::vector<fs::path> StorageLayout::dcp_dirs() const {
+    std::vector<fs::path> out;
+    for (const DcpNames names : kAllDcpNames) {
+        fs::path dir = global_exec_dir() / dcp_dir_name(names);
+        if (std::find(out.begin(), out.end(), dir) == out.end()) out.push_back(std::move(dir));
+    }
+    return out;
 }
 
 fs::path StorageLayout::archive_dir() const {

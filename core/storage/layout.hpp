@@ -17,8 +17,10 @@
 //   <glbl_dir>/<exec_id>/meta/ckpt<seq>.l<L>.meta                 copy of an L4 checkpoint's metadata
 //   <glbl_dir>/<exec_id>/l4_archive/Ckpt<id>-Rank<r>.fti,         keep_l4_ckpt: flat, as FTI's
 //                                   ckpt<seq>.l4.meta             (each checkpoint's files, its metadata copy)
-//   <glbl_dir>/<exec_id>/dcp/dCP-Rank<r>.fti                      L4 differential (level 8),
-//                                                                 updated in place
+//   <glbl_dir>/<exec_id>/dCP/dcp-id0-rank<r>.fti                  L4 differential (level 8), ckpt_io = 1,
+//   <glbl_dir>/<exec_id>/dCP/dCPFile-Rank<r>.fti                  other ckpt_io; updated in place
+//                                                                 (FTI's names, DcpNames; earlier versions':
+//                                                                 dcp/dCP-Rank<r>.fti, still read)
 //   <meta_dir>/<exec_id>/ckpt<seq>.l<L>.meta                      metadata (commit point)
 //   <meta_dir>/<exec_id>/archive/ckpt<seq>.l4.meta
 //
@@ -67,10 +69,13 @@ class StorageLayout {
     // the configured one).
     StorageLayout for_io(IoMode io) const;
     // The same directories, naming files as the run that wrote checkpoint
-    // `meta` named them: its ckpt_io, and the rank in each data file name
-    // its metadata records (a run with heads placed otherwise, or an older
-    // version, may have named them after other ranks).
+    // `meta` named them: its ckpt_io, the rank in each data file name its
+    // metadata records (a run with heads placed otherwise, or an older
+    // version, may have named them after other ranks), and the names of its
+    // L4 differential files (those of another ckpt_io, or an older version's).
     StorageLayout for_checkpoint(const CheckpointMeta& meta) const;
+    // The names this layout gives L4 differential files.
+    DcpNames dcp_names() const { return dcp_names_; }
     // The rank in the names of application rank `app_rank`'s files.
     int file_rank(int app_rank) const;
 
@@ -96,6 +101,12 @@ class StorageLayout {
     // `ref` (scr.h) on `node`: <checkpoint directory>/rank<owner>/. Levels
     // 1-3 only: at L4 the files are at the paths the application named.
     fs::path routed_dir(const CheckpointRef& ref, int owner, int node) const;
+    // Where application rank `owner`'s L4 differential file is under each
+    // of the names it may have (kAllDcpNames): this layout's first. Only one
+    // exists; the others are left by a run of another ckpt_io or version.
+    std::vector<fs::path> dcp_files(int owner) const;
+    // The directories of L4 differential files under any names.
+    std::vector<fs::path> dcp_dirs() const;
     fs::path archive_dir() const;
     fs::path meta_file(int level, std::uint64_t seq) const;
     // The copy of meta_file() kept with the data: on `node` (the node of
@@ -120,7 +131,8 @@ class StorageLayout {
     fs::path meta_dir_;
     std::string exec_id_;
     IoMode io_ = IoMode::posix;
-    std::vector<int> file_ranks_;  // by application rank; empty: the application rank
+    DcpNames dcp_names_ = DcpNames::posix;  // from the configured ckpt_io, not io_ (for_io)
+    std::vector<int> file_ranks_;           // by application rank; empty: the application rank
     std::shared_ptr<DirectoryCache> dirs_ = std::make_shared<DirectoryCache>();
 };
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "common/fault_injection.hpp"
@@ -92,8 +94,11 @@ void drop_superseded_dcp_metadata(const Context& ctx, Catalog& found) {
 
 }  // namespace
 
-void settle_dcp_journal(const Context& ctx, bool keep_unknown) {
-    const fs::path journal = ctx.dcp_journal_path();
+namespace {
+
+// settle_dcp_journal for `file`, this rank's L4 differential file under one of its names.
+void settle_journal_of(const Context& ctx, const fs::path& file, bool keep_unknown) {
+    const fs::path journal = fs::path(file) += ".journal";
     std::error_code ec;
     if (!fs::exists(journal, ec)) return;
     std::optional<std::uint64_t> seq = redo_journal_seq(journal);
@@ -101,10 +106,18 @@ void settle_dcp_journal(const Context& ctx, bool keep_unknown) {
         if (!keep_unknown) remove_file(journal);  // an update never committed: the file was never touched
         return;
     }
-    const fs::path file = ctx.data_path_for({0, kDcpLevel, 0}, ctx.rank(), 0);
     ctx.log.warning("completing the update of the L4 differential file '" + file.string() +
                     "' from its journal (checkpoint " + std::to_string(*seq) + " was committed before it was applied)");
     roll_forward(ctx.layout.make_dir(file.parent_path()), journal.filename().string(), file.filename().string());
+}
+
+}  // namespace
+
+void settle_dcp_journal(const Context& ctx, bool keep_unknown, bool any_names) {
+    if (!any_names) return settle_journal_of(ctx, ctx.layout.dcp_files(ctx.rank()).front(), keep_unknown);
+    // A journal lies beside the file it updates: only that of the committed
+    // checkpoint's file can be committed, whatever its names.
+    for (const fs::path& file : ctx.layout.dcp_files(ctx.rank())) settle_journal_of(ctx, file, keep_unknown);
 }
 
 namespace {
@@ -315,7 +328,9 @@ void keep_data_without_metadata(Context& ctx) {
     if (ctx.rank() == 0) {
         mine.merge(visible_checkpoints(ctx, {4}));
         std::error_code ec;
-        if (fs::exists(ctx.layout.level_dir(kDcpLevel, 0), ec)) mine.insert({kDcpLevel, false, 0, -1});
+        for (const fs::path& dir : ctx.layout.dcp_dirs()) {
+            if (fs::exists(dir, ec)) mine.insert({kDcpLevel, false, 0, -1});
+        }
     }
     const std::map<VisibleCheckpoint, int> nodes = gather_visible_checkpoints(ctx, mine);  // -> nodes holding it
     std::string summary;
@@ -332,7 +347,12 @@ void keep_data_without_metadata(Context& ctx) {
             const std::string which =
                 found.own_dir ? "ckpt" + std::to_string(found.seq) : "checkpoint " + std::to_string(found.ckpt_id);
             if (found.level == kDcpLevel) {
-                parts.push_back("L4 differential files in '" + ctx.layout.level_dir(kDcpLevel, 0).string() + "'");
+                std::string dirs;
+                for (const fs::path& dir : ctx.layout.dcp_dirs()) {
+                    std::error_code ec;
+                    if (fs::exists(dir, ec)) dirs += (dirs.empty() ? "'" : "' and '") + dir.string();
+                }
+                parts.push_back("L4 differential files in " + dirs + "'");
             } else if (found.level == 4) {
                 parts.push_back("L4 " + which + " ('" + where + "')");
             } else {
@@ -400,12 +420,50 @@ void restore_lost_metadata(const Context& ctx, Catalog& found) {
     for (const auto& [seq, level] : candidates) restore_from_copy(ctx, seq, level, found, "was missing");
 }
 
+// Rank 0, when L4 differential checkpoint `meta` is the one kept: removes
+// the L4 differential files (and their journals) that it does not name, under
+// any of their names (DcpNames), with what a retirement left hidden. They
+// are those of a chain it replaced: of another ckpt_io or of an earlier
+// version (a crash came before their retirement), or of ranks since named
+// otherwise.
+void remove_unnamed_dcp_files(const Context& ctx, const CheckpointMeta& meta) {
+    const CheckpointRef ref{meta.seq, meta.level, meta.ckpt_id, meta.own_dir};
+    const fs::path dir = ctx.layout.for_checkpoint(meta).ckpt_dir(ref, 0);
+    std::set<std::string> named;
+    for (const FileRecord& r : meta.files) named.insert(r.file);
+    for (const fs::path& d : ctx.layout.dcp_dirs()) {
+        std::error_code ec;
+        const bool holds_them = fs::equivalent(d, dir, ec);  // also another's name where case does not count
+        std::vector<fs::path> unnamed;
+        for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
+            std::string name = it->path().filename().string();
+            if (name.front() == '.') {
+                unnamed.push_back(it->path());
+                continue;
+            }
+            constexpr std::string_view kJournal = ".journal";
+            if (name.ends_with(kJournal)) name.resize(name.size() - kJournal.size());
+            int rank = 0;
+            DcpNames names{};
+            if (parse_dcp_file_name(name, rank, names) && !(holds_them && named.contains(name))) {
+                unnamed.push_back(it->path());
+            }
+        }
+        for (const fs::path& p : unnamed) {
+            ctx.log.debug("removing L4 differential data no checkpoint names " + p.string());
+            remove_tree(p);
+        }
+        fs::remove(d, ec);  // only if empty
+    }
+}
+
 }  // namespace
 
 void load_catalog_and_clean(Context& ctx) {
     std::string text;
     std::string damaged_text;
-    int lost = 0;  // a restart whose metadata directory holds nothing
+    int lost = 0;                              // a restart whose metadata directory holds nothing
+    std::optional<CheckpointMeta> newest_dcp;  // rank 0: the metadata of the newest L4 differential checkpoint
     if (ctx.rank() == 0) {
         Catalog found;
         Catalog damaged;  // metadata present but unreadable: its data is kept, not trusted
@@ -429,6 +487,7 @@ void load_catalog_and_clean(Context& ctx) {
                         continue;
                     }
                     found.add({seq, level, meta.ckpt_id, meta.own_dir});
+                    if (level == kDcpLevel && (!newest_dcp || newest_dcp->seq < seq)) newest_dcp = std::move(meta);
                 } catch (const Error& e) {
                     if (restore_from_copy(ctx, seq, level, found, "was damaged (" + std::string(e.what()) + ")")) {
                         continue;
@@ -475,15 +534,23 @@ void load_catalog_and_clean(Context& ctx) {
     }
     try {
         // After lost metadata, only an update whose metadata was restored is known to have committed.
-        settle_dcp_journal(ctx, keep_all);
+        settle_dcp_journal(ctx, keep_all, true);
     } catch (const Error& e) {
         // The file then fails its recorded size and CRC, and the restart falls back to an older checkpoint.
         ctx.log.warning(std::string("cannot complete the update of the L4 differential file: ") + e.what());
     }
     barrier(ctx.app);
-    bool any_dcp = std::any_of(keep.refs().begin(), keep.refs().end(),
-                               [](const CheckpointRef& r) { return r.level == kDcpLevel; });
-    if (ctx.rank() == 0 && !any_dcp && !keep_all) remove_tree(ctx.layout.level_dir(kDcpLevel, 0));
+    std::vector<CheckpointRef> dcp_kept;
+    std::copy_if(keep.refs().begin(), keep.refs().end(), std::back_inserter(dcp_kept),
+                 [](const CheckpointRef& r) { return r.level == kDcpLevel; });
+    if (ctx.rank() == 0 && !keep_all) {
+        if (dcp_kept.empty()) {
+            for (const fs::path& dir : ctx.layout.dcp_dirs()) remove_tree(dir);
+        } else if (dcp_kept.size() == 1 && newest_dcp && newest_dcp->seq == dcp_kept.front().seq) {
+            remove_unnamed_dcp_files(ctx, *newest_dcp);
+        }
+    }
+    ctx.run_first_seq = ctx.catalog.next_seq();
     barrier(ctx.app);
 }
 

@@ -49,9 +49,11 @@ FileRecord copy_for_level(const Context& ctx, const fs::path& source, const Dire
 // background apply that failed: applied when its update was committed
 // (with a warning), removed otherwise, unless `keep_unknown` (a restart
 // that lost its metadata cannot tell an update that never committed from
-// one whose metadata is gone: it stays). Throws a corrupt or io Error when a
-// committed update cannot be applied.
-void settle_dcp_journal(const Context& ctx, bool keep_unknown = false);
+// one whose metadata is gone: it stays). `any_names`: the file under each
+// of its names (StorageLayout::dcp_files: a restart may find that of
+// another ckpt_io, or of an earlier version), else under this run's only.
+// Throws a corrupt or io Error when a committed update cannot be applied.
+void settle_dcp_journal(const Context& ctx, bool keep_unknown = false, bool any_names = false);
 
 // Collective. Copies a node-local checkpoint to L4, verifying each file's
 // CRC on the way, and commits it with the same sequence number. POSIX files

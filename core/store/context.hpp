@@ -29,6 +29,10 @@ struct Context {
     Catalog catalog;
     // Whether the configuration file already says "restart" (failure = 1).
     bool restart_recorded = false;
+    // The first sequence number this run commits, once FTI_Init loaded the
+    // catalog (0 before, and on heads): the checkpoints below it are earlier
+    // runs', whose L4 differential files may have other names (DcpNames).
+    std::uint64_t run_first_seq = 0;
     // Removes retired checkpoints and applies L4 differential journals while
     // the application goes on; drained before the next checkpoint writes
     // anything (but the removals that checkpoint's own call queued) and at

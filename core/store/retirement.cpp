@@ -184,7 +184,20 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
         fs::remove(file.parent_path(), ec);  // only if empty
     };
     for (const CheckpointRef& r : refs) {
-        if (archived(r) || dcp_file_lives_on(r)) continue;
+        if (archived(r)) continue;
+        if (r.level == kDcpLevel) {
+            // This run's names first. A checkpoint of an earlier run may have
+            // left its files under other names (another ckpt_io's, an
+            // earlier version's): this run's first dCP checkpoint wrote new
+            // ones, and a newer dCP checkpoint never has them.
+            const bool lives_on = dcp_file_lives_on(r);
+            const bool elsewhere = ctx.run_first_seq == 0 || r.seq < ctx.run_first_seq;
+            for (const int owner : who.owners) {
+                const std::vector<fs::path> files = ctx.layout.dcp_files(owner);
+                for (std::size_t i = lives_on ? 1 : 0; i < (elsewhere ? files.size() : 1); ++i) remove(r, files[i]);
+            }
+            continue;
+        }
         for (const int owner : who.owners) {
             fs::path redundancy = ctx.redundancy_path_for(r, owner, ctx.topo.node_id);
             if (!redundancy.empty()) remove(r, redundancy);

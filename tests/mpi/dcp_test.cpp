@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <regex>
@@ -16,6 +17,7 @@
 #include "file_checks.hpp"
 #include "format/ftiff_file.hpp"
 #include "scenario.hpp"
+#include "verify.hpp"
 
 namespace mlckpt::test {
 namespace {
@@ -23,8 +25,8 @@ namespace {
 constexpr std::size_t kBlock = 4096;
 constexpr std::size_t kBlocks = 250;  // of variable 0
 
-// `io`: the configured ckpt_io; the L4 differential file is the same for
-// every one (FTI has differential checkpoints for POSIX and FTI-FF).
+// `io`: the configured ckpt_io; the L4 differential file is an FTI-FF file
+// under every one (FTI has differential checkpoints for POSIX and FTI-FF).
 std::string dcp_config(const char* mode, const char* io = "3") {
     ConfigOptions o;
     o.basic["ckpt_io"] = io;
@@ -68,12 +70,26 @@ void expect_restart_recovers(Data& d, int version) {
     EXPECT_EQ(d.doubles, expected.doubles);
 }
 
+// The name of the L4 differential file of the rank named `rank` (file_rank)
+// under ckpt_io `io`: FTI's name for its own dCP file, POSIX dCP's
+// (<glbl_dir>/<E>/dCP/dcp-id<stack>-rank<R>.fti, mlckpt's stack always 0)
+// with ckpt_io = 1, FTI-FF dCP's (dCP/dCPFile-Rank<R>.fti) with the others.
+std::string dcp_name(int rank, const char* io = "3") {
+    return (std::string(io) == "1" ? "dcp-id0-rank" : "dCPFile-Rank") + std::to_string(rank) + ".fti";
+}
+std::string own_dcp_name(const char* io = "3") {
+    return dcp_name(file_rank(app_rank()), io);
+}
+
 // This rank's dCP file, once its last update is applied (after the commit,
-// on the rank's background thread, which then removes the journal).
-fs::path applied_dcp_file() {
-    EXPECT_TRUE(removed_in_background("dCP-Rank" + std::to_string(app_rank()) + ".fti.journal"))
-        << "the journal was never applied";
-    return the_file("dCP-Rank" + std::to_string(app_rank()) + ".fti");
+// on the rank's background thread, which then removes the journal), in
+// <glbl_dir>/<E>/dCP/ as FTI keeps its own.
+fs::path applied_dcp_file(const char* io = "3") {
+    EXPECT_TRUE(removed_in_background(own_dcp_name(io) + ".journal")) << "the journal was never applied";
+    fs::path file = the_file(own_dcp_name(io));
+    EXPECT_EQ(file.parent_path().filename(), "dCP") << file;
+    EXPECT_EQ(file.parent_path().parent_path().parent_path(), global_dir()) << file;
+    return file;
 }
 
 // Checkpoints at FTI_L4_DCP and returns the data bytes written by all ranks,
@@ -140,7 +156,7 @@ void only_changed_blocks(const char* mode, const char* io = "3") {
         }
         MPI_Barrier(FTI_COMM_WORLD);
         // One file per rank, updated in place: still a sound FTI-FF file of one block.
-        fs::path file = applied_dcp_file();
+        fs::path file = applied_dcp_file(io);
         core::File f = core::File::open_read(file);
         core::ftiff::FileStructure s = core::ftiff::read_structure(f);
         EXPECT_EQ(s.layout.blocks().size(), 1u);
@@ -158,7 +174,7 @@ void only_changed_blocks(const char* mode, const char* io = "3") {
     }
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
     world_barrier();
-    EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(world_rank()) + ".fti").empty());
+    EXPECT_TRUE(find_files(dcp_name(world_rank(), io)).empty());
 }
 
 TEST(Dcp, OnlyChangedBlocksAreWrittenMd5) {
@@ -203,7 +219,10 @@ TEST(Dcp, L4DcpWithoutDcpTakesAFullL4) {
         d.fill(2);
         ASSERT_EQ(FTI_Checkpoint(2, 5), FTI_DONE) << FTI_LastError();  // L1
         MPI_Barrier(FTI_COMM_WORLD);
-        EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti").empty()) << "no dCP file";
+        EXPECT_TRUE(
+            files_matching("(dcp-id\\d+-rank|dCPFile-Rank|dCP-Rank)" + std::to_string(file_rank(app_rank())) + "\\.fti")
+                .empty())
+            << "no dCP file";
         std::vector<fs::path> l4 = find_files(data_file(1, app_rank()));
         ASSERT_EQ(l4.size(), 1u) << "the L4 checkpoint stays";
         EXPECT_NE(l4[0].string().find("/l4/"), std::string::npos) << l4[0];
@@ -217,6 +236,148 @@ TEST(Dcp, L4DcpWithoutDcpTakesAFullL4) {
 }
 TEST(Dcp, OnlyChangedBlocksAreWrittenCrc32) {
     only_changed_blocks("2");
+}
+
+// World rank 0, between launches: the L4 differential files (with any
+// journal) and the metadata that records them, as mlckpt left them before it
+// took FTI's names: <glbl_dir>/<E>/dcp/dCP-Rank<R>.fti, named so in the
+// metadata of each L4 differential checkpoint and in its copy beside the
+// data (both rewritten with their checksums, the same text).
+void as_an_earlier_version_left_it() {
+    static const std::regex fti_name(R"((?:dcp-id0-rank|dCPFile-Rank)(\d+)\.fti(\.journal)?)");
+    int moved = 0;
+    for (const fs::directory_entry& exec : fs::directory_iterator(global_dir())) {
+        const fs::path now = exec.path() / "dCP";
+        if (!fs::is_directory(now)) continue;
+        const fs::path before = exec.path() / "dcp";
+        fs::create_directory(before);
+        for (const fs::directory_entry& file : fs::directory_iterator(now)) {
+            const std::string name = file.path().filename().string();
+            std::smatch m;
+            ASSERT_TRUE(std::regex_match(name, m, fti_name)) << file.path();
+            fs::rename(file.path(), before / ("dCP-Rank" + m[1].str() + ".fti" + m[2].str()));
+            ++moved;
+        }
+        fs::remove(now);
+    }
+    EXPECT_GE(moved, world_size());
+    const std::vector<fs::path> metas = files_below(
+        workdir(), [](const fs::path& f) { return f.extension() == ".meta" && f.stem().extension() == ".l8"; });
+    ASSERT_GE(metas.size(), 2u) << "the metadata and its copy";
+    for (const fs::path& path : metas) {
+        core::CheckpointMeta meta = core::parse_meta(core::read_text_file(path), path.string());
+        for (core::FileRecord& f : meta.files) {
+            std::smatch m;
+            const std::string name = f.file;
+            ASSERT_TRUE(std::regex_match(name, m, fti_name)) << f.file;
+            f.file = "dCP-Rank" + m[1].str() + ".fti";
+        }
+        std::ofstream(path, std::ios::trunc) << core::serialize_meta(meta);
+    }
+}
+
+// The restart finds the L4 differential files under other names than this
+// run's: an earlier version's (`earlier_version`), or those of ckpt_io
+// `io_before` where this run has `io_after`.
+// Phase 1: dCP checkpoints 1 and 2 (10 % of the blocks changed), ends as a
+// crash would; then, before the relaunch, the files take the other names
+// (world rank 0), and mlckpt verify finds checkpoint 2 intact there.
+// Phase 2: the restart recovers checkpoint 2 bit for bit from those files.
+// Checkpoint 3 changes nothing but writes a new file, whole, under this
+// run's names (FTI's): the other file is not updated in place, and it goes
+// with checkpoint 2. Checkpoint 4 writes only its changed blocks into the
+// new file. Ends as a crash would.
+// Phase 3: the restart recovers checkpoint 4 bit for bit, and FTI_Finalize
+// leaves no L4 differential file under any name.
+void restarts_from_files_named_otherwise(const char* io_before, const char* io_after, bool earlier_version) {
+    std::string cfg = dcp_config("2", io_before);
+    std::optional<Data> data;
+    auto start = [&] {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        data.emplace(app_rank()).protect();
+    };
+    auto expect_data = [&](const std::function<void(Data&)>& make_expected) {
+        Data expected(app_rank());
+        make_expected(expected);
+        EXPECT_EQ(data->bytes, expected.bytes);
+        EXPECT_EQ(data->doubles, expected.doubles);
+    };
+    if (phase() == 1) {
+        start();
+        if (::testing::Test::HasFatalFailure()) return;
+        Data& d = *data;
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
+        d.touch_every_tenth_block();
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
+        applied_dcp_file(io_before);
+        return;  // crash
+    }
+    if (phase() == 2) {
+        if (world_rank() == 0) {
+            if (earlier_version) as_an_earlier_version_left_it();
+            if (std::string(io_before) != io_after) {
+                const std::string text = core::read_text_file(cfg);
+                std::ofstream(cfg, std::ios::trunc) << std::regex_replace(
+                    text, std::regex("ckpt_io = " + std::string(io_before)), "ckpt_io = " + std::string(io_after));
+            }
+            std::ostringstream out;
+            std::ostringstream err;
+            EXPECT_EQ(tools::verify({cfg}, out, err), 0) << out.str() << err.str();
+            const std::string ranks = std::to_string(world_size()) + (world_size() == 1 ? " rank" : " ranks");
+            EXPECT_NE(out.str().find("checkpoint 2 (L4 differential, seq 2, FTI-FF, " + ranks +
+                                     "): intact; a restart can use it"),
+                      std::string::npos)
+                << out.str();
+        }
+        world_barrier();
+        start();
+        if (::testing::Test::HasFatalFailure()) return;
+        Data& d = *data;
+        int ranks = 0;
+        MPI_Comm_size(FTI_COMM_WORLD, &ranks);
+        const long long total = static_cast<long long>(d.protected_bytes()) * ranks;
+        const std::string old_name =
+            earlier_version ? "dCP-Rank" + std::to_string(file_rank(app_rank())) + ".fti" : own_dcp_name(io_before);
+        EXPECT_EQ(FTI_Status(), 1);
+        ASSERT_FTI(FTI_SCES, FTI_Recover());
+        expect_data([](Data& e) {
+            e.fill(1);
+            e.touch_every_tenth_block();
+        });
+        EXPECT_EQ(the_file(old_name).parent_path().filename(), earlier_version ? "dcp" : "dCP");
+        long long whole = dcp_checkpoint(3, total);
+        if (app_rank() == 0) {
+            EXPECT_EQ(whole, total) << "a new file, written whole";
+        }
+        EXPECT_TRUE(removed_in_background(old_name)) << "the file under the other names goes with checkpoint 2";
+        d.touch_every_tenth_block();
+        long long tenth = dcp_checkpoint(4, total);
+        if (app_rank() == 0) {
+            EXPECT_EQ(tenth, static_cast<long long>(kBlocks / 10 * kBlock) * ranks) << "the new file is updated";
+        }
+        MPI_Barrier(FTI_COMM_WORLD);
+        expect_recorded_size_and_crc(4, 8, applied_dcp_file(io_after));
+        return;  // crash
+    }
+    start();
+    if (::testing::Test::HasFatalFailure()) return;
+    EXPECT_EQ(FTI_Status(), 1);
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    expect_data([](Data& e) { e.fill(1); });  // touched twice: as it was
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    world_barrier();
+    EXPECT_TRUE(files_matching("(dcp-id\\d+-rank|dCPFile-Rank|dCP-Rank)\\d+\\.fti.*").empty());
+}
+
+// Files an earlier version of mlckpt wrote (dcp/dCP-Rank<R>.fti).
+TEST(Dcp, RestartsFromAnEarlierVersionsFiles) {
+    restarts_from_files_named_otherwise("1", "1", true);
+}
+
+// Files a run with ckpt_io = 1 wrote (dCP/dcp-id0-rank<R>.fti), restarted with ckpt_io = 3.
+TEST(Dcp, RestartsFromFilesOfAnotherCkptIo) {
+    restarts_from_files_named_otherwise("1", "3", false);
 }
 
 // Phase 1 of the crash scenarios: dCP checkpoints 1 and 2 (the second
@@ -249,7 +410,7 @@ void restart_recovers(const std::string& cfg, const std::function<void(Data&)>& 
     make_expected(expected);
     EXPECT_EQ(d.bytes, expected.bytes);
     EXPECT_EQ(d.doubles, expected.doubles);
-    EXPECT_TRUE(find_files("dCP-Rank" + std::to_string(app_rank()) + ".fti.journal").empty());
+    EXPECT_TRUE(files_matching(".*\\.journal").empty());
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
@@ -292,7 +453,7 @@ TEST(Dcp, CrashBeforeTheCommitRollsBack) {
 // checkpoint 3 bit for bit. With `lose_metadata`, the metadata directory is
 // lost as well: the restart restores it from the copies beside the data,
 // and only then is the journal's update known to have committed.
-void journal_applied_at_restart(bool lose_metadata) {
+void journal_applied_at_restart(bool lose_metadata, bool earlier_version = false) {
     std::string cfg = dcp_config("2");
     const int victim = app_ranks_expected() - 1;
     if (phase() == 1) {
@@ -310,8 +471,9 @@ void journal_applied_at_restart(bool lose_metadata) {
         return;
     }
     if (world_rank() == 0) {
-        EXPECT_FALSE(find_files("dCP-Rank" + std::to_string(victim) + ".fti.journal").empty())
+        EXPECT_FALSE(find_files(dcp_name(file_rank(victim)) + ".journal").empty())
             << "the victim's journal was left to apply";
+        if (earlier_version) as_an_earlier_version_left_it();
         if (lose_metadata) {
             for (const auto& entry : fs::directory_iterator(meta_dir())) fs::remove_all(entry.path());
         }
@@ -322,6 +484,12 @@ void journal_applied_at_restart(bool lose_metadata) {
 
 TEST(Dcp, CrashWhileTheJournalIsAppliedRollsForward) {
     journal_applied_at_restart(false);
+}
+
+// The same with the files as an earlier version named them: the journal
+// beside dcp/dCP-Rank<R>.fti is applied to that file.
+TEST(Dcp, AnEarlierVersionsJournalRollsForward) {
+    journal_applied_at_restart(false, true);
 }
 
 TEST(Dcp, LostMetadataStillRollsTheJournalForward) {
@@ -420,7 +588,7 @@ TEST(Dcp, FullL4CheckpointReplacesTheDcpFiles) {
         d.fill(2);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
         MPI_Barrier(FTI_COMM_WORLD);
-        EXPECT_TRUE(removed_in_background("dCP-Rank" + std::to_string(app_rank()) + ".fti"));
+        EXPECT_TRUE(removed_in_background(own_dcp_name()));
         return;
     }
     ASSERT_FTI(FTI_SCES, FTI_Recover());
@@ -451,7 +619,7 @@ TEST(Dcp, FullDiskKeepsThePreviousCheckpoint) {
         std::string message = FTI_LastError();
         if (app_rank() == victim) {
             EXPECT_NE(message.find("File too large"), std::string::npos) << message;
-            EXPECT_NE(message.find("dCP-Rank" + std::to_string(victim) + ".fti.journal"), std::string::npos) << message;
+            EXPECT_NE(message.find(dcp_name(file_rank(victim)) + ".journal"), std::string::npos) << message;
         } else {
             EXPECT_NE(message.find("rank " + std::to_string(victim)), std::string::npos) << message;
         }

@@ -79,7 +79,7 @@ TEST(Hostile, PlantedLinksReachNothing) {
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L1));
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4));
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4_DCP));
-        plant(global / "dcp" / ("dCP-Rank" + rank + ".fti.journal"));
+        plant(global / "dCP" / ("dcp-id0-rank" + rank + ".fti.journal"));
         d->fill(2);
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(4, FTI_L4_DCP));
         MPI_Barrier(FTI_COMM_WORLD);
@@ -156,7 +156,7 @@ TEST(Hostile, PlantedDirectoryLinksReachNothing) {
         if (app_rank() % per_node == 0) planted.push_back(local / "l1");
         if (app_rank() == 0) {
             planted.push_back(global / "l4");
-            planted.push_back(global / "dcp");
+            planted.push_back(global / "dCP");
         }
         for (const fs::path& p : planted) fs::create_directory_symlink(outside, p);
         MPI_Barrier(FTI_COMM_WORLD);

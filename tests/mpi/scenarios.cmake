@@ -240,6 +240,11 @@ mlckpt_add_mpi_scenario(Dcp.L4DcpWithoutDcpTakesAFullL4 RANKS 1 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Ftiff.RecoversWithoutMetadata RANKS 1 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Ftiff.RecoversWithoutMetadataFallingBack RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(Dcp.VariableNoLongerProtectedIsEmptied RANKS 4 PHASES ok ok)
+# L4 differential files under other names than the run's (FTI's): an
+# earlier version's (dcp/dCP-Rank<R>.fti), another ckpt_io's.
+mlckpt_add_mpi_scenario(Dcp.RestartsFromAnEarlierVersionsFiles RANKS 1 4 PHASES ok ok ok)
+mlckpt_add_mpi_scenario(Dcp.RestartsFromFilesOfAnotherCkptIo RANKS 4 PHASES ok ok ok)
+mlckpt_add_mpi_scenario(Dcp.AnEarlierVersionsJournalRollsForward RANKS 4 PHASES killed ok)
 # One unbound rank has every CPU of the machine to itself: its block digests
 # are computed by several threads (cpu_share), and must come out the same.
 set(unbound_env OMPI_MCA_hwloc_base_binding_policy=none)

@@ -162,7 +162,7 @@ TEST(Verify, L4Differential) {
                          "checkpoint 2 (L4 differential, seq 2, FTI-FF, 4 ranks): intact; a restart can "
                          "use it\n"))
         << intact.out;
-    const fs::path file = the_file("dCP-Rank1.fti");
+    const fs::path file = the_file("dcp-id0-rank1.fti");  // FTI's POSIX dCP name (ckpt_io = 1)
     overwrite_in_place(file, fs::file_size(file) / 2, 1);
     ToolRun damaged = run_tool({"verify", cfg});
     EXPECT_EQ(damaged.code, 1) << damaged.out << damaged.err;

@@ -170,7 +170,9 @@ def data_files(work, config):
     """Data files of the newest checkpoint at the configuration's level."""
     level = config["level"]
     if level == 8:
-        return sorted((work / "global").glob("*/dcp/dCP-Rank*.fti"))
+        # FTI's names for its dCP files: POSIX dCP's (ckpt_io = 1), FTI-FF dCP's (the others)
+        return sorted((work / "global").glob("*/dCP/dcp-id0-rank*.fti")) + sorted(
+            (work / "global").glob("*/dCP/dCPFile-Rank*.fti"))
     if level == 4:
         files = [f for f in level_files(work / "global", "*/l4/Ckpt*-*.fti*") if not f.name.endswith(".tmp")]
     else:

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/error.hpp"
 #include "storage/layout.hpp"
 #include "store/catalog.hpp"
@@ -111,7 +113,7 @@ TEST(Layout, Hdf5FilesEndInH5) {
     EXPECT_EQ(l.data_file({7, 4, 3}, 12, 0), "/g/exec/l4/Ckpt3-Rank12.h5");
     EXPECT_EQ(l.redundancy_file({7, 2, 3}, 12, 0), "/l/node0/exec/l2/Ckpt3-Pcof12.h5");
     EXPECT_EQ(l.redundancy_file({7, 3, 3}, 12, 0), "/l/node0/exec/l3/Ckpt3-RSed12.h5");
-    EXPECT_EQ(l.data_file({7, kDcpLevel, 3}, 12, 0), "/g/exec/dcp/dCP-Rank12.fti");
+    EXPECT_EQ(l.data_file({7, kDcpLevel, 3}, 12, 0), "/g/exec/dCP/dCPFile-Rank12.fti");
     // A checkpoint written under another ckpt_io keeps its names.
     EXPECT_EQ(l.for_io(IoMode::posix).data_file({7, 1, 3}, 12, 0), "/l/node0/exec/l1/Ckpt3-Rank12.fti");
     cfg.ckpt_io = IoMode::posix;
@@ -129,7 +131,7 @@ TEST(Layout, FilesNamedAfterTheirRankInFtiInitsCommunicator) {
     EXPECT_EQ(heads.data_file({7, 2, 4}, 1, 0), "/l/node0/exec/l2/Ckpt4-Rank3.fti");
     EXPECT_EQ(heads.redundancy_file({7, 2, 4}, 2, 1), "/l/node1/exec/l2/Ckpt4-Pcof5.fti");
     EXPECT_EQ(heads.redundancy_file({7, 3, 4}, 0, 0), "/l/node0/exec/l3/Ckpt4-RSed1.fti");
-    EXPECT_EQ(heads.data_file({7, kDcpLevel, 4}, 2, 0), "/g/exec/dcp/dCP-Rank5.fti");
+    EXPECT_EQ(heads.data_file({7, kDcpLevel, 4}, 2, 0), "/g/exec/dCP/dcp-id0-rank5.fti");
 
     CheckpointMeta meta;
     meta.io = IoMode::posix;
@@ -154,6 +156,68 @@ TEST(Layout, FilesNamedAfterTheirRankInFtiInitsCommunicator) {
     EXPECT_FALSE(parse_data_file_rank("Ckpt12-Rank.fti", rank));
     EXPECT_FALSE(parse_data_file_rank("Ckpt12-Rank3", rank));
     EXPECT_FALSE(parse_data_file_rank("Ckpt12-Rank99999999999.fti", rank));
+}
+
+// L4 differential files take the names FTI gives its dCP files: POSIX dCP's
+// under ckpt_io = 1, FTI-FF dCP's under every other (the file is FTI-FF).
+// Those an earlier version named dcp/dCP-Rank<R>.fti are found by the name
+// their metadata records, and so are those of a run of another ckpt_io.
+TEST(Layout, DcpFilesTakeFtisNames) {
+    Config cfg = directories("/l", "/g", "/m");
+    using Named = std::pair<IoMode, const char*>;
+    for (const auto& [io, name] :
+         {Named{IoMode::posix, "dcp-id0-rank3.fti"}, Named{IoMode::mpiio, "dCPFile-Rank3.fti"},
+          Named{IoMode::ftiff, "dCPFile-Rank3.fti"}, Named{IoMode::container, "dCPFile-Rank3.fti"},
+          Named{IoMode::hdf5, "dCPFile-Rank3.fti"}}) {
+        cfg.ckpt_io = io;
+        const StorageLayout l(cfg, "exec");
+        EXPECT_EQ(l.level_dir(kDcpLevel, 0), "/g/exec/dCP");
+        EXPECT_EQ(l.data_file({7, kDcpLevel, 2}, 3, 0), fs::path("/g/exec/dCP") / name);
+        // The name is the configured ckpt_io's, not that of a checkpoint's own format.
+        EXPECT_EQ(l.for_io(IoMode::ftiff).data_file({7, kDcpLevel, 2}, 3, 0), fs::path("/g/exec/dCP") / name);
+        const std::vector<fs::path> all = l.dcp_files(3);
+        ASSERT_EQ(all.size(), 3u);
+        EXPECT_EQ(all[0], fs::path("/g/exec/dCP") / name) << "this run's names first";
+        EXPECT_NE(std::find(all.begin(), all.end(), "/g/exec/dcp/dCP-Rank3.fti"), all.end());
+        EXPECT_EQ(l.dcp_dirs(), (std::vector<fs::path>{"/g/exec/dCP", "/g/exec/dcp"}));
+    }
+
+    cfg.ckpt_io = IoMode::posix;
+    const StorageLayout heads(cfg, "exec", {1, 3, 5});
+    CheckpointMeta meta;
+    meta.level = kDcpLevel;
+    meta.io = IoMode::ftiff;
+    for (int r = 0; r < 3; ++r) {
+        FileRecord f;
+        f.rank = f.holder = r;
+        f.file = "dCP-Rank" + std::to_string(r) + ".fti";  // an earlier version's, without heads
+        meta.files.push_back(f);
+    }
+    const StorageLayout legacy = heads.for_checkpoint(meta);
+    EXPECT_EQ(legacy.dcp_names(), DcpNames::legacy);
+    EXPECT_EQ(legacy.ckpt_dir({7, kDcpLevel, 2}, 0), "/g/exec/dcp");
+    EXPECT_EQ(legacy.data_file({7, kDcpLevel, 2}, 1, 0), "/g/exec/dcp/dCP-Rank1.fti");
+    for (FileRecord& f : meta.files) f.file = "dCPFile-Rank" + std::to_string(f.rank) + ".fti";
+    EXPECT_EQ(heads.for_checkpoint(meta).data_file({7, kDcpLevel, 2}, 2, 0), "/g/exec/dCP/dCPFile-Rank2.fti");
+    EXPECT_EQ(heads.data_file({7, kDcpLevel, 2}, 2, 0), "/g/exec/dCP/dcp-id0-rank5.fti");
+
+    int rank = -1;
+    DcpNames names = DcpNames::legacy;
+    EXPECT_TRUE(parse_dcp_file_name("dcp-id0-rank12.fti", rank, names));
+    EXPECT_EQ(rank, 12);
+    EXPECT_EQ(names, DcpNames::posix);
+    EXPECT_TRUE(parse_dcp_file_name("dcp-id3-rank1.fti", rank, names)) << "any of FTI's stack numbers";
+    EXPECT_EQ(rank, 1);
+    EXPECT_TRUE(parse_dcp_file_name("dCPFile-Rank7.fti", rank, names));
+    EXPECT_EQ(rank, 7);
+    EXPECT_EQ(names, DcpNames::ftiff);
+    EXPECT_TRUE(parse_dcp_file_name("dCP-Rank0.fti", rank, names));
+    EXPECT_EQ(rank, 0);
+    EXPECT_EQ(names, DcpNames::legacy);
+    for (const char* other : {"dCP-Rank0.fti.journal", "dcp-id-rank1.fti", "dcp-id0-rank.fti", "dCPFile-Rank1.h5",
+                              "Ckpt1-Rank0.fti", "dCPFile-Rank99999999999.fti", "dcp-id0-Rank1.fti"}) {
+        EXPECT_FALSE(parse_dcp_file_name(other, rank, names)) << other;
+    }
 }
 
 // make_dir follows links only down to the configured directory a path lies

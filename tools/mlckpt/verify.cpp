@@ -414,7 +414,8 @@ class Verifier {
                                             "', which is not a file name (no '/', not '.' or '..')");
             return {};
         }
-        return directory(c, r.node) / r.file;
+        // An L4 differential file's directory goes with its name (DcpNames).
+        return (c.archived ? layout_.archive_dir() : names.ckpt_dir(ref_of(c), r.node)) / r.file;
     }
 
     void check_checkpoint(CheckpointReport& c) {
