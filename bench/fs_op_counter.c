@@ -67,8 +67,8 @@ struct shared_phases {
 static struct shared_phases local_phases = {ATOMIC_FLAG_INIT, 1, 0, 0, {"start"}};
 static struct shared_phases* phases = &local_phases;
 
-static atomic_int marks;          // the phases this process marked
-static atomic_int own_phase;      // the phase this process marked last
+static atomic_int marks;      // the phases this process marked
+static atomic_int own_phase;  // the phase this process marked last
 // By own phase [0] and by the published phase [1]: whether the process
 // entered the phase (marked it, or counted in it), and its counts.
 static atomic_int entered[2][MAX_PHASES];
