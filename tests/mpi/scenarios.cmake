@@ -1,3 +1,17 @@
+# The separate-node scenarios that the sanitizer build runs too: what only
+# separate nodes run (the topology from host names, a node's storage seen by
+# its ranks alone, the partner copy and the parity rebuilt on another node,
+# heads on their own nodes, the restart's metadata sent per node, staging
+# from each node, the shared L4 files written from several nodes). The
+# others are labelled multinode_matrix: the optimised build runs them.
+set(MLCKPT_SANITIZED_SEPARATE_NODES
+    mpi.multinode.SeparateNodes.EachNodeHasItsOwnNameAndStorage.np8
+    mpi.multinode.L2.OneNodeLost.np8 mpi.multinode.L3.OneNodeLost.np8
+    mpi.multinode.heads.L2.OneNodeLost.np8
+    mpi.multinode.RankMeta.EachRankReceivesItsOwnRecordsAndItsGroupsOnly.np8
+    mpi.multinode.Staging.EveryFileArrivesComplete.np8
+    mpi.multinode.mpiio.Roundtrip.L4.np8 mpi.multinode.container.Roundtrip.L4.np8)
+
 # Which MPI scenarios run at which rank counts, and the outcome of each launch.
 mlckpt_add_mpi_scenario(Roundtrip.L1 RANKS 1 4 8 PHASES ok ok)
 mlckpt_add_mpi_scenario(Roundtrip.L4 RANKS 1 4 8 PHASES ok ok)
