@@ -120,10 +120,10 @@ void Recovery::recover() {
     if (source_->ref.level == kDcpLevel) {
         // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
         const DcpOptions options = dcp_options(ctx_);
-        format_.dcp = DcpBaseline{source_->ref.seq,
-                                  source_->path,
-                                  *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout(),
-                                  {}};
+        format_.dcp = DcpBaseline{source_->ref.seq, source_->path, {}, {}, source_->record.layers};
+        if (source_->record.layers.empty()) {
+            format_.dcp.layout = *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout();
+        }
         for (const Variable& var : registry_.variables()) {
             format_.dcp.digests[var.id] = block_digests(var.data(), options);
         }
