@@ -189,6 +189,43 @@ void check_dcp_layer(const File& file, const DcpLayer& layer, std::size_t buffer
     }
 }
 
+bool ends_with_dcp_layer(const File& file) {
+    const std::uint64_t size = file.size();
+    if (size < kDcpLayerFooter) return false;
+    std::array<std::byte, 4> magic{};
+    file.read_exact_at(magic, size - kDcpLayerFooter);
+    return std::memcmp(magic.data(), kMagic.data(), 4) == 0;
+}
+
+DcpLayerScan scan_dcp_layers(const File& file, std::size_t buffer_bytes) {
+    DcpLayerScan scan;
+    std::uint64_t end = file.size();
+    while (end > 0) {
+        if (end < kDcpLayerFooter) {
+            scan.problem = "bytes 0.." + std::to_string(end) + " are no layer";
+            break;
+        }
+        std::array<std::byte, kDcpLayerFooter> f{};
+        file.read_exact_at(f, end - kDcpLayerFooter);
+        const std::uint64_t size = load_le<std::uint64_t>(f.data() + 32);
+        if (std::memcmp(f.data(), kMagic.data(), 4) != 0 || size < kDcpLayerFooter || size > end) {
+            scan.problem = "no layer footer ends at byte " + std::to_string(end);
+            break;
+        }
+        const DcpLayer layer{load_le<std::uint64_t>(f.data() + 8), load_le<std::int32_t>(f.data() + 16),
+                             end - size, size, load_le<std::uint32_t>(f.data() + 40)};
+        try {
+            check_dcp_layer(file, layer, buffer_bytes);
+            scan.layers.insert(scan.layers.begin(), {layer, read_dcp_layer_footer(file, layer)});
+        } catch (const Error& e) {
+            scan.problem = e.what();
+            break;
+        }
+        end = layer.offset;
+    }
+    return scan;
+}
+
 std::optional<std::size_t> newest_intact_dcp_layer(const std::filesystem::path& path,
                                                    const std::vector<DcpLayer>& layers, std::size_t buffer_bytes,
                                                    std::string& why) {

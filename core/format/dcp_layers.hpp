@@ -120,6 +120,18 @@ void verify_dcp_layers(const std::filesystem::path& path, const FileRecord& reco
 // as that layer's checkpoint was committed (read from the file's table).
 FileRecord dcp_record_at_layer(const std::filesystem::path& path, const FileRecord& record, std::size_t index);
 
+// A layered file read without its metadata (mlckpt inspect): its layers,
+// found back from its end, footer by footer, each checked whole. `problem`
+// says where the walk stopped before the file's first byte, "" when it
+// reached it.
+struct DcpLayerScan {
+    std::vector<std::pair<DcpLayer, DcpLayerInfo>> layers;  // oldest first
+    std::string problem;
+};
+// Whether the file ends with a layer footer.
+bool ends_with_dcp_layer(const File& file);
+DcpLayerScan scan_dcp_layers(const File& file, std::size_t buffer_bytes);
+
 // The stack number of a dcp-id<N>-rank<R>.fti name; nullopt for another.
 std::optional<int> dcp_stack_of(const std::string& name);
 

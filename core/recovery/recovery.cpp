@@ -76,7 +76,8 @@ void Recovery::adopt(RecoverySource source) {
         if (!v.name.empty()) registry_.restore_name(v.name, v.id);
     }
     // The restarted run continues the containers of the file it restarts from.
-    if (source_->io == IoMode::ftiff && ctx_.config.ckpt_io == IoMode::ftiff) {
+    // (A layered L4 differential file has none: its data is read from its layers.)
+    if (source_->io == IoMode::ftiff && ctx_.config.ckpt_io == IoMode::ftiff && source_->record.layers.empty()) {
         format_.layout = *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout();
     }
 }

@@ -125,6 +125,25 @@ long long dcp_checkpoint(int id, long long expected_protected) {
     return written;
 }
 
+// A rank's layered L4 differential file (ckpt_io = 1) as the metadata of
+// the newest dCP checkpoint records it: the file and its layers.
+struct LayeredFile {
+    fs::path path;
+    std::vector<core::DcpLayer> layers;
+};
+LayeredFile layered_file_of(int rank) {
+    const std::vector<fs::path> metas = files_below(
+        meta_dir(), [](const fs::path& f) { return f.extension() == ".meta" && f.stem().extension() == ".l8"; });
+    EXPECT_EQ(metas.size(), 1u) << "one L4 differential checkpoint in " << meta_dir();
+    if (metas.empty()) return {};
+    const core::CheckpointMeta meta = core::parse_meta(core::read_text_file(metas.front()), metas.front().string());
+    for (const core::FileRecord& f : meta.files) {
+        if (f.rank == rank) return {the_file(f.file), f.layers};
+    }
+    ADD_FAILURE() << "no record of rank " << rank;
+    return {};
+}
+
 void only_changed_blocks(const char* mode, const char* io = "3") {
     std::string cfg = dcp_config(mode, io);
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
@@ -155,6 +174,16 @@ void only_changed_blocks(const char* mode, const char* io = "3") {
             EXPECT_EQ(all, total) << "every block changed";
         }
         MPI_Barrier(FTI_COMM_WORLD);
+        if (std::string(io) == "1") {
+            // One file per rank, a layer per checkpoint (FTI's POSIX dCP).
+            const LayeredFile mine = layered_file_of(app_rank());
+            EXPECT_EQ(mine.path.filename(), own_dcp_name(io));
+            ASSERT_EQ(mine.layers.size(), 4u);
+            for (int i = 0; i < 4; ++i) EXPECT_EQ(mine.layers[i].ckpt_id, i + 1);
+            EXPECT_EQ(fs::file_size(mine.path), mine.layers[3].offset + mine.layers[3].size);
+            EXPECT_TRUE(find_files(data_file(4, app_rank())).empty()) << "no per-checkpoint file";
+            return;  // crash
+        }
         // One file per rank, updated in place: still a sound FTI-FF file of one block.
         fs::path file = applied_dcp_file(io);
         core::File f = core::File::open_read(file);
@@ -236,25 +265,6 @@ TEST(Dcp, L4DcpWithoutDcpTakesAFullL4) {
 }
 TEST(Dcp, OnlyChangedBlocksAreWrittenCrc32) {
     only_changed_blocks("2");
-}
-
-// A rank's layered L4 differential file (ckpt_io = 1) as the metadata of
-// the newest dCP checkpoint records it: the file and its layers.
-struct LayeredFile {
-    fs::path path;
-    std::vector<core::DcpLayer> layers;
-};
-LayeredFile layered_file_of(int rank) {
-    const std::vector<fs::path> metas = files_below(
-        meta_dir(), [](const fs::path& f) { return f.extension() == ".meta" && f.stem().extension() == ".l8"; });
-    EXPECT_EQ(metas.size(), 1u) << "one L4 differential checkpoint in " << meta_dir();
-    if (metas.empty()) return {};
-    const core::CheckpointMeta meta = core::parse_meta(core::read_text_file(metas.front()), metas.front().string());
-    for (const core::FileRecord& f : meta.files) {
-        if (f.rank == rank) return {the_file(f.file), f.layers};
-    }
-    ADD_FAILURE() << "no record of rank " << rank;
-    return {};
 }
 
 // World rank 0, between launches: damages the newest layer of application
@@ -377,7 +387,9 @@ void restarts_from_files_named_otherwise(const char* io_before, const char* io_a
             std::ostringstream err;
             EXPECT_EQ(tools::verify({cfg}, out, err), 0) << out.str() << err.str();
             const std::string ranks = std::to_string(world_size()) + (world_size() == 1 ? " rank" : " ranks");
-            EXPECT_NE(out.str().find("checkpoint 2 (L4 differential, seq 2, FTI-FF, " + ranks +
+            const std::string format =
+                std::string(io_before) == "1" && !earlier_version ? "POSIX dCP layers" : "FTI-FF";
+            EXPECT_NE(out.str().find("checkpoint 2 (L4 differential, seq 2, " + format + ", " + ranks +
                                      "): intact; a restart can use it"),
                       std::string::npos)
                 << out.str();
