@@ -516,7 +516,20 @@ TEST(Dcp, LayersFallBackToTheNewestIntactOnEveryRank) {
         EXPECT_EQ(fs::file_size(mine.path), mine.layers[2].offset + mine.layers[2].size);
         return;  // crash
     }
-    if (world_rank() == 0) damage_newest_layer(phase() == 2 ? victim : 0, phase() == 2 ? 3000 : 0);
+    if (world_rank() == 0) {
+        std::ostringstream out;
+        std::ostringstream err;
+        tools::verify({cfg}, out, err);
+        EXPECT_NE(out.str().find(std::string("layers (checkpoints 1 to 3), each intact")), std::string::npos)
+            << out.str() << err.str();
+        damage_newest_layer(phase() == 2 ? victim : 0, phase() == 2 ? 3000 : 0);
+        out.str("");
+        tools::verify({cfg}, out, err);
+        EXPECT_NE(out.str().find("and those before are intact: a restart falls back to the newest layer intact on "
+                                 "every rank"),
+                  std::string::npos)
+            << out.str() << err.str();
+    }
     world_barrier();
     start();
     if (::testing::Test::HasFatalFailure()) return;
