@@ -88,15 +88,16 @@ RecoverySource check_dcp_layers(Context& ctx, RecoverySource source) {
                                      std::to_string(agreed) + ", which the other ranks fall back to");
     }
     const auto index = static_cast<std::size_t>(it - layers.begin());
+    const DcpLayer chosen = *it;  // `layers` goes with the record replaced below
     if (index + 1 < layers.size()) {
         if (ctx.rank() == 0) {
             ctx.log.warning("the newest layer of the L4 differential files (checkpoint " +
                             std::to_string(layers.back().ckpt_id) +
                             ") is not intact on every rank: falling back to checkpoint " +
-                            std::to_string(it->ckpt_id) + ", the newest layer intact on all");
+                            std::to_string(chosen.ckpt_id) + ", the newest layer intact on all");
         }
         source.record = dcp_record_at_layer(source.path, source.record, index);
-        source.ref.ckpt_id = it->ckpt_id;
+        source.ref.ckpt_id = chosen.ckpt_id;
     }
     source.data_verified = true;  // every byte of every layer it needs was checked
     return source;

@@ -130,6 +130,7 @@ long long dcp_checkpoint(int id, long long expected_protected) {
 struct LayeredFile {
     fs::path path;
     std::vector<core::DcpLayer> layers;
+    int ckpt_id = -1;  // the checkpoint's, as the metadata records it
 };
 LayeredFile layered_file_of(int rank) {
     const std::vector<fs::path> metas = files_below(
@@ -138,7 +139,7 @@ LayeredFile layered_file_of(int rank) {
     if (metas.empty()) return {};
     const core::CheckpointMeta meta = core::parse_meta(core::read_text_file(metas.front()), metas.front().string());
     for (const core::FileRecord& f : meta.files) {
-        if (f.rank == rank) return {the_file(f.file), f.layers};
+        if (f.rank == rank) return {the_file(f.file), f.layers, meta.ckpt_id};
     }
     ADD_FAILURE() << "no record of rank " << rank;
     return {};
@@ -543,6 +544,7 @@ TEST(Dcp, LayersFallBackToTheNewestIntactOnEveryRank) {
     const LayeredFile mine = layered_file_of(app_rank());
     ASSERT_EQ(mine.layers.size(), 2u) << "the metadata records checkpoint 2's layers";
     EXPECT_EQ(mine.layers[1].ckpt_id, 2);
+    EXPECT_EQ(mine.ckpt_id, 2) << "the checkpoint recovered is checkpoint 2";
     EXPECT_EQ(fs::file_size(mine.path), mine.layers[1].offset + mine.layers[1].size) << "cut back to its layer";
     if (phase() == 3) {
         ASSERT_FTI(FTI_SCES, FTI_Finalize());
@@ -610,7 +612,9 @@ TEST(Dcp, LayerStackRollsOver) {
     for (int i = 0; i < 2; ++i) expected.touch_every_tenth_block();  // checkpoint 3
     EXPECT_EQ(d.bytes, expected.bytes);
     EXPECT_EQ(d.doubles, expected.doubles);
-    EXPECT_EQ(layered_file_of(app_rank()).layers.size(), 1u);
+    const LayeredFile mine = layered_file_of(app_rank());
+    EXPECT_EQ(mine.layers.size(), 1u);
+    EXPECT_EQ(mine.ckpt_id, 3) << "the checkpoint recovered is checkpoint 3";
     ASSERT_FTI(FTI_SCES, FTI_Finalize());
     world_barrier();
     EXPECT_TRUE(files_matching("dcp-id\\d+-rank\\d+\\.fti").empty());
