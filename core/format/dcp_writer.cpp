@@ -40,8 +40,6 @@ std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size
     return out;
 }
 
-namespace {
-
 std::vector<ftiff::Md5> digests_from(std::span<const std::byte> data, const std::vector<std::uint32_t>& crcs,
                                      const DcpOptions& options) {
     std::vector<ftiff::Md5> out(crcs.size());
@@ -54,6 +52,8 @@ std::vector<ftiff::Md5> digests_from(std::span<const std::byte> data, const std:
     }
     return out;
 }
+
+namespace {
 
 // The CRC-32s of a chunk's hash blocks, which start at the chunk's first
 // byte: a block that is also one of the variable's dCP blocks reuses its CRC,
