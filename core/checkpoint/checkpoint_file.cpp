@@ -212,8 +212,9 @@ std::unique_ptr<CheckpointFile> open_dcp_layer_file(Context& ctx, const Checkpoi
     const DcpBaseline& base = state.dcp;
     const bool committed = base.seq != 0 && ctx.catalog.contains(base.seq, kDcpLevel);
     const std::optional<int> base_stack =
-        committed && base.file.parent_path().lexically_normal() == dir.path().lexically_normal() ? dcp_stack_of(base.file.filename().string())
-                                                           : std::nullopt;
+        committed && base.file.parent_path().lexically_normal() == dir.path().lexically_normal()
+            ? dcp_stack_of(base.file.filename().string())
+            : std::nullopt;
     const bool ours = base_stack && base.file.filename().string() == stack_file_name(name0, *base_stack);
     const auto stack_size = static_cast<std::size_t>(std::max(ctx.config.dcp_stack_size, 1));
     std::string name;

@@ -135,8 +135,8 @@ FileRecord read_file_record(LineReader& in) {
             l.size = in.number<std::uint64_t>(labelled("SIZE"));
             l.crc32 = in.number<std::uint32_t>(labelled("CRC"), 16);
             if (!s.empty()) in.error("unexpected text after LAYER record");
-            if (!r.layers.empty() && (l.seq <= r.layers.back().seq ||
-                                      l.offset < r.layers.back().offset + r.layers.back().size)) {
+            if (!r.layers.empty() &&
+                (l.seq <= r.layers.back().seq || l.offset < r.layers.back().offset + r.layers.back().size)) {
                 in.error("LAYER records out of order");
             }
             r.layers.push_back(l);

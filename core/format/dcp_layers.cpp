@@ -46,8 +46,8 @@ std::optional<int> dcp_stack_of(const std::string& name) {
     return std::stoi(name.substr(6, dash - 6));
 }
 
-DcpLayerWriter::DcpLayerWriter(const Directory& dir, const std::string& name, std::uint64_t offset,
-                               std::uint64_t seq, int ckpt_id, const DcpBaseline* baseline, DcpOptions options)
+DcpLayerWriter::DcpLayerWriter(const Directory& dir, const std::string& name, std::uint64_t offset, std::uint64_t seq,
+                               int ckpt_id, const DcpBaseline* baseline, DcpOptions options)
     : dir_(dir),
       name_(name),
       file_(File::open_update(dir, name)),
@@ -70,11 +70,7 @@ void DcpLayerWriter::add(int id, std::span<const std::byte> data, const std::str
     const std::size_t bs = options_.block_size;
     const std::vector<std::uint32_t> crcs = block_crcs(data, bs, options_.threads);
     std::vector<ftiff::Md5> digests = digests_from(data, crcs, options_);
-    const std::vector<ftiff::Md5>* old = nullptr;
-    if (baseline_) {
-        auto it = baseline_->digests.find(id);
-        if (it != baseline_->digests.end()) old = &it->second;
-    }
+    const std::vector<ftiff::Md5>* old = baseline_digests(baseline_, id);
     auto changed = [&](std::size_t k) { return old == nullptr || k >= old->size() || (*old)[k] != digests[k]; };
     // Runs of changed blocks, each one extent.
     for (std::size_t k = 0; k < digests.size();) {
@@ -212,8 +208,8 @@ DcpLayerScan scan_dcp_layers(const File& file, std::size_t buffer_bytes) {
             scan.problem = "no layer footer ends at byte " + std::to_string(end);
             break;
         }
-        const DcpLayer layer{load_le<std::uint64_t>(f.data() + 8), load_le<std::int32_t>(f.data() + 16),
-                             end - size, size, load_le<std::uint32_t>(f.data() + 40)};
+        const DcpLayer layer{load_le<std::uint64_t>(f.data() + 8), load_le<std::int32_t>(f.data() + 16), end - size,
+                             size, load_le<std::uint32_t>(f.data() + 40)};
         try {
             check_dcp_layer(file, layer, buffer_bytes);
             scan.layers.insert(scan.layers.begin(), {layer, read_dcp_layer_footer(file, layer)});
@@ -288,8 +284,7 @@ class DcpLayersReader final : public CheckpointReader {
         }
         if (it->second.size != out.size()) {
             fail(ErrorKind::corrupt, "'" + path_.string() + "': variable " + std::to_string(var.id) + " has " +
-                                         std::to_string(it->second.size) + " bytes, not " +
-                                         std::to_string(out.size()));
+                                         std::to_string(it->second.size) + " bytes, not " + std::to_string(out.size()));
         }
         std::vector<bool> covered;
         auto ex = extents_.find(var.id);

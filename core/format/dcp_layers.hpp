@@ -48,8 +48,8 @@ class DcpLayerWriter {
     // `dir` (created when missing); what lies from `offset` on is cut off
     // first (an interrupted append, or layers given up at a restart).
     // Without `baseline` (its digests) every block counts as changed.
-    DcpLayerWriter(const Directory& dir, const std::string& name, std::uint64_t offset, std::uint64_t seq,
-                   int ckpt_id, const DcpBaseline* baseline, DcpOptions options);
+    DcpLayerWriter(const Directory& dir, const std::string& name, std::uint64_t offset, std::uint64_t seq, int ckpt_id,
+                   const DcpBaseline* baseline, DcpOptions options);
 
     void add(int id, std::span<const std::byte> data, const std::string& name);
     bool has(int id) const { return vars_.contains(id); }

@@ -100,11 +100,7 @@ void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& 
     // chunk hashes; MD5 mode hashes the blocks once more.
     const std::vector<std::uint32_t> crcs = block_crcs(data, options_.block_size, options_.threads);
     std::vector<ftiff::Md5> digests = digests_from(data, crcs, options_);
-    const std::vector<ftiff::Md5>* old = nullptr;
-    if (baseline_) {
-        auto it = baseline_->digests.find(id);
-        if (it != baseline_->digests.end()) old = &it->second;
-    }
+    const std::vector<ftiff::Md5>* old = baseline_digests(baseline_, id);
     auto changed = [&](std::size_t k) { return old == nullptr || k >= old->size() || (*old)[k] != digests[k]; };
 
     // What this variable needs on disk: its changed blocks, and zeros where

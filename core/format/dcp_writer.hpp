@@ -31,6 +31,14 @@ struct DcpBaseline {
     std::vector<DcpLayer> layers;                    // a layered file (ckpt_io = 1): its layers, oldest first
 };
 
+// The block digests that `baseline` (if any) holds of variable `id`; null
+// when there is none: every block of the variable counts as changed.
+inline const std::vector<ftiff::Md5>* baseline_digests(const std::optional<DcpBaseline>& baseline, int id) {
+    if (!baseline) return nullptr;
+    auto it = baseline->digests.find(id);
+    return it == baseline->digests.end() ? nullptr : &it->second;
+}
+
 struct DcpOptions {
     DcpMode mode = DcpMode::md5;
     std::size_t block_size = 16384;

@@ -76,7 +76,8 @@ RecoverySource check_dcp_layers(Context& ctx, RecoverySource source) {
     const std::optional<std::size_t> newest = newest_intact_dcp_layer(source.path, layers, ctx.io_buffer_bytes(), why);
     const std::uint64_t mine = newest ? layers[*newest].seq : 0;
     std::uint64_t agreed = 0;
-    allreduce(&mine, &agreed, 1, MPI_UINT64_T, MPI_MIN, ctx.app, "the newest L4 differential layer intact on every rank");
+    allreduce(&mine, &agreed, 1, MPI_UINT64_T, MPI_MIN, ctx.app,
+              "the newest L4 differential layer intact on every rank");
     if (!why.empty()) ctx.log.warning(why);
     if (agreed == 0) {
         fail(ErrorKind::corrupt, newest ? "no layer of the L4 differential files is intact on every rank"
@@ -178,7 +179,8 @@ bool try_candidate(Context& ctx, const CheckpointRef& ref, Verification check, S
             // Rebuilt at this restart: record it, so a later failure can use it.
             commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy}, source.io);
         }
-        if (source.ref.level == kDcpLevel && !source.record.layers.empty() && source.record.layers.size() != part.meta.file_of(ctx.rank()).layers.size()) {
+        if (source.ref.level == kDcpLevel && !source.record.layers.empty() &&
+            source.record.layers.size() != part.meta.file_of(ctx.rank()).layers.size()) {
             fall_back_to_layer(ctx, ref, source);
         }
         ctx.log.info("Restarting from " + describe(source.ref) + ".");

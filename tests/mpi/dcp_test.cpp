@@ -407,7 +407,7 @@ void restarts_from_files_named_otherwise(const char* io_before, const char* io_a
                                      : earlier == Earlier::in_place_posix ? "dcp-id0-rank" + r + ".fti"
                                                                           : own_dcp_name(io_before);
         // With ckpt_io = 1 the new file is a stack of layers, after any stack there.
-        const std::string new_name = std::string(io_after) != "1"             ? own_dcp_name(io_after)
+        const std::string new_name = std::string(io_after) != "1"         ? own_dcp_name(io_after)
                                      : earlier == Earlier::in_place_posix ? "dcp-id1-rank" + r + ".fti"
                                                                           : "dcp-id0-rank" + r + ".fti";
         EXPECT_EQ(FTI_Status(), 1);

@@ -75,8 +75,8 @@ void print_dcp_layers(std::ostream& out, const std::string& path, const DcpLayer
         for (std::size_t i = 0; i < scan.layers.size(); ++i) {
             const auto& [l, info] = scan.layers[i];
             out << (i ? ", " : "") << "{\"seq\": " << l.seq << ", \"ckpt_id\": " << l.ckpt_id
-                << ", \"offset\": " << l.offset << ", \"size\": " << l.size << ", \"crc32\": \""
-                << crc32_hex(l.crc32) << "\", \"extents\": " << info.extents << ", \"vars\": [";
+                << ", \"offset\": " << l.offset << ", \"size\": " << l.size << ", \"crc32\": \"" << crc32_hex(l.crc32)
+                << "\", \"extents\": " << info.extents << ", \"vars\": [";
             for (std::size_t v = 0; v < info.vars.size(); ++v) {
                 out << (v ? ", " : "") << "{\"id\": " << info.vars[v].id << ", \"size\": " << info.vars[v].size
                     << ", \"crc32\": \"" << crc32_hex(info.vars[v].crc32) << "\"}";

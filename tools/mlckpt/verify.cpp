@@ -343,7 +343,8 @@ class Verifier {
         if (newest) {
             const DcpLayer& back = rec.layers[*newest];
             o.detail += "; its layer of checkpoint " + std::to_string(back.ckpt_id) + " (seq " +
-                        std::to_string(back.seq) + ") and those before are intact: a restart falls back to the "
+                        std::to_string(back.seq) +
+                        ") and those before are intact: a restart falls back to the "
                         "newest layer intact on every rank";
         }
         return o;
