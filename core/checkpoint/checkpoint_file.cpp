@@ -211,11 +211,11 @@ std::unique_ptr<CheckpointFile> open_dcp_layer_file(Context& ctx, const Checkpoi
                                                     const std::string& name0, const FormatState& state) {
     const DcpBaseline& base = state.dcp;
     const bool committed = base.seq != 0 && ctx.catalog.contains(base.seq, kDcpLevel);
-    const std::optional<int> base_stack =
-        committed && base.file.parent_path().lexically_normal() == dir.path().lexically_normal()
-            ? dcp_stack_of(base.file.filename().string())
-            : std::nullopt;
-    const bool ours = base_stack && base.file.filename().string() == stack_file_name(name0, *base_stack);
+    // The committed baseline's stack number, -1 when it has none here.
+    const int base_stack = committed && base.file.parent_path().lexically_normal() == dir.path().lexically_normal()
+                               ? dcp_stack_of(base.file.filename().string()).value_or(-1)
+                               : -1;
+    const bool ours = base_stack >= 0 && base.file.filename().string() == stack_file_name(name0, base_stack);
     const auto stack_size = static_cast<std::size_t>(std::max(ctx.config.dcp_stack_size, 1));
     std::string name;
     std::string replaced;
@@ -230,7 +230,7 @@ std::unique_ptr<CheckpointFile> open_dcp_layer_file(Context& ctx, const Checkpoi
         // files hold (a committed checkpoint not restarted from).
         int stack = 0;
         if (ours) {
-            stack = base_stack.value_or(0) + 1;
+            stack = base_stack + 1;
             replaced = base.file.filename().string();
         } else {
             std::error_code ec;

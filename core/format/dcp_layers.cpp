@@ -7,7 +7,6 @@
 #include "common/byte_order.hpp"
 #include "common/error.hpp"
 #include "hash/crc32.hpp"
-#include "storage/file_names.hpp"
 
 namespace mlckpt::core {
 
@@ -37,14 +36,6 @@ std::uint32_t crc_of_range(const File& file, std::uint64_t offset, std::uint64_t
 }
 
 }  // namespace
-
-std::optional<int> dcp_stack_of(const std::string& name) {
-    int rank = 0;
-    DcpNames names;
-    if (!parse_dcp_file_name(name, rank, names) || names != DcpNames::posix) return std::nullopt;
-    const std::size_t dash = name.find('-', 6);
-    return std::stoi(name.substr(6, dash - 6));
-}
 
 DcpLayerWriter::DcpLayerWriter(const Directory& dir, const std::string& name, std::uint64_t offset, std::uint64_t seq,
                                int ckpt_id, const DcpBaseline* baseline, DcpOptions options)

@@ -132,7 +132,4 @@ struct DcpLayerScan {
 bool ends_with_dcp_layer(const File& file);
 DcpLayerScan scan_dcp_layers(const File& file, std::size_t buffer_bytes);
 
-// The stack number of a dcp-id<N>-rank<R>.fti name; nullopt for another.
-std::optional<int> dcp_stack_of(const std::string& name);
-
 }  // namespace mlckpt::core

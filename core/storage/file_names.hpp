@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "format/io_mode.hpp"
@@ -37,6 +38,8 @@ std::string dcp_file_name(int rank, DcpNames names);
 // Parses an L4 differential file's name, of any DcpNames (dcp-id<k>-rank<r>.fti
 // with any stack number k); false for any other name.
 bool parse_dcp_file_name(const std::string& name, int& rank, DcpNames& names);
+// The stack number of a dcp-id<N>-rank<R>.fti name; nullopt for another.
+std::optional<int> dcp_stack_of(const std::string& name);
 // L2: the copy `holder` keeps of its left neighbour's file, named after
 // the holder, as FTI names it.
 std::string partner_file_name(int ckpt_id, int holder, IoMode format);
