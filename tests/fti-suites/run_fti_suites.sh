@@ -514,16 +514,11 @@ while IFS=$'\t' read -r _ path label; do SANITIZE+=("$path" "$label"); done < <(
     path=${pair%%$'\t'*}
     [ "$path" = - ] || printf '%d\t%s\n' "${#path}" "$pair"
   done | sort -rn)
+# Resolved now: the runner changes directory later.
+replace_literally=$(cd "$(dirname "${BASH_SOURCE[0]}")/../support" && pwd)/replace_literally.sh
 sanitize() {
   # stdin to stdout, literally (paths may hold regex characters)
-  awk 'BEGIN { for (i = 1; i < ARGC; i++) p[i] = ARGV[i]; n = ARGC - 1; ARGC = 1 }
-    { line = $0
-      for (i = 1; i < n; i += 2) {
-        out = ""
-        while ((k = index(line, p[i])) > 0) { out = out substr(line, 1, k - 1) p[i + 1]; line = substr(line, k + length(p[i])) }
-        line = out line
-      }
-      print line }' "${SANITIZE[@]}"
+  "$replace_literally" "${SANITIZE[@]}"
 }
 
 # --------------------------------------------- working copy of testing/ --

@@ -349,15 +349,10 @@ echo "SCR commit: $commit" >"$raw/run.txt"
 # The raw output names the run's folders instead of giving their paths, so
 # that it can be committed as it is (the longest path first, as one may
 # hold another; literally, as paths may hold regex characters).
+# Resolved now: the runner changes directory later.
+replace_literally=$(cd "$(dirname "${BASH_SOURCE[0]}")/../support" && pwd)/replace_literally.sh
 sanitize() {
-    awk 'BEGIN { for (i = 1; i < ARGC; i++) p[i] = ARGV[i]; n = ARGC - 1; ARGC = 1 }
-        { line = $0
-          for (i = 1; i < n; i += 2) {
-            out = ""
-            while ((k = index(line, p[i])) > 0) { out = out substr(line, 1, k - 1) p[i + 1]; line = substr(line, k + length(p[i])) }
-            line = out line
-          }
-          print line }' "${SANITIZE[@]}"
+    "$replace_literally" "${SANITIZE[@]}"
 }
 SANITIZE=()
 while IFS=$'\t' read -r _ path label; do SANITIZE+=("$path" "$label"); done < <(
