@@ -52,7 +52,7 @@ def problems(repo):
         if variant not in variants:
             yield f"{recipe.name}: define_from_variant({option!r}, {variant!r}): no variant {variant!r}"
     for option in sorted(options - {"MLCKPT_BUILD_TESTS", "MLCKPT_BUILD_EXAMPLES", "MLCKPT_BUILD_BENCH",
-                                    "MLCKPT_SANITIZE", "MLCKPT_FUZZ"}):
+                                    "MLCKPT_SANITIZE", "MLCKPT_FUZZ", "MLCKPT_UNITY_CORE"}):
         if option not in mapped:
             yield f"{recipe.name}: the optional part {option} of CMakeLists.txt has no variant"
     for option in ("MLCKPT_BUILD_TESTS", "MLCKPT_BUILD_EXAMPLES", "MLCKPT_BUILD_BENCH"):
