@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/fault_injection.hpp"
+#include "format/dcp_layers.hpp"
 #include "format/file_formats.hpp"
 #include "format/slice_writer.hpp"
 #include "io/file.hpp"
@@ -134,6 +135,121 @@ class DcpFile final : public CheckpointFile {
     std::uint64_t seq_;
 };
 
+// L4 differential with ckpt_io = 1: the rank's file is a stack of layers,
+// one per dCP checkpoint, appended (format/dcp_layers.hpp). The layers
+// before this one stay as they are: a failed or interrupted append leaves
+// the committed ones, whatever lies past them is cut off by the next.
+class DcpLayerFile final : public CheckpointFile {
+  public:
+    // `kept`: the layers of the file this one is appended to (empty: a new
+    // file); `replaced`: the file of the stack before, when this layer
+    // starts a new one, removed once the checkpoint is committed.
+    DcpLayerFile(std::unique_ptr<DcpLayerWriter> writer, Directory dir, std::string name, std::vector<DcpLayer> kept,
+                 std::string replaced, int rank, std::uint64_t seq)
+        : writer_(std::move(writer)),
+          dir_(std::move(dir)),
+          name_(std::move(name)),
+          layers_(std::move(kept)),
+          replaced_(std::move(replaced)),
+          rank_(rank),
+          seq_(seq) {}
+
+    void add(int id, std::span<const std::byte> data, const std::string& name) override {
+        writer_->add(id, data, name);
+        fault_point("during_dcp_update", rank_, seq_);
+    }
+    bool has(int id) const override { return writer_->has(id); }
+    FileRecord finish() override {
+        const bool created = layers_.empty();
+        const DcpLayer layer = writer_->finish();
+        if (created) dir_.sync();
+        layers_.push_back(layer);
+        FileRecord record;
+        record.file = name_;
+        record.size = layer.offset + layer.size;
+        record.crc32 = layer.crc32;
+        record.complete = true;
+        record.vars = writer_->vars();
+        record.layers = layers_;
+        return record;
+    }
+    void discard() noexcept override {
+        writer_->abandon();
+        if (layers_.empty()) dir_.remove(name_);
+    }
+    void update_state(FormatState& state) const override {
+        state.dcp = DcpBaseline{seq_, dir_.path_of(name_), {}, writer_->digests(), layers_};
+    }
+    void leave_to_background(BackgroundWork& background) override {
+        if (replaced_.empty()) return;
+        // The new stack is committed: the one before goes, as in FTI.
+        background.run([dir = dir_, name = replaced_] { dir.remove(name); });
+    }
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> dcp_bytes() const override {
+        return std::make_pair(writer_->bytes_written(), writer_->bytes_protected());
+    }
+
+  private:
+    std::unique_ptr<DcpLayerWriter> writer_;
+    Directory dir_;
+    std::string name_;
+    std::vector<DcpLayer> layers_;
+    std::string replaced_;
+    int rank_;
+    std::uint64_t seq_;
+};
+
+// dcp-id<stack>-rank<R>.fti, from this rank's dcp-id0-rank<R>.fti.
+std::string stack_file_name(const std::string& name0, int stack) {
+    return "dcp-id" + std::to_string(stack) + name0.substr(name0.find('-', 6));
+}
+
+// This rank's layered file for checkpoint `ref`: appended to the file of
+// the committed baseline while its stack has room, else a new file whole,
+// never over a file a committed checkpoint may still need.
+std::unique_ptr<CheckpointFile> open_dcp_layer_file(Context& ctx, const CheckpointRef& ref, const Directory& dir,
+                                                    const std::string& name0, const FormatState& state) {
+    const DcpBaseline& base = state.dcp;
+    const bool committed = base.seq != 0 && ctx.catalog.contains(base.seq, kDcpLevel);
+    // The committed baseline's stack number, -1 when it has none here.
+    const int base_stack = committed && base.file.parent_path().lexically_normal() == dir.path().lexically_normal()
+                               ? dcp_stack_of(base.file.filename().string()).value_or(-1)
+                               : -1;
+    const bool ours = base_stack >= 0 && base.file.filename().string() == stack_file_name(name0, base_stack);
+    const auto stack_size = static_cast<std::size_t>(std::max(ctx.config.dcp_stack_size, 1));
+    std::string name;
+    std::string replaced;
+    std::vector<DcpLayer> kept;
+    const DcpBaseline* changes_from = nullptr;
+    if (ours && !base.layers.empty() && base.layers.size() < stack_size) {  // room on its stack
+        name = base.file.filename().string();
+        kept = base.layers;
+        changes_from = &base;
+    } else {
+        // A new stack: after the baseline's, or after any this rank's
+        // files hold (a committed checkpoint not restarted from).
+        int stack = 0;
+        if (ours) {
+            stack = base_stack + 1;
+            replaced = base.file.filename().string();
+        } else {
+            std::error_code ec;
+            for (const auto& entry : fs::directory_iterator(dir.path(), ec)) {
+                const std::string n = entry.path().filename().string();
+                const std::optional<int> k = dcp_stack_of(n);
+                if (k && n == stack_file_name(name0, *k)) stack = std::max(stack, *k + 1);
+            }
+        }
+        name = stack_file_name(name0, stack);
+        dir.remove(name);  // nothing committed names it
+    }
+    const std::uint64_t offset = kept.empty() ? 0 : kept.back().offset + kept.back().size;
+    auto writer =
+        std::make_unique<DcpLayerWriter>(dir, name, offset, ref.seq, ref.ckpt_id, changes_from, dcp_options(ctx));
+    return std::make_unique<DcpLayerFile>(std::move(writer), dir, name, std::move(kept), std::move(replaced),
+                                          ctx.rank(), ref.seq);
+}
+
 // The FB's maxFs and ptFs: the largest file of the L2/L3 group (of all ranks
 // without groups) and the file of the left neighbour, whose copy this rank
 // keeps at L2. Collective over the application ranks; what a rank receives
@@ -229,7 +345,10 @@ std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const Checkpo
         FtiffWriter::Sizes sizes;
         if (layout_needed) sizes = exchange_file_sizes(ctx, layout->file_size());
         run_collectively(ctx.app, [&] {
-            if (in_place) {
+            if (in_place && ctx.layout.dcp_names() == DcpNames::posix) {
+                settle_dcp_journal(ctx);  // an earlier version's in-place file
+                file = open_dcp_layer_file(ctx, ref, dir, name, state);
+            } else if (in_place) {
                 // The baseline counts only while the file still holds it,
                 // under this run's name (each of DcpNames, and each rank,
                 // has names of its own): a file of another ckpt_io or of an

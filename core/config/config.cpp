@@ -202,7 +202,6 @@ bool is_ignored_fti_key(const std::string& section, const std::string& key) {
                                           "basic:transfer_size",
                                           "basic:ckpt_type",
                                           "basic:dcp_l4",
-                                          "basic:dcp_stack_size",
                                           "basic:cacheddcp",
                                           "advanced:gpu_host_bufsize",
                                           "advanced:lustre_striping_unit",
@@ -255,6 +254,8 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("basic", "dcp_mode", &Config::dcp_mode_value, std::numeric_limits<int>::min(),
                             std::numeric_limits<int>::max()));
         s.push_back(int_key("basic", "dcp_block_size", &Config::dcp_block_size, std::numeric_limits<int>::min(),
+                            std::numeric_limits<int>::max()));
+        s.push_back(int_key("basic", "dcp_stack_size", &Config::dcp_stack_size, std::numeric_limits<int>::min(),
                             std::numeric_limits<int>::max()));
         s.push_back(int_key("basic", "max_var_id", &Config::max_var_id, 0, 2147483646));
         s.push_back({"basic", "max_sync_intv", false, [](Config& c, const Where& w) {
@@ -367,6 +368,12 @@ void check_dcp_settings(Config& c) {
         c.enable_dcp = false;
     }
     c.dcp_mode = static_cast<DcpMode>(c.dcp_mode_value);
+    // As FTI: a stack of POSIX dCP layers holds 1 to 9 checkpoints.
+    if (c.enable_dcp && (c.dcp_stack_size < 1 || c.dcp_stack_size > 9)) {
+        c.warnings.push_back(where + "dcp_stack_size = " + std::to_string(c.dcp_stack_size) +
+                             ": not from 1 to 9; the default, 5, is used");
+        c.dcp_stack_size = 5;
+    }
 }
 
 // Compressed variables change size from one checkpoint to the next, and

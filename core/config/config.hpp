@@ -48,6 +48,7 @@ struct Config {
     DcpMode dcp_mode = DcpMode::md5;
     int dcp_mode_value = 1;      // as written: 1 MD5, 2 CRC-32
     int dcp_block_size = 16384;  // bytes
+    int dcp_stack_size = 5;      // ckpt_io = 1: dCP checkpoints (layers) per file, then a new file
     int max_var_id = 1048575;
     int max_sync_intv = 512;  // FTI_Snapshot: most iterations between time syncs
     // The global HDF5 file of FTI_L4_H5_SINGLE: <dir>/<prefix>-ID<8 digits>.h5.

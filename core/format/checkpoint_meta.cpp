@@ -115,6 +115,33 @@ FileRecord read_file_record(LineReader& in) {
             (key == "ORIG" ? r.orig : key == "ORIGPATH" ? r.origpath : r.origname) = std::string(rest);
             continue;
         }
+        if (key == "LAYER") {
+            // LAYER <seq> ID <ckpt_id> OFFSET <o> SIZE <s> CRC <c>
+            DcpLayer l;
+            std::string_view s = rest;
+            auto word = [&]() {
+                auto sp = s.find(' ');
+                std::string_view w = s.substr(0, sp);
+                s = sp == std::string_view::npos ? std::string_view{} : s.substr(sp + 1);
+                return w;
+            };
+            auto labelled = [&](std::string_view label) {
+                if (word() != label) in.error("LAYER record lacks " + std::string(label));
+                return word();
+            };
+            l.seq = in.number<std::uint64_t>(word());
+            l.ckpt_id = in.number<int>(labelled("ID"));
+            l.offset = in.number<std::uint64_t>(labelled("OFFSET"));
+            l.size = in.number<std::uint64_t>(labelled("SIZE"));
+            l.crc32 = in.number<std::uint32_t>(labelled("CRC"), 16);
+            if (!s.empty()) in.error("unexpected text after LAYER record");
+            if (!r.layers.empty() &&
+                (l.seq <= r.layers.back().seq || l.offset < r.layers.back().offset + r.layers.back().size)) {
+                in.error("LAYER records out of order");
+            }
+            r.layers.push_back(l);
+            continue;
+        }
         if (key == "DATASET") {
             // DATASET <path>: the HDF5 dataset of the VAR record before it.
             if (r.vars.empty() || !r.vars.back().dataset.empty()) in.error("DATASET without its VAR record");
@@ -197,6 +224,10 @@ std::string serialize_file_record(const FileRecord& r) {
     if (!r.orig.empty()) out += "ORIG " + r.orig + "\n";
     if (!r.origpath.empty()) out += "ORIGPATH " + r.origpath + "\n";
     if (!r.origname.empty()) out += "ORIGNAME " + r.origname + "\n";
+    for (const DcpLayer& l : r.layers) {
+        out += "LAYER " + std::to_string(l.seq) + " ID " + std::to_string(l.ckpt_id) + " OFFSET " +
+               std::to_string(l.offset) + " SIZE " + std::to_string(l.size) + " CRC " + crc32_hex(l.crc32) + "\n";
+    }
     for (const VarRecord& v : r.vars) {
         out += "VAR " + std::to_string(v.id) + " OFFSET " + std::to_string(v.offset) + " SIZE " +
                std::to_string(v.size) + " CRC " + crc32_hex(v.crc32);

@@ -39,6 +39,19 @@ struct VarRecord {
     std::uint64_t stored_bytes() const { return packed() ? stored : size; }
 };
 
+// One layer of a layered L4 differential file (ckpt_io = 1,
+// format/dcp_layers.hpp): the dCP checkpoint it holds and where its bytes
+// are in the file. Recorded for every layer of the file, so that a restart
+// can fall back to an older layer without that checkpoint's metadata.
+struct DcpLayer {
+    std::uint64_t seq = 0;  // the checkpoint's sequence number
+    int ckpt_id = 0;        // and its id
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    std::uint32_t crc32 = 0;  // of the layer's bytes
+    bool operator==(const DcpLayer&) const = default;
+};
+
 struct FileRecord {
     int rank = 0;    // application rank whose data it holds (FULL, PARTNER) or that computed it (PARITY)
     int holder = 0;  // application rank that stores it
@@ -52,6 +65,10 @@ struct FileRecord {
     // `file`; SIZE and CRC then describe those bytes, not the whole file.
     std::uint64_t offset = 0;
     std::vector<VarRecord> vars;
+    // A layered L4 differential file: its layers, oldest first (LAYER
+    // lines); empty for every other file. SIZE is then the end of the
+    // newest layer and CRC its CRC-32.
+    std::vector<DcpLayer> layers;
     // Files an application wrote itself (scr.h): the name it routed
     // (ORIG), that name's directory made absolute (ORIGPATH) and its last
     // component (ORIGNAME), as SCR records them. Empty for the library's

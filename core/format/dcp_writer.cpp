@@ -40,8 +40,6 @@ std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size
     return out;
 }
 
-namespace {
-
 std::vector<ftiff::Md5> digests_from(std::span<const std::byte> data, const std::vector<std::uint32_t>& crcs,
                                      const DcpOptions& options) {
     std::vector<ftiff::Md5> out(crcs.size());
@@ -54,6 +52,8 @@ std::vector<ftiff::Md5> digests_from(std::span<const std::byte> data, const std:
     }
     return out;
 }
+
+namespace {
 
 // The CRC-32s of a chunk's hash blocks, which start at the chunk's first
 // byte: a block that is also one of the variable's dCP blocks reuses its CRC,
@@ -100,11 +100,7 @@ void DcpWriter::add(int id, std::span<const std::byte> data, const std::string& 
     // chunk hashes; MD5 mode hashes the blocks once more.
     const std::vector<std::uint32_t> crcs = block_crcs(data, options_.block_size, options_.threads);
     std::vector<ftiff::Md5> digests = digests_from(data, crcs, options_);
-    const std::vector<ftiff::Md5>* old = nullptr;
-    if (baseline_) {
-        auto it = baseline_->digests.find(id);
-        if (it != baseline_->digests.end()) old = &it->second;
-    }
+    const std::vector<ftiff::Md5>* old = baseline_digests(baseline_, id);
     auto changed = [&](std::size_t k) { return old == nullptr || k >= old->size() || (*old)[k] != digests[k]; };
 
     // What this variable needs on disk: its changed blocks, and zeros where

@@ -28,7 +28,16 @@ struct DcpBaseline {
     std::filesystem::path file;                      // the file
     ftiff::Layout layout;                            // the file's layout
     std::map<int, std::vector<ftiff::Md5>> digests;  // block digests by variable id
+    std::vector<DcpLayer> layers;                    // a layered file (ckpt_io = 1): its layers, oldest first
 };
+
+// The block digests that `baseline` (if any) holds of variable `id`; null
+// when there is none: every block of the variable counts as changed.
+inline const std::vector<ftiff::Md5>* baseline_digests(const std::optional<DcpBaseline>& baseline, int id) {
+    if (!baseline) return nullptr;
+    auto it = baseline->digests.find(id);
+    return it == baseline->digests.end() ? nullptr : &it->second;
+}
 
 struct DcpOptions {
     DcpMode mode = DcpMode::md5;
@@ -88,6 +97,9 @@ class DcpWriter final : public FileWriter {
 // CRC-32 of each `block_size` block of `data` (the last may be short),
 // computed by `threads` threads.
 std::vector<std::uint32_t> block_crcs(std::span<const std::byte> data, std::size_t block_size, std::size_t threads = 1);
+// The digests of `data`'s blocks, given their CRC-32s (block_crcs).
+std::vector<ftiff::Md5> digests_from(std::span<const std::byte> data, const std::vector<std::uint32_t>& crcs,
+                                     const DcpOptions& options);
 // Digests of `data` in blocks of `block_size` bytes (the last may be short).
 std::vector<ftiff::Md5> block_digests(std::span<const std::byte> data, const DcpOptions& options);
 

@@ -76,7 +76,8 @@ void Recovery::adopt(RecoverySource source) {
         if (!v.name.empty()) registry_.restore_name(v.name, v.id);
     }
     // The restarted run continues the containers of the file it restarts from.
-    if (source_->io == IoMode::ftiff && ctx_.config.ckpt_io == IoMode::ftiff) {
+    // (A layered L4 differential file has none: its data is read from its layers.)
+    if (source_->io == IoMode::ftiff && ctx_.config.ckpt_io == IoMode::ftiff && source_->record.layers.empty()) {
         format_.layout = *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout();
     }
 }
@@ -117,17 +118,7 @@ void Recovery::recover() {
         ids.push_back(var.id);
     }
     settle_recovery(read_vars(ids), ids);
-    if (source_->ref.level == kDcpLevel) {
-        // Memory now equals the dCP file: the next dCP checkpoint writes only changes.
-        const DcpOptions options = dcp_options(ctx_);
-        format_.dcp = DcpBaseline{source_->ref.seq,
-                                  source_->path,
-                                  *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout(),
-                                  {}};
-        for (const Variable& var : registry_.variables()) {
-            format_.dcp.digests[var.id] = block_digests(var.data(), options);
-        }
-    }
+    adopt_dcp_baseline(ids);
     status_ = 0;
     ctx_.log.info("Recovered " + plural(registry_.variables().size(), "variable") + " from checkpoint " +
                   std::to_string(source_->ref.ckpt_id) + " (" + level_name(source_->ref.level) + ").");
@@ -214,6 +205,18 @@ void Recovery::settle_recovery(std::exception_ptr failure, const std::vector<int
     redundancy_check_.start(source_);
 }
 
+void Recovery::adopt_dcp_baseline(const std::vector<int>& ids) {
+    if (source_->ref.level != kDcpLevel) return;
+    // The recovered variables now equal the dCP file: the next dCP
+    // checkpoint writes only their changes (and any other variable whole).
+    const DcpOptions options = dcp_options(ctx_);
+    format_.dcp = DcpBaseline{source_->ref.seq, source_->path, {}, {}, source_->record.layers};
+    if (source_->record.layers.empty()) {
+        format_.dcp.layout = *open_checkpoint_reader(source_->path, source_->io, source_->record)->layout();
+    }
+    for (const int id : ids) format_.dcp.digests[id] = block_digests(registry_.at(id).data(), options);
+}
+
 void Recovery::recover_var_init() {
     if (variate_restart()) {
         recovered_ids_.clear();
@@ -282,6 +285,7 @@ void Recovery::recover_var_finalize() {
              "then recover again");
     }
     settle_recovery(std::exchange(recover_var_failure_, nullptr), recovered_ids_);
+    if (source_) adopt_dcp_baseline(recovered_ids_);
     status_ = 0;
 }
 

@@ -80,6 +80,9 @@ class Recovery {
     // checkpoint again.
     void after_commit();
     void forget_superseded_source();
+    // After a recovery from a dCP checkpoint: the recovered variables `ids`
+    // are the next dCP checkpoint's baseline.
+    void adopt_dcp_baseline(const std::vector<int>& ids);
     // The checkpoint a restart has not recovered from yet: FTI_Recover may
     // still read it, so nothing retires it.
     std::optional<CheckpointRef> still_read() const;

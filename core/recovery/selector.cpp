@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "format/checkpoint_reader.hpp"
+#include "format/dcp_layers.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"
@@ -66,6 +67,43 @@ RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& met
 
 namespace {
 
+// A layered L4 differential file (ckpt_io = 1): every layer is checked, and
+// the checkpoint recovered is that of the newest layer intact on every rank
+// (with every layer before it), as FTI's POSIX dCP falls back. Collective.
+RecoverySource check_dcp_layers(Context& ctx, RecoverySource source) {
+    const std::vector<DcpLayer>& layers = source.record.layers;
+    std::string why;
+    const std::optional<std::size_t> newest = newest_intact_dcp_layer(source.path, layers, ctx.io_buffer_bytes(), why);
+    const std::uint64_t mine = newest ? layers[*newest].seq : 0;
+    std::uint64_t agreed = 0;
+    allreduce(&mine, &agreed, 1, MPI_UINT64_T, MPI_MIN, ctx.app,
+              "the newest L4 differential layer intact on every rank");
+    if (!why.empty()) ctx.log.warning(why);
+    if (agreed == 0) {
+        fail(ErrorKind::corrupt, newest ? "no layer of the L4 differential files is intact on every rank"
+                                        : "no intact layer in '" + source.path.string() + "': " + why);
+    }
+    auto it = std::find_if(layers.begin(), layers.end(), [&](const DcpLayer& l) { return l.seq == agreed; });
+    if (it == layers.end()) {
+        fail(ErrorKind::corrupt, "'" + source.path.string() + "' has no layer of checkpoint seq " +
+                                     std::to_string(agreed) + ", which the other ranks fall back to");
+    }
+    const auto index = static_cast<std::size_t>(it - layers.begin());
+    const DcpLayer chosen = *it;  // `layers` goes with the record replaced below
+    if (index + 1 < layers.size()) {
+        if (ctx.rank() == 0) {
+            ctx.log.warning("the newest layer of the L4 differential files (checkpoint " +
+                            std::to_string(layers.back().ckpt_id) +
+                            ") is not intact on every rank: falling back to checkpoint " +
+                            std::to_string(chosen.ckpt_id) + ", the newest layer intact on all");
+        }
+        source.record = dcp_record_at_layer(source.path, source.record, index);
+        source.ref.ckpt_id = chosen.ckpt_id;
+    }
+    source.data_verified = true;  // every byte of every layer it needs was checked
+    return source;
+}
+
 RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const RankMeta& part, Verification check) {
     const CheckpointMeta& meta = part.meta;
     RecoverySource source = own_recovery_source(ctx, meta, ref);
@@ -75,6 +113,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const Ran
     const bool grouped = redundancy != nullptr;
     Holdings mine;
     const bool whole = check == Verification::whole;
+    if (ref.level == kDcpLevel && !source.record.layers.empty()) return check_dcp_layers(ctx, std::move(source));
     std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), whole);
     mine.data_ok = data_problem.empty();
     source.data_verified = whole;
@@ -113,6 +152,21 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const Ran
     return source;
 }
 
+// The restart falls back to an older layer of the L4 differential files:
+// the metadata now describes it (with its id, as FTI then reports it), and
+// the files lose what lies past it, where the next dCP checkpoint appends.
+// Collective.
+void fall_back_to_layer(Context& ctx, const CheckpointRef& ref, const RecoverySource& source) {
+    commit_metadata(ctx, ctx.app, source.ref, {source.record}, source.io);
+    ctx.catalog.remove(ref);
+    ctx.catalog.add(source.ref);
+    try {
+        File::open_update(source.path).resize(source.record.size);
+    } catch (const Error& e) {
+        ctx.log.warning(e.what());  // the next dCP checkpoint cuts it off
+    }
+}
+
 // Tries one candidate collectively: fills result.source, or adds why not to
 // result.report.
 bool try_candidate(Context& ctx, const CheckpointRef& ref, Verification check, Selection& result) {
@@ -125,7 +179,11 @@ bool try_candidate(Context& ctx, const CheckpointRef& ref, Verification check, S
             // Rebuilt at this restart: record it, so a later failure can use it.
             commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy}, source.io);
         }
-        ctx.log.info("Restarting from " + describe(ref) + ".");
+        if (source.ref.level == kDcpLevel && !source.record.layers.empty() &&
+            source.record.layers.size() != part.meta.file_of(ctx.rank()).layers.size()) {
+            fall_back_to_layer(ctx, ref, source);
+        }
+        ctx.log.info("Restarting from " + describe(source.ref) + ".");
         result.source = std::move(source);
         return true;
     } catch (const Error& e) {

@@ -129,4 +129,12 @@ bool parse_own_dir_name(const std::string& name, std::uint64_t& seq) {
     return name.size() > 4 && name.compare(0, 4, "ckpt") == 0 && parse_u64(std::string_view(name).substr(4), seq);
 }
 
+std::optional<int> dcp_stack_of(const std::string& name) {
+    int rank = 0;
+    DcpNames names;
+    if (!parse_dcp_file_name(name, rank, names) || names != DcpNames::posix) return std::nullopt;
+    const std::size_t dash = name.find('-', 6);
+    return std::stoi(name.substr(6, dash - 6));
+}
+
 }  // namespace mlckpt::core

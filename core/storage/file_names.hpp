@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "format/io_mode.hpp"
@@ -22,8 +23,8 @@ std::string data_file_name(int ckpt_id, int rank, IoMode format);
 // the name FTI gives its own dCP file under that ckpt_io, so that what
 // finds (or damages) FTI's file finds mlckpt's.
 enum class DcpNames {
-    posix,   // dCP/dcp-id0-rank<r>.fti: FTI's POSIX dCP file (ckpt_io = 1); mlckpt's
-             // file stacks no layers, its id (FTI's stack number) is always 0
+    posix,   // dCP/dcp-id<N>-rank<r>.fti: FTI's POSIX dCP file (ckpt_io = 1), a stack
+             // of layers (format/dcp_layers.hpp), <N> the stack; dcp_file_name gives stack 0
     ftiff,   // dCP/dCPFile-Rank<r>.fti: FTI's FTI-FF dCP file (ckpt_io = 3), and
              // mlckpt's under the modes FTI has no dCP for (2, 4, 5)
     legacy,  // dcp/dCP-Rank<r>.fti: mlckpt before it took FTI's names; read,
@@ -37,6 +38,8 @@ std::string dcp_file_name(int rank, DcpNames names);
 // Parses an L4 differential file's name, of any DcpNames (dcp-id<k>-rank<r>.fti
 // with any stack number k); false for any other name.
 bool parse_dcp_file_name(const std::string& name, int& rank, DcpNames& names);
+// The stack number of a dcp-id<N>-rank<R>.fti name; nullopt for another.
+std::optional<int> dcp_stack_of(const std::string& name);
 // L2: the copy `holder` keeps of its left neighbour's file, named after
 // the holder, as FTI names it.
 std::string partner_file_name(int ckpt_id, int holder, IoMode format);

@@ -195,6 +195,21 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
             for (const int owner : who.owners) {
                 const std::vector<fs::path> files = ctx.layout.dcp_files(owner);
                 for (std::size_t i = lives_on ? 1 : 0; i < (elsewhere ? files.size() : 1); ++i) remove(r, files[i]);
+                if (lives_on) continue;
+                // With ckpt_io = 1, the owner's stack of layers may be any
+                // dcp-id<N>-rank<R>.fti, not only the first.
+                const std::string first = files.front().filename().string();
+                const std::string tail = first.substr(first.find('-', 6));  // "-rank<R>.fti"
+                std::vector<fs::path> stacks;
+                std::error_code ec;
+                for (const auto& entry : fs::directory_iterator(files.front().parent_path(), ec)) {
+                    const std::string name = entry.path().filename().string();
+                    if (name != first && name.starts_with("dcp-id") && name.ends_with(tail) &&
+                        name.find('-', 6) == name.size() - tail.size()) {
+                        stacks.push_back(entry.path());
+                    }
+                }
+                for (const fs::path& stack : stacks) remove(r, stack);
             }
             continue;
         }

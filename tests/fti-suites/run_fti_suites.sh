@@ -142,8 +142,6 @@ EXPECTED_FAILURES=(
   "verify_log_disrupt|verify_log_disrupt preset=H1I0 level=4 disrupt=erase target=checkpoint nodes=one|$HEADS_L1 erased and the restart must fail (FTI, with the template's ckpt_io 1, never reads the heads' L1 copy); mlckpt restarts from that copy"
   "diff_sizes|verify_log_disrupt preset=H1I0 level=4 disrupt=corrupt target=checkpoint nodes=one|$HEADS_L1 corrupted and the restart must fail (FTI, with the template's ckpt_io 1, never reads the heads' L1 copy); mlckpt restarts from that copy"
   "diff_sizes|verify_log_disrupt preset=H1I0 level=4 disrupt=erase target=checkpoint nodes=one|$HEADS_L1 erased and the restart must fail (FTI, with the template's ckpt_io 1, never reads the heads' L1 copy); mlckpt restarts from that copy"
-  "dCP|corrupt_check recovery=FTI_Recover|it truncates the newest dCP file <glbl_dir>/<E>/dCP/dcp-id0-rank<R>.fti, now mlckpt's name too, and must restart; FTI appends a layer per dCP checkpoint and falls back to the previous layer, mlckpt updates its one file in place, keeps no older dCP checkpoint and refuses the truncated file (FTI_NREC) until it keeps layers as FTI does (docs/fti-compatibility.md)"
-  "dCP|corrupt_check recovery=FTI_RecoverVar|it truncates the newest dCP file <glbl_dir>/<E>/dCP/dcp-id0-rank<R>.fti, now mlckpt's name too, and must restart; FTI appends a layer per dCP checkpoint and falls back to the previous layer, mlckpt updates its one file in place, keeps no older dCP checkpoint and refuses the truncated file (FTI_NREC) until it keeps layers as FTI does (docs/fti-compatibility.md)"
 )
 # Cases that pass against mlckpt without testing it (same document): their
 # pass is listed apart in the summary, so that it is not read as coverage.

@@ -125,6 +125,26 @@ long long dcp_checkpoint(int id, long long expected_protected) {
     return written;
 }
 
+// A rank's layered L4 differential file (ckpt_io = 1) as the metadata of
+// the newest dCP checkpoint records it: the file and its layers.
+struct LayeredFile {
+    fs::path path;
+    std::vector<core::DcpLayer> layers;
+    int ckpt_id = -1;  // the checkpoint's, as the metadata records it
+};
+LayeredFile layered_file_of(int rank) {
+    const std::vector<fs::path> metas = files_below(
+        meta_dir(), [](const fs::path& f) { return f.extension() == ".meta" && f.stem().extension() == ".l8"; });
+    EXPECT_EQ(metas.size(), 1u) << "one L4 differential checkpoint in " << meta_dir();
+    if (metas.empty()) return {};
+    const core::CheckpointMeta meta = core::parse_meta(core::read_text_file(metas.front()), metas.front().string());
+    for (const core::FileRecord& f : meta.files) {
+        if (f.rank == rank) return {the_file(f.file), f.layers, meta.ckpt_id};
+    }
+    ADD_FAILURE() << "no record of rank " << rank;
+    return {};
+}
+
 void only_changed_blocks(const char* mode, const char* io = "3") {
     std::string cfg = dcp_config(mode, io);
     ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
@@ -155,6 +175,16 @@ void only_changed_blocks(const char* mode, const char* io = "3") {
             EXPECT_EQ(all, total) << "every block changed";
         }
         MPI_Barrier(FTI_COMM_WORLD);
+        if (std::string(io) == "1") {
+            // One file per rank, a layer per checkpoint (FTI's POSIX dCP).
+            const LayeredFile mine = layered_file_of(app_rank());
+            EXPECT_EQ(mine.path.filename(), own_dcp_name(io));
+            ASSERT_EQ(mine.layers.size(), 4u);
+            for (int i = 0; i < 4; ++i) EXPECT_EQ(mine.layers[i].ckpt_id, i + 1);
+            EXPECT_EQ(fs::file_size(mine.path), mine.layers[3].offset + mine.layers[3].size);
+            EXPECT_TRUE(find_files(data_file(4, app_rank())).empty()) << "no per-checkpoint file";
+            return;  // crash
+        }
         // One file per rank, updated in place: still a sound FTI-FF file of one block.
         fs::path file = applied_dcp_file(io);
         core::File f = core::File::open_read(file);
@@ -238,27 +268,58 @@ TEST(Dcp, OnlyChangedBlocksAreWrittenCrc32) {
     only_changed_blocks("2");
 }
 
+// World rank 0, between launches: damages the newest layer of application
+// rank `victim`'s file, as FTI's dCP test does (cut off its last `cut`
+// bytes) or by overwriting 8 bytes in its middle (`cut` 0).
+void damage_newest_layer(int victim, std::uint64_t cut) {
+    const LayeredFile f = layered_file_of(victim);
+    ASSERT_GE(f.layers.size(), 2u);
+    const core::DcpLayer& newest = f.layers.back();
+    ASSERT_EQ(fs::file_size(f.path), newest.offset + newest.size) << f.path;
+    if (cut != 0) {
+        fs::resize_file(f.path, newest.offset + newest.size - cut);
+        return;
+    }
+    std::fstream io(f.path, std::ios::in | std::ios::out | std::ios::binary);
+    const auto at = static_cast<std::streamoff>(newest.offset + newest.size / 2);
+    char bytes[8];
+    io.seekg(at);
+    io.read(bytes, sizeof bytes);
+    for (char& b : bytes) b = static_cast<char>(~b);
+    io.seekp(at);
+    io.write(bytes, sizeof bytes);
+    ASSERT_TRUE(io.good()) << f.path;
+}
+
 // World rank 0, between launches: the L4 differential files (with any
 // journal) and the metadata that records them, as mlckpt left them before it
 // took FTI's names: <glbl_dir>/<E>/dcp/dCP-Rank<R>.fti, named so in the
 // metadata of each L4 differential checkpoint and in its copy beside the
 // data (both rewritten with their checksums, the same text).
-void as_an_earlier_version_left_it() {
+// With `in_place_posix`, they are left as the version before layered files
+// named its in-place FTI-FF file with ckpt_io = 1: dCP/dcp-id0-rank<R>.fti.
+void as_an_earlier_version_left_it(bool in_place_posix = false) {
     static const std::regex fti_name(R"((?:dcp-id0-rank|dCPFile-Rank)(\d+)\.fti(\.journal)?)");
+    const std::string dir = in_place_posix ? "dCP" : "dcp";
+    auto renamed = [&](const std::smatch& m, const std::string& tail) {
+        return (in_place_posix ? "dcp-id0-rank" : "dCP-Rank") + m[1].str() + ".fti" + tail;
+    };
     int moved = 0;
     for (const fs::directory_entry& exec : fs::directory_iterator(global_dir())) {
         const fs::path now = exec.path() / "dCP";
         if (!fs::is_directory(now)) continue;
-        const fs::path before = exec.path() / "dcp";
+        const fs::path before = exec.path() / dir;
         fs::create_directory(before);
-        for (const fs::directory_entry& file : fs::directory_iterator(now)) {
-            const std::string name = file.path().filename().string();
+        std::vector<fs::path> files;
+        for (const fs::directory_entry& file : fs::directory_iterator(now)) files.push_back(file.path());
+        for (const fs::path& file : files) {
+            const std::string name = file.filename().string();
             std::smatch m;
-            ASSERT_TRUE(std::regex_match(name, m, fti_name)) << file.path();
-            fs::rename(file.path(), before / ("dCP-Rank" + m[1].str() + ".fti" + m[2].str()));
+            ASSERT_TRUE(std::regex_match(name, m, fti_name)) << file;
+            fs::rename(file, before / renamed(m, m[2].str()));
             ++moved;
         }
-        fs::remove(now);
+        if (!in_place_posix) fs::remove(now);
     }
     EXPECT_GE(moved, world_size());
     const std::vector<fs::path> metas = files_below(
@@ -270,7 +331,7 @@ void as_an_earlier_version_left_it() {
             std::smatch m;
             const std::string name = f.file;
             ASSERT_TRUE(std::regex_match(name, m, fti_name)) << f.file;
-            f.file = "dCP-Rank" + m[1].str() + ".fti";
+            f.file = renamed(m, "");
         }
         std::ofstream(path, std::ios::trunc) << core::serialize_meta(meta);
     }
@@ -289,7 +350,9 @@ void as_an_earlier_version_left_it() {
 // new file. Ends as a crash would.
 // Phase 3: the restart recovers checkpoint 4 bit for bit, and FTI_Finalize
 // leaves no L4 differential file under any name.
-void restarts_from_files_named_otherwise(const char* io_before, const char* io_after, bool earlier_version) {
+enum class Earlier { none, legacy, in_place_posix };
+void restarts_from_files_named_otherwise(const char* io_before, const char* io_after, Earlier earlier) {
+    const bool earlier_version = earlier != Earlier::none;
     std::string cfg = dcp_config("2", io_before);
     std::optional<Data> data;
     auto start = [&] {
@@ -315,7 +378,7 @@ void restarts_from_files_named_otherwise(const char* io_before, const char* io_a
     }
     if (phase() == 2) {
         if (world_rank() == 0) {
-            if (earlier_version) as_an_earlier_version_left_it();
+            if (earlier_version) as_an_earlier_version_left_it(earlier == Earlier::in_place_posix);
             if (std::string(io_before) != io_after) {
                 const std::string text = core::read_text_file(cfg);
                 std::ofstream(cfg, std::ios::trunc) << std::regex_replace(
@@ -325,7 +388,9 @@ void restarts_from_files_named_otherwise(const char* io_before, const char* io_a
             std::ostringstream err;
             EXPECT_EQ(tools::verify({cfg}, out, err), 0) << out.str() << err.str();
             const std::string ranks = std::to_string(world_size()) + (world_size() == 1 ? " rank" : " ranks");
-            EXPECT_NE(out.str().find("checkpoint 2 (L4 differential, seq 2, FTI-FF, " + ranks +
+            const std::string format =
+                std::string(io_before) == "1" && !earlier_version ? "POSIX dCP layers" : "FTI-FF";
+            EXPECT_NE(out.str().find("checkpoint 2 (L4 differential, seq 2, " + format + ", " + ranks +
                                      "): intact; a restart can use it"),
                       std::string::npos)
                 << out.str();
@@ -337,15 +402,21 @@ void restarts_from_files_named_otherwise(const char* io_before, const char* io_a
         int ranks = 0;
         MPI_Comm_size(FTI_COMM_WORLD, &ranks);
         const long long total = static_cast<long long>(d.protected_bytes()) * ranks;
-        const std::string old_name =
-            earlier_version ? "dCP-Rank" + std::to_string(file_rank(app_rank())) + ".fti" : own_dcp_name(io_before);
+        const std::string r = std::to_string(file_rank(app_rank()));
+        const std::string old_name = earlier == Earlier::legacy           ? "dCP-Rank" + r + ".fti"
+                                     : earlier == Earlier::in_place_posix ? "dcp-id0-rank" + r + ".fti"
+                                                                          : own_dcp_name(io_before);
+        // With ckpt_io = 1 the new file is a stack of layers, after any stack there.
+        const std::string new_name = std::string(io_after) != "1"         ? own_dcp_name(io_after)
+                                     : earlier == Earlier::in_place_posix ? "dcp-id1-rank" + r + ".fti"
+                                                                          : "dcp-id0-rank" + r + ".fti";
         EXPECT_EQ(FTI_Status(), 1);
         ASSERT_FTI(FTI_SCES, FTI_Recover());
         expect_data([](Data& e) {
             e.fill(1);
             e.touch_every_tenth_block();
         });
-        EXPECT_EQ(the_file(old_name).parent_path().filename(), earlier_version ? "dcp" : "dCP");
+        EXPECT_EQ(the_file(old_name).parent_path().filename(), earlier == Earlier::legacy ? "dcp" : "dCP");
         long long whole = dcp_checkpoint(3, total);
         if (app_rank() == 0) {
             EXPECT_EQ(whole, total) << "a new file, written whole";
@@ -357,7 +428,13 @@ void restarts_from_files_named_otherwise(const char* io_before, const char* io_a
             EXPECT_EQ(tenth, static_cast<long long>(kBlocks / 10 * kBlock) * ranks) << "the new file is updated";
         }
         MPI_Barrier(FTI_COMM_WORLD);
-        expect_recorded_size_and_crc(4, 8, applied_dcp_file(io_after));
+        if (std::string(io_after) == "1") {
+            const LayeredFile mine = layered_file_of(app_rank());
+            EXPECT_EQ(mine.path.filename(), new_name);
+            EXPECT_EQ(mine.layers.size(), 2u) << "checkpoints 3 and 4";
+        } else {
+            expect_recorded_size_and_crc(4, 8, applied_dcp_file(io_after));
+        }
         return;  // crash
     }
     start();
@@ -371,13 +448,176 @@ void restarts_from_files_named_otherwise(const char* io_before, const char* io_a
 }
 
 // Files an earlier version of mlckpt wrote (dcp/dCP-Rank<R>.fti).
+// Those were FTI-FF files updated in place whatever ckpt_io said; the restart
+// with ckpt_io = 1 starts a layered file.
 TEST(Dcp, RestartsFromAnEarlierVersionsFiles) {
-    restarts_from_files_named_otherwise("1", "1", true);
+    restarts_from_files_named_otherwise("3", "1", Earlier::legacy);
+}
+
+// The in-place FTI-FF file the version before layered files wrote with
+// ckpt_io = 1 under FTI's name, dCP/dcp-id0-rank<R>.fti: the restart
+// recovers from it, and the next checkpoint starts stack 1
+// (dcp-id1-rank<R>.fti) whole, never writing over it; dcp-id0 goes once it
+// is committed.
+TEST(Dcp, RestartsFromTheInPlacePosixFilesBeforeLayers) {
+    restarts_from_files_named_otherwise("3", "1", Earlier::in_place_posix);
 }
 
 // Files a run with ckpt_io = 1 wrote (dCP/dcp-id0-rank<R>.fti), restarted with ckpt_io = 3.
 TEST(Dcp, RestartsFromFilesOfAnotherCkptIo) {
-    restarts_from_files_named_otherwise("1", "3", false);
+    restarts_from_files_named_otherwise("1", "3", Earlier::none);
+}
+
+std::string layered_config(int stack_size = 5) {
+    ConfigOptions o;
+    o.basic["ckpt_io"] = "1";
+    o.basic["enable_dcp"] = "1";
+    o.basic["dcp_mode"] = "2";
+    o.basic["dcp_block_size"] = std::to_string(kBlock);
+    o.basic["dcp_stack_size"] = std::to_string(stack_size);
+    return config(o);
+}
+
+// ckpt_io = 1: each dCP checkpoint appends a layer to the rank's file.
+// Phase 1: checkpoints 1, 2 and 3 (10 % of the blocks changed each time)
+// in three layers of dcp-id0-rank<R>.fti. Ends as a crash would.
+// Phase 2: FTI's dCP test's damage: the last rank's file loses the last
+// 3000 bytes of its newest layer. The restart falls back, on every rank, to
+// checkpoint 2, the newest layer intact on all: it recovers it bit for bit,
+// the metadata now records checkpoint 2's layers, and every file ends with
+// it. Checkpoint 3 is taken again, appended: only its changed blocks.
+// Phase 3: 8 bytes in the middle of rank 0's newest layer are overwritten:
+// the restart falls back to checkpoint 2 again, bit for bit.
+TEST(Dcp, LayersFallBackToTheNewestIntactOnEveryRank) {
+    const std::string cfg = layered_config();
+    const int victim = app_ranks_expected() - 1;
+    std::optional<Data> data;
+    auto start = [&] {
+        ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+        data.emplace(app_rank()).protect();
+    };
+    auto checkpoint_2 = [](Data& e) {
+        e.fill(1);
+        e.touch_every_tenth_block();
+    };
+    if (phase() == 1) {
+        start();
+        if (::testing::Test::HasFatalFailure()) return;
+        Data& d = *data;
+        d.fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
+        d.touch_every_tenth_block();
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
+        d.bytes[5] ^= 0x11;
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4_DCP));
+        const LayeredFile mine = layered_file_of(app_rank());
+        EXPECT_EQ(mine.path.filename(), dcp_name(file_rank(app_rank()), "1"));
+        ASSERT_EQ(mine.layers.size(), 3u);
+        EXPECT_EQ(mine.layers[2].ckpt_id, 3);
+        EXPECT_EQ(fs::file_size(mine.path), mine.layers[2].offset + mine.layers[2].size);
+        return;  // crash
+    }
+    if (world_rank() == 0) {
+        std::ostringstream out;
+        std::ostringstream err;
+        tools::verify({cfg}, out, err);
+        EXPECT_NE(out.str().find(std::string("layers (checkpoints 1 to 3), each intact")), std::string::npos)
+            << out.str() << err.str();
+        damage_newest_layer(phase() == 2 ? victim : 0, phase() == 2 ? 3000 : 0);
+        out.str("");
+        tools::verify({cfg}, out, err);
+        EXPECT_NE(out.str().find("and those before are intact: a restart falls back to the newest layer intact on "
+                                 "every rank"),
+                  std::string::npos)
+            << out.str() << err.str();
+    }
+    world_barrier();
+    start();
+    if (::testing::Test::HasFatalFailure()) return;
+    Data& d = *data;
+    EXPECT_EQ(FTI_Status(), 1);
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    Data expected(app_rank());
+    checkpoint_2(expected);
+    EXPECT_EQ(d.bytes, expected.bytes);
+    EXPECT_EQ(d.doubles, expected.doubles);
+    const LayeredFile mine = layered_file_of(app_rank());
+    ASSERT_EQ(mine.layers.size(), 2u) << "the metadata records checkpoint 2's layers";
+    EXPECT_EQ(mine.layers[1].ckpt_id, 2);
+    EXPECT_EQ(mine.ckpt_id, 2) << "the checkpoint recovered is checkpoint 2";
+    EXPECT_EQ(fs::file_size(mine.path), mine.layers[1].offset + mine.layers[1].size) << "cut back to its layer";
+    if (phase() == 3) {
+        ASSERT_FTI(FTI_SCES, FTI_Finalize());
+        return;
+    }
+    int ranks = 0;
+    MPI_Comm_size(FTI_COMM_WORLD, &ranks);
+    d.bytes[5] ^= 0x11;
+    const long long written = dcp_checkpoint(3, static_cast<long long>(d.protected_bytes()) * ranks);
+    if (app_rank() == 0) {
+        EXPECT_EQ(written, static_cast<long long>(kBlock) * ranks) << "one block per rank";
+    }
+    EXPECT_EQ(layered_file_of(app_rank()).layers.size(), 3u);
+    // crash
+}
+
+// dcp_stack_size = 2: checkpoints 1 and 2 in dcp-id0-rank<R>.fti; 3 starts
+// dcp-id1-rank<R>.fti, written whole, and dcp-id0 goes once it is
+// committed; 4 is appended to it. Phase 2: the newest layer of the last
+// rank's file is cut: the restart falls back to checkpoint 3, the first
+// layer of stack 1, without the metadata of any older checkpoint.
+TEST(Dcp, LayerStackRollsOver) {
+    const std::string cfg = layered_config(2);
+    if (phase() == 2) {
+        if (world_rank() == 0) damage_newest_layer(app_ranks_expected() - 1, 3000);
+        world_barrier();
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Init(cfg.c_str(), MPI_COMM_WORLD));
+    Data d(app_rank());
+    d.protect();
+    int ranks = 0;
+    MPI_Comm_size(FTI_COMM_WORLD, &ranks);
+    const long long total = static_cast<long long>(d.protected_bytes()) * ranks;
+    const long long tenth = static_cast<long long>(kBlocks / 10 * kBlock) * ranks;
+    const std::string r = std::to_string(file_rank(app_rank()));
+    if (phase() == 1) {
+        d.fill(1);
+        long long written = dcp_checkpoint(1, total);
+        d.touch_every_tenth_block();
+        long long second = dcp_checkpoint(2, total);
+        EXPECT_EQ(layered_file_of(app_rank()).layers.size(), 2u);
+        d.touch_every_tenth_block();
+        long long third = dcp_checkpoint(3, total);
+        EXPECT_TRUE(removed_in_background("dcp-id0-rank" + r + ".fti")) << "the stack before goes";
+        LayeredFile mine = layered_file_of(app_rank());
+        EXPECT_EQ(mine.path.filename(), "dcp-id1-rank" + r + ".fti");
+        EXPECT_EQ(mine.layers.size(), 1u);
+        d.touch_every_tenth_block();
+        long long fourth = dcp_checkpoint(4, total);
+        mine = layered_file_of(app_rank());
+        EXPECT_EQ(mine.path.filename(), "dcp-id1-rank" + r + ".fti");
+        EXPECT_EQ(mine.layers.size(), 2u);
+        if (app_rank() == 0) {
+            EXPECT_EQ(written, total);
+            EXPECT_EQ(second, tenth);
+            EXPECT_EQ(third, total) << "a new stack is written whole";
+            EXPECT_EQ(fourth, tenth);
+        }
+        return;  // crash
+    }
+    EXPECT_EQ(FTI_Status(), 1);
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    Data expected(app_rank());
+    expected.fill(1);
+    for (int i = 0; i < 2; ++i) expected.touch_every_tenth_block();  // checkpoint 3
+    EXPECT_EQ(d.bytes, expected.bytes);
+    EXPECT_EQ(d.doubles, expected.doubles);
+    const LayeredFile mine = layered_file_of(app_rank());
+    EXPECT_EQ(mine.layers.size(), 1u);
+    EXPECT_EQ(mine.ckpt_id, 3) << "the checkpoint recovered is checkpoint 3";
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+    world_barrier();
+    EXPECT_TRUE(files_matching("dcp-id\\d+-rank\\d+\\.fti").empty());
 }
 
 // Phase 1 of the crash scenarios: dCP checkpoints 1 and 2 (the second
@@ -417,8 +657,8 @@ void restart_recovers(const std::string& cfg, const std::function<void(Data&)>& 
 // Rank `victim` is killed at fault point `point` of checkpoint 3: checkpoint
 // 3 was never committed, the restart discards its journals and recovers
 // checkpoint 2 bit for bit.
-void crash_rolls_back(const char* point, int victim) {
-    std::string cfg = dcp_config("2");
+void crash_rolls_back(const char* point, int victim, const char* io = "3") {
+    std::string cfg = dcp_config("2", io);
     if (phase() == 1) {
         std::optional<Data> d;
         checkpoint_twice_then_arm(d, cfg, point, victim);
@@ -445,6 +685,18 @@ TEST(Dcp, CrashAfterTheJournalIsSealedRollsBack) {
 // Rank 0 killed once every journal is sealed, before the metadata commit.
 TEST(Dcp, CrashBeforeTheCommitRollsBack) {
     crash_rolls_back("before_meta_commit", 0);
+}
+
+// ckpt_io = 1, layered files: the last rank is killed while it appends the
+// layer of checkpoint 3, after its first variable; the restart recovers
+// checkpoint 2 from the layers the metadata records, whatever the
+// interrupted append left past them.
+TEST(Dcp, LayeredCrashDuringAppendRollsBack) {
+    crash_rolls_back("during_dcp_update", app_ranks_expected() - 1, "1");
+}
+// Every layer of checkpoint 3 appended and synced, rank 0 killed before the commit.
+TEST(Dcp, LayeredCrashBeforeTheCommitRollsBack) {
+    crash_rolls_back("before_meta_commit", 0, "1");
 }
 
 // The last rank is killed on its background thread once checkpoint 3 is

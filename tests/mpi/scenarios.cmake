@@ -259,6 +259,11 @@ mlckpt_add_mpi_scenario(Dcp.VariableNoLongerProtectedIsEmptied RANKS 4 PHASES ok
 mlckpt_add_mpi_scenario(Dcp.RestartsFromAnEarlierVersionsFiles RANKS 1 4 PHASES ok ok ok)
 mlckpt_add_mpi_scenario(Dcp.RestartsFromFilesOfAnotherCkptIo RANKS 4 PHASES ok ok ok)
 mlckpt_add_mpi_scenario(Dcp.AnEarlierVersionsJournalRollsForward RANKS 4 PHASES killed ok)
+mlckpt_add_mpi_scenario(Dcp.RestartsFromTheInPlacePosixFilesBeforeLayers RANKS 4 PHASES ok ok ok)
+mlckpt_add_mpi_scenario(Dcp.LayersFallBackToTheNewestIntactOnEveryRank RANKS 1 4 PHASES ok ok ok)
+mlckpt_add_mpi_scenario(Dcp.LayerStackRollsOver RANKS 4 PHASES ok ok)
+mlckpt_add_mpi_scenario(Dcp.LayeredCrashDuringAppendRollsBack RANKS 4 PHASES killed ok)
+mlckpt_add_mpi_scenario(Dcp.LayeredCrashBeforeTheCommitRollsBack RANKS 4 PHASES killed ok)
 # One unbound rank has every CPU of the machine to itself: its block digests
 # are computed by several threads (cpu_share), and must come out the same.
 set(unbound_env OMPI_MCA_hwloc_base_binding_policy=none)

@@ -148,6 +148,26 @@ TEST(CheckpointMeta, FileRecordRoundTrip) {
     EXPECT_EQ(back.vars.size(), 2u);
 }
 
+// A layered L4 differential file's record keeps its layers (LAYER lines),
+// oldest first; layers out of order are refused.
+TEST(CheckpointMeta, DcpLayersRoundTrip) {
+    FileRecord f = sample().files[0];
+    f.file = "dcp-id1-rank0.fti";
+    f.layers = {{3, 1, 0, 1000, 0xabcdef01}, {4, 2, 1000, 200, 0x12345678}};
+    f.size = 1200;
+    f.crc32 = 0x12345678;
+    const std::string text = serialize_file_record(f);
+    EXPECT_NE(text.find("LAYER 4 ID 2 OFFSET 1000 SIZE 200 CRC 0x12345678\n"), std::string::npos) << text;
+    FileRecord back = parse_file_record(text, "r");
+    EXPECT_EQ(back.layers, f.layers);
+    EXPECT_EQ(back.vars.size(), 2u);
+    std::string swapped = text;
+    swapped.replace(swapped.find("LAYER 4 ID 2 OFFSET 1000"), 24, "LAYER 2 ID 2 OFFSET 1000");
+    EXPECT_NE(test::error_message(ErrorKind::corrupt, [&] { parse_file_record(swapped, "r"); })
+                  .find("LAYER records out of order"),
+              std::string::npos);
+}
+
 std::string corrupt_error(const std::string& text) {
     return test::error_message(ErrorKind::corrupt, [&] { parse_meta(text, "meta.file"); });
 }

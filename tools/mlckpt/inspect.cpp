@@ -12,7 +12,9 @@
 
 #include "common/error.hpp"
 #include "format/container_layout.hpp"
+#include "format/dcp_layers.hpp"
 #include "format/ftiff_file.hpp"
+#include "hash/crc32.hpp"
 
 namespace mlckpt::tools {
 
@@ -64,6 +66,40 @@ void print_json(std::ostream& out, const std::string& path, const FileStructure&
         out << "]}";
     }
     out << "], \"verified\": {\"chunks\": " << chunks << "}}\n";
+}
+
+// A layered L4 differential file (ckpt_io = 1): its layers, oldest first.
+void print_dcp_layers(std::ostream& out, const std::string& path, const DcpLayerScan& scan, bool json) {
+    if (json) {
+        out << "{\"file\": " << json_string(path) << ", \"format\": \"dcp-layers\", \"layers\": [";
+        for (std::size_t i = 0; i < scan.layers.size(); ++i) {
+            const auto& [l, info] = scan.layers[i];
+            out << (i ? ", " : "") << "{\"seq\": " << l.seq << ", \"ckpt_id\": " << l.ckpt_id
+                << ", \"offset\": " << l.offset << ", \"size\": " << l.size << ", \"crc32\": \"" << crc32_hex(l.crc32)
+                << "\", \"extents\": " << info.extents << ", \"vars\": [";
+            for (std::size_t v = 0; v < info.vars.size(); ++v) {
+                out << (v ? ", " : "") << "{\"id\": " << info.vars[v].id << ", \"size\": " << info.vars[v].size
+                    << ", \"crc32\": \"" << crc32_hex(info.vars[v].crc32) << "\"}";
+            }
+            out << "]}";
+        }
+        out << "], \"problem\": " << json_string(scan.problem) << "}\n";
+        return;
+    }
+    out << "L4 differential file, layered (POSIX dCP): " << path << "\n"
+        << "  layers: " << scan.layers.size() << ", oldest first; each checked whole (CRC-32)\n";
+    for (std::size_t i = 0; i < scan.layers.size(); ++i) {
+        const auto& [l, info] = scan.layers[i];
+        out << "  layer " << i << ": checkpoint " << l.ckpt_id << " (seq " << l.seq << "), bytes " << l.offset << ".."
+            << l.offset + l.size << ", CRC-32 " << crc32_hex(l.crc32) << ", " << info.extents << " extents\n";
+        for (const VarRecord& v : info.vars) {
+            out << "    variable " << v.id << ": " << v.size << " bytes, CRC-32 " << crc32_hex(v.crc32) << "\n";
+        }
+    }
+    if (!scan.problem.empty()) {
+        out << "  before layer 0: " << scan.problem
+            << " (damaged, or layers before it; --meta <its metadata> checks the layers it records)\n";
+    }
 }
 
 // What a file without the FTI-FF magic or a container id may be. A POSIX
@@ -152,6 +188,10 @@ int inspect(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             } else {
                 print_container_text(out, *path, c);
             }
+            return 0;
+        }
+        if (ends_with_dcp_layer(file)) {
+            print_dcp_layers(out, *path, scan_dcp_layers(file, 1 << 20), json);
             return 0;
         }
         if (!is_ftiff(file)) {

@@ -18,6 +18,7 @@
 #include "config/config.hpp"
 #include "format/checkpoint_meta.hpp"
 #include "format/checkpoint_reader.hpp"
+#include "format/dcp_layers.hpp"
 #include "format/posix_format.hpp"
 #include "format/redo_journal.hpp"
 #include "io/file.hpp"
@@ -280,6 +281,7 @@ class Verifier {
     // One rank's part of a file that is present with `size` bytes.
     static Outcome check_part(const fs::path& path, std::uint64_t size, const FileRecord& rec, IoMode io) {
         if (!rec.complete) return damaged("incomplete", "its record in the metadata is not complete");
+        if (!rec.layers.empty()) return check_layers(path, size, rec);
         const IoMode format = rec.type == "PARITY" ? IoMode::posix : io;  // parity is raw bytes
         // The sizes the metadata gives are checked against the file's before
         // anything is read.
@@ -315,6 +317,37 @@ class Verifier {
             return from_error("checksum", e);
         }
         return {};
+    }
+
+    // A layered L4 differential file (ckpt_io = 1): every layer it records.
+    // Bytes past the last one are an append never committed, which the next
+    // dCP checkpoint cuts off. When the newest layer is damaged, a restart
+    // falls back to the newest layer intact on every rank, if there is one.
+    static Outcome check_layers(const fs::path& path, std::uint64_t size, const FileRecord& rec) {
+        std::string why;
+        const std::optional<std::size_t> newest = newest_intact_dcp_layer(path, rec.layers, kBufferBytes, why);
+        if (newest && *newest + 1 == rec.layers.size()) {
+            Outcome o;
+            const DcpLayer& first = rec.layers.front();
+            const DcpLayer& last = rec.layers.back();
+            o.note = std::to_string(rec.layers.size()) + (rec.layers.size() == 1 ? " layer" : " layers") +
+                     " (checkpoints " + std::to_string(first.ckpt_id) + " to " + std::to_string(last.ckpt_id) +
+                     "), each intact";
+            if (size > last.offset + last.size) {
+                o.note += "; past them, " + std::to_string(size - last.offset - last.size) +
+                          " bytes of an append never committed, which the next dCP checkpoint cuts off";
+            }
+            return o;
+        }
+        Outcome o = damaged(size < rec.size ? "size" : "checksum", why);
+        if (newest) {
+            const DcpLayer& back = rec.layers[*newest];
+            o.detail += "; its layer of checkpoint " + std::to_string(back.ckpt_id) + " (seq " +
+                        std::to_string(back.seq) +
+                        ") and those before are intact: a restart falls back to the "
+                        "newest layer intact on every rank";
+        }
+        return o;
     }
 
     // An L4 differential file: its committed update may still wait in its
@@ -440,6 +473,9 @@ class Verifier {
             c.ckpt_id = m->ckpt_id;
             c.own_dir = m->own_dir;
             c.format = io_mode_name(m->io);
+            if (std::any_of(m->files.begin(), m->files.end(), [](const FileRecord& r) { return !r.layers.empty(); })) {
+                c.format = "POSIX dCP layers";
+            }
             c.ranks = m->ranks;
         }
         if (c.superseded_by) {
