@@ -135,6 +135,11 @@ def run_launch(args, binary, ranks, config, workdir, phase, level, out, checkpoi
     if phase == "write" and "head = 1" in open(config).read():
         cmd.append("--finalize")
     env = dict(os.environ, **MPI_ENV)
+    pml = env.get("OMPI_MCA_pml", "")
+    if monitored and pml and not pml.startswith("^") and "monitoring" not in pml.split(","):
+        # A point-to-point layer named by the environment (the test suite
+        # names ob1) keeps the monitoring layer out unless it is named too.
+        env["OMPI_MCA_pml"] = pml + ",monitoring"
     result = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             timeout=args.timeout)
     if result.returncode != 0:
