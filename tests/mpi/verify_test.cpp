@@ -159,8 +159,8 @@ TEST(Verify, L4Differential) {
     ToolRun intact = run_tool({"verify", cfg});
     EXPECT_EQ(intact.code, 0) << intact.out << intact.err;
     EXPECT_TRUE(contains(intact.out,
-                         "checkpoint 2 (L4 differential, seq 2, FTI-FF, 4 ranks): intact; a restart can "
-                         "use it\n"))
+                         "checkpoint 2 (L4 differential, seq 2, POSIX dCP layers, 4 ranks): intact; a restart "
+                         "can use it\n"))
         << intact.out;
     const fs::path file = the_file("dcp-id0-rank1.fti");  // FTI's POSIX dCP name (ckpt_io = 1)
     overwrite_in_place(file, fs::file_size(file) / 2, 1);
