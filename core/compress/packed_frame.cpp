@@ -13,8 +13,8 @@ namespace mlckpt::core {
 
 namespace {
 
-constexpr std::uint32_t kMagic = 0x5a434c4d;  // "MLCZ"
-constexpr std::uint16_t kVersion = 1;
+constexpr std::uint32_t kFrameMagic = 0x5a434c4d;  // "MLCZ"
+constexpr std::uint16_t kFrameVersion = 1;
 constexpr std::size_t kCheckedTrailerBytes = 24;  // what the trailer's CRC covers
 
 std::string block_name(const PackedTrailer& t, const PackedBlock& b) {
@@ -34,7 +34,7 @@ PackedTrailer parse_packed_trailer(std::span<const std::byte> trailer, std::uint
             std::to_string(kPackedTrailerBytes));
     }
     const std::byte* p = trailer.data();
-    if (load_le<std::uint32_t>(p + 28) != kMagic) bad("its trailer has no MLCZ mark");
+    if (load_le<std::uint32_t>(p + 28) != kFrameMagic) bad("its trailer has no MLCZ mark");
     PackedTrailer t;
     t.raw_size = load_le<std::uint64_t>(p);
     t.block_bytes = load_le<std::uint32_t>(p + 8);
@@ -43,7 +43,7 @@ PackedTrailer parse_packed_trailer(std::span<const std::byte> trailer, std::uint
     t.unit = static_cast<std::uint8_t>(p[17]);
     const auto version = load_le<std::uint16_t>(p + 18);
     t.table_crc = load_le<std::uint32_t>(p + 24);
-    if (version != kVersion) bad("version " + std::to_string(version) + ", this library reads version 1");
+    if (version != kFrameVersion) bad("version " + std::to_string(version) + ", this library reads version 1");
     if (!is_codec(codec) || codec == static_cast<std::uint8_t>(Codec::none)) {
         bad("unknown codec " + std::to_string(codec));
     }
@@ -86,7 +86,7 @@ std::vector<PackedBlock> parse_packed_table(const PackedTrailer& t, std::span<co
     store_le(fields + 12, t.blocks);
     fields[16] = static_cast<std::byte>(t.codec);
     fields[17] = static_cast<std::byte>(t.unit);
-    store_le(fields + 18, kVersion);
+    store_le(fields + 18, kFrameVersion);
     Crc32 crc;
     crc.update(table);
     crc.update(fields);
@@ -186,12 +186,12 @@ void PackedEncoder::finish() {
     store_le(trailer + 12, blocks_);
     trailer[16] = static_cast<std::byte>(codec_);
     trailer[17] = static_cast<std::byte>(unit_);
-    store_le(trailer + 18, kVersion);
+    store_le(trailer + 18, kFrameVersion);
     Crc32 crc;
     crc.update(table_);
     crc.update(std::span(trailer, kCheckedTrailerBytes));
     store_le(trailer + 24, crc.value());
-    store_le(trailer + 28, kMagic);
+    store_le(trailer + 28, kFrameMagic);
     emit(table_, crc32_of(table_));
     emit(trailer, crc32_of(trailer));
 }

@@ -18,7 +18,7 @@ constexpr std::string_view kMagicName = "MLCKPT_META";
 // Version 3 added DIR; version 2 metadata describes checkpoints that each
 // had a directory of their own, and partner copies named after the rank
 // whose file they copy.
-constexpr int kVersion = 3;
+constexpr int kMetaVersion = 3;
 
 std::uint32_t crc_of_text(std::string_view text) {
     return crc32_of(std::as_bytes(std::span(text.data(), text.size())));
@@ -274,7 +274,7 @@ const FileRecord& CheckpointMeta::file_of(int rank) const {
 
 std::string serialize_meta(const CheckpointMeta& m) {
     std::string out;
-    out += std::string(kMagicName) + " " + std::to_string(kVersion) + "\n";
+    out += std::string(kMagicName) + " " + std::to_string(kMetaVersion) + "\n";
     out += "EXEC_ID " + m.exec_id + "\n";
     out += "CKPT " + std::to_string(m.ckpt_id) + "\n";
     out += "SEQ " + std::to_string(m.seq) + "\n";
@@ -317,8 +317,8 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
 
     LineReader in(text.substr(0, last), source);
     auto [magic, version] = in.next();
-    if (magic != kMagicName || (version != "2" && version != std::to_string(kVersion))) {
-        in.error("not an mlckpt metadata file of version 2 or " + std::to_string(kVersion) + " (found '" +
+    if (magic != kMagicName || (version != "2" && version != std::to_string(kMetaVersion))) {
+        in.error("not an mlckpt metadata file of version 2 or " + std::to_string(kMetaVersion) + " (found '" +
                  std::string(magic) + " " + std::string(version) + "')");
     }
     CheckpointMeta m;

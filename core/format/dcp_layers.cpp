@@ -12,8 +12,8 @@ namespace mlckpt::core {
 
 namespace {
 
-constexpr std::uint32_t kVersion = 1;
-constexpr std::array<char, 4> kMagic = {'M', 'L', 'D', 'L'};
+constexpr std::uint32_t kLayersVersion = 1;
+constexpr std::array<char, 4> kLayersMagic = {'M', 'L', 'D', 'L'};
 
 [[noreturn]] void corrupt(const std::filesystem::path& path, const DcpLayer& layer, const std::string& what) {
     fail(ErrorKind::corrupt, "L4 differential file '" + path.string() + "', layer of checkpoint " +
@@ -103,8 +103,8 @@ DcpLayer DcpLayerWriter::finish() {
         store_le<std::uint32_t>(at + 12, v.crc32);
         at += kDcpTableEntry;
     }
-    std::memcpy(at, kMagic.data(), 4);
-    store_le<std::uint32_t>(at + 4, kVersion);
+    std::memcpy(at, kLayersMagic.data(), 4);
+    store_le<std::uint32_t>(at + 4, kLayersVersion);
     store_le<std::uint64_t>(at + 8, seq_);
     store_le<std::int32_t>(at + 16, ckpt_id_);
     store_le<std::uint32_t>(at + 20, static_cast<std::uint32_t>(records_.size()));
@@ -141,8 +141,8 @@ DcpLayerInfo read_dcp_layer_footer(const File& file, const DcpLayer& layer) {
     }
     std::array<std::byte, kDcpLayerFooter> f{};
     file.read_exact_at(f, layer.offset + layer.size - kDcpLayerFooter);
-    if (std::memcmp(f.data(), kMagic.data(), 4) != 0) corrupt(path, layer, "no layer footer at its end");
-    if (load_le<std::uint32_t>(f.data() + 4) != kVersion) corrupt(path, layer, "unknown layer version");
+    if (std::memcmp(f.data(), kLayersMagic.data(), 4) != 0) corrupt(path, layer, "no layer footer at its end");
+    if (load_le<std::uint32_t>(f.data() + 4) != kLayersVersion) corrupt(path, layer, "unknown layer version");
     DcpLayerInfo info;
     info.seq = load_le<std::uint64_t>(f.data() + 8);
     info.ckpt_id = load_le<std::int32_t>(f.data() + 16);
@@ -181,7 +181,7 @@ bool ends_with_dcp_layer(const File& file) {
     if (size < kDcpLayerFooter) return false;
     std::array<std::byte, 4> magic{};
     file.read_exact_at(magic, size - kDcpLayerFooter);
-    return std::memcmp(magic.data(), kMagic.data(), 4) == 0;
+    return std::memcmp(magic.data(), kLayersMagic.data(), 4) == 0;
 }
 
 DcpLayerScan scan_dcp_layers(const File& file, std::size_t buffer_bytes) {
@@ -195,7 +195,7 @@ DcpLayerScan scan_dcp_layers(const File& file, std::size_t buffer_bytes) {
         std::array<std::byte, kDcpLayerFooter> f{};
         file.read_exact_at(f, end - kDcpLayerFooter);
         const std::uint64_t size = load_le<std::uint64_t>(f.data() + 32);
-        if (std::memcmp(f.data(), kMagic.data(), 4) != 0 || size < kDcpLayerFooter || size > end) {
+        if (std::memcmp(f.data(), kLayersMagic.data(), 4) != 0 || size < kDcpLayerFooter || size > end) {
             scan.problem = "no layer footer ends at byte " + std::to_string(end);
             break;
         }
@@ -232,7 +232,7 @@ std::optional<std::size_t> newest_intact_dcp_layer(const std::filesystem::path& 
 
 namespace {
 
-struct Extent {
+struct LayerExtent {
     std::uint64_t var_offset;
     std::uint64_t length;
     std::uint64_t file_offset;
@@ -280,7 +280,7 @@ class DcpLayersReader final : public CheckpointReader {
         std::vector<bool> covered;
         auto ex = extents_.find(var.id);
         if (ex != extents_.end()) {
-            for (const Extent& e : ex->second) {
+            for (const LayerExtent& e : ex->second) {
                 if (e.var_offset >= out.size()) continue;  // the variable has shrunk since
                 const std::uint64_t n = std::min<std::uint64_t>(e.length, out.size() - e.var_offset);
                 file_.read_exact_at(out.subspan(static_cast<std::size_t>(e.var_offset), static_cast<std::size_t>(n)),
@@ -297,7 +297,7 @@ class DcpLayersReader final : public CheckpointReader {
   private:
     File file_;
     std::filesystem::path path_;
-    std::map<int, std::vector<Extent>> extents_;
+    std::map<int, std::vector<LayerExtent>> extents_;
     std::map<int, VarRecord> table_;
 };
 

@@ -10,7 +10,7 @@ namespace mlckpt::core::ftiff {
 
 namespace {
 
-constexpr char kMagic[4] = {'M', 'L', 'F', 'F'};
+constexpr char kFtiffMagic[4] = {'M', 'L', 'F', 'F'};
 
 Md5 hash_without_my_hash(const std::byte* fb) {
     Md5Hasher h;
@@ -25,7 +25,7 @@ FileBlockBytes encode_file_block(const FileBlock& fb) {
     FileBlockBytes out{};
     if (fb.checksum.size() != 32) fail(ErrorKind::usage, "FTI-FF checksum must have 32 hex digits");
     std::memcpy(out.data(), fb.checksum.data(), 32);  // byte 32 stays NUL
-    std::memcpy(out.data() + 49, kMagic, 4);
+    std::memcpy(out.data() + 49, kFtiffMagic, 4);
     if (fb.hash_block > kMaxHashBlock) fail(ErrorKind::usage, "FTI-FF hash block above 65536 bytes");
     if (fb.hash_block == 0) {
         out[53] = static_cast<std::byte>(kFormatVersion);
@@ -44,7 +44,7 @@ FileBlockBytes encode_file_block(const FileBlock& fb) {
 }
 
 bool has_file_block_magic(std::span<const std::byte, kFileBlockBytes> b) {
-    return std::memcmp(b.data() + 49, kMagic, 4) == 0;
+    return std::memcmp(b.data() + 49, kFtiffMagic, 4) == 0;
 }
 
 FileBlock decode_file_block(std::span<const std::byte, kFileBlockBytes> b, const std::string& source) {

@@ -12,8 +12,8 @@ namespace mlckpt::core {
 
 namespace {
 
-constexpr char kMagic[4] = {'M', 'L', 'R', 'J'};
-constexpr std::uint32_t kVersion = 1;
+constexpr char kJournalMagic[4] = {'M', 'L', 'R', 'J'};
+constexpr std::uint32_t kJournalVersion = 1;
 constexpr std::size_t kHeaderBytes = 4 + 4 + 8 + 4;
 constexpr std::size_t kRecordHeadBytes = 4 + 8 + 8;
 constexpr std::uint32_t kBytes = 1;
@@ -39,7 +39,7 @@ std::optional<std::uint64_t> read_header(const File& journal) {
     if (journal.size() < kHeaderBytes) return std::nullopt;
     std::array<std::byte, kHeaderBytes> h;
     journal.read_exact_at(h, 0);
-    if (std::memcmp(h.data(), kMagic, 4) != 0 || get(h.data() + 4, 4) != kVersion ||
+    if (std::memcmp(h.data(), kJournalMagic, 4) != 0 || get(h.data() + 4, 4) != kJournalVersion ||
         get(h.data() + 16, 4) != crc32_of(std::span(h.data(), 16))) {
         return std::nullopt;
     }
@@ -128,9 +128,9 @@ RedoJournal::RedoJournal(const fs::path& path, std::uint64_t seq)
 
 RedoJournal::RedoJournal(const Directory& dir, const std::string& name, std::uint64_t seq)
     : dir_(dir), file_(File::create(dir, name)), pending_(take_buffer(2 * kPendingBytes)) {
-    const auto* magic = reinterpret_cast<const std::byte*>(kMagic);
+    const auto* magic = reinterpret_cast<const std::byte*>(kJournalMagic);
     std::vector<std::byte> header(magic, magic + 4);
-    put(header, kVersion, 4);
+    put(header, kJournalVersion, 4);
     put(header, seq, 8);
     put(header, crc32_of(header), 4);
     append(header);

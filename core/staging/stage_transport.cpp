@@ -6,9 +6,9 @@ namespace mlckpt::core {
 
 namespace {
 
-class ThreadTransport final : public StageTransport {
+class ThreadStageTransport final : public StageTransport {
   public:
-    explicit ThreadTransport(const Context& ctx) : worker_(ctx.log) {}
+    explicit ThreadStageTransport(const Context& ctx) : worker_(ctx.log) {}
 
     void submit(StageJob job) override { worker_.submit(std::move(job)); }
 
@@ -25,16 +25,16 @@ class ThreadTransport final : public StageTransport {
     StageWorker worker_;
 };
 
-class HeadTransport final : public StageTransport {
+class HeadStageTransport final : public StageTransport {
   public:
-    HeadTransport(const Context& ctx, MPI_Comm world, MPI_Comm statuses)
+    HeadStageTransport(const Context& ctx, MPI_Comm world, MPI_Comm statuses)
         : head_(ctx.topo.head_world_rank),
           tag_(ctx.config.stage_tag),
           request_tag_(ctx.config.general_tag),
           world_(world),
           statuses_(statuses) {}
 
-    ~HeadTransport() override {
+    ~HeadStageTransport() override {
         // A send still in flight keeps its buffer: MPI may still read it.
         for (Sent& s : sent_) {
             if (s.request != MPI_REQUEST_NULL) (void)s.text.release();
@@ -100,11 +100,11 @@ class HeadTransport final : public StageTransport {
 }  // namespace
 
 std::unique_ptr<StageTransport> thread_transport(const Context& ctx) {
-    return std::make_unique<ThreadTransport>(ctx);
+    return std::make_unique<ThreadStageTransport>(ctx);
 }
 
 std::unique_ptr<StageTransport> head_transport(const Context& ctx, MPI_Comm world, MPI_Comm statuses) {
-    return std::make_unique<HeadTransport>(ctx, world, statuses);
+    return std::make_unique<HeadStageTransport>(ctx, world, statuses);
 }
 
 }  // namespace mlckpt::core
