@@ -54,6 +54,13 @@ struct Data {
         for (std::size_t k = 0; k < kBlocks; k += 10) bytes[k * kBlock + 17] ^= 0x5a;
     }
     std::size_t protected_bytes() const { return bytes.size() + doubles.size() * sizeof(double); }
+    // dCP checkpoints 1 (every block written) and 2 (every tenth block).
+    void checkpoint_whole_then_a_tenth() {
+        fill(1);
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
+        touch_every_tenth_block();
+        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
+    }
 
     int rank;
     std::vector<char> bytes;
@@ -369,10 +376,8 @@ void restarts_from_files_named_otherwise(const char* io_before, const char* io_a
         start();
         if (::testing::Test::HasFatalFailure()) return;
         Data& d = *data;
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
-        d.touch_every_tenth_block();
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
+        d.checkpoint_whole_then_a_tenth();
+        if (::testing::Test::HasFatalFailure()) return;
         applied_dcp_file(io_before);
         return;  // crash
     }
@@ -504,10 +509,8 @@ TEST(Dcp, LayersFallBackToTheNewestIntactOnEveryRank) {
         start();
         if (::testing::Test::HasFatalFailure()) return;
         Data& d = *data;
-        d.fill(1);
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(1, FTI_L4_DCP));
-        d.touch_every_tenth_block();
-        ASSERT_FTI(FTI_DONE, FTI_Checkpoint(2, FTI_L4_DCP));
+        d.checkpoint_whole_then_a_tenth();
+        if (::testing::Test::HasFatalFailure()) return;
         d.bytes[5] ^= 0x11;
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4_DCP));
         const LayeredFile mine = layered_file_of(app_rank());
