@@ -30,7 +30,8 @@ struct Handle {
     bool sync_writes = false;  // opened O_SYNC or O_DSYNC
     bool append = false;
     DIR* dir = nullptr;
-    std::string status;  // of the control file, taken at each read from offset 0
+    bool root_dir = false;  // its listing leaves out the reserved names
+    std::string status;     // of the control file, taken at each read from offset 0
 };
 
 PowerLossFs& fs() {
@@ -507,18 +508,18 @@ int op_opendir(const char* path, fuse_file_info* fi) {
     auto* handle = new Handle;
     handle->fd = fd;
     handle->dir = dir;
+    handle->root_dir = std::strcmp(path, "/") == 0;
     fi->fh = reinterpret_cast<uint64_t>(handle);
     return 0;
 }
 
-int op_readdir(const char* path, void* buffer, fuse_fill_dir_t fill, off_t offset, fuse_file_info* fi,
-               fuse_readdir_flags) {
+int op_readdir(const char*, void* buffer, fuse_fill_dir_t fill, off_t offset, fuse_file_info* fi, fuse_readdir_flags) {
     LOCKED_AND_POWERED;
     Handle* handle = handle_of(fi);
     if (offset == 0) rewinddir(handle->dir);
-    const bool root = path != nullptr && std::strcmp(path, "/") == 0;
     while (dirent* entry = readdir(handle->dir)) {
-        if (root && std::strncmp(entry->d_name, reserved_prefix + 1, std::strlen(reserved_prefix) - 1) == 0) continue;
+        if (handle->root_dir && std::strncmp(entry->d_name, reserved_prefix + 1, std::strlen(reserved_prefix) - 1) == 0)
+            continue;
         if (fill(buffer, entry->d_name, nullptr, 0, static_cast<fuse_fill_dir_flags>(0)) != 0) break;
     }
     return 0;
