@@ -12,11 +12,11 @@ after one line on stderr naming it.
   fs_calls.py mmap-write FILE OFFSET DATA [--msync]
   fs_calls.py control MOUNT COMMAND...     (one write of the commands, one a line)
   fs_calls.py status MOUNT KEY             (prints the value of KEY in .powerloss)
-  fs_calls.py data DATA                    (writes DATA's bytes to stdout)
+  fs_calls.py data DATA...                 (writes the DATAs' bytes to stdout)
 
 DATA is text, or pattern:N (N bytes that differ from page to page and from
 any other pattern: byte i is (i * 7 + i // 4096) % 251) or fill:C:N (N times
-the character C).
+the character C, \\0 for a zero byte).
 """
 import ctypes
 import errno
@@ -31,7 +31,7 @@ def data_of(spec):
         return bytes((i * 7 + i // 4096) % 251 for i in range(n))
     if spec.startswith("fill:"):
         _, char, n = spec.split(":")
-        return char.encode() * int(n)
+        return (b"\0" if char == "\\0" else char.encode()) * int(n)
     return spec.encode()
 
 
@@ -126,7 +126,7 @@ CALLS = {
     "mmap-write": mmap_write,
     "control": control,
     "status": status,
-    "data": lambda spec: sys.stdout.buffer.write(data_of(spec)),
+    "data": lambda *specs: sys.stdout.buffer.write(b"".join(data_of(spec) for spec in specs)),
 }
 
 
