@@ -117,8 +117,7 @@ void fill_control_stat(struct stat& st) {
 
 // --- the control file --------------------------------------------------
 
-void cut() {
-    PowerLossFs& state = fs();
+void cut(PowerLossFs& state) {
     if (state.settings.torn && state.last_write) {
         const auto& torn = *state.last_write;
         const std::size_t kept = torn_prefix_length(torn.offset, torn.data.size(), state.settings.seed);
@@ -138,7 +137,7 @@ int run_control(std::string_view text) {
     for (const Command& command : *commands) {
         switch (command.kind) {
             case Command::Kind::cut:
-                cut();
+                cut(state);
                 break;
             case Command::Kind::arm:
                 state.power.arm(command.count);
@@ -201,9 +200,13 @@ void* op_init(fuse_conn_info* conn, fuse_config* cfg) {
 
 void op_destroy(void* private_data) {
     // A clean unmount is a clean shutdown: what is pending is written out.
+    // Frozen, the power is off: the unmount finds what a cut leaves.
     PowerLossFs& state = *static_cast<PowerLossFs*>(private_data);
     std::lock_guard<std::mutex> lock(state.mutex);
-    if (!state.power.frozen()) state.pending.make_all_durable();
+    if (state.power.frozen())
+        cut(state);
+    else
+        state.pending.make_all_durable();
     state.pending.forget_all();
     state.journal.finish();
 }

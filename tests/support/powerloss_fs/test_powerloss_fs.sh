@@ -284,7 +284,16 @@ case_two_nodes() {
     unmount "$other"
 }
 
-all_cases=(data_model sync_flags strict_model torn_write arm mmap two_nodes)
+case_unmount_frozen() {
+    mount_fs "$mnt" "$back" --model strict || return 1
+    mkdir "$mnt/d"
+    fs write "$mnt/d/f" 0 "pending" --fsync
+    fs control "$mnt" freeze
+    unmount "$mnt"  # the power stays off: what a cut leaves, and no trash folder
+    [[ -z $(ls -A "$back") ]] || fail "the backing folder holds $(ls -A "$back")"
+}
+
+all_cases=(data_model sync_flags strict_model torn_write arm mmap two_nodes unmount_frozen)
 [[ ${#cases[@]} -gt 0 ]] || cases=("${all_cases[@]}")
 for name in "${cases[@]}"; do
     mnt=$work/$name back=$work/$name.backing
