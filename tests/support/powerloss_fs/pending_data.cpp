@@ -27,15 +27,23 @@ int write_all(int fd, const char* data, std::size_t size, off_t offset) {
 
 }  // namespace
 
-PendingFile::PendingFile(int fd) : fd_(fd) {
-    struct stat st {};
-    fstat(fd_, &st);
-    size_ = st.st_size;
-    backing_visible_ = st.st_size;
-}
+PendingFile::PendingFile(int fd) : fd_(fd) {}
 
 PendingFile::~PendingFile() {
     close(fd_);
+}
+
+off_t PendingFile::extents_end() const {
+    if (extents_.empty()) return 0;
+    const auto& [offset, bytes] = *extents_.rbegin();
+    return offset + static_cast<off_t>(bytes.size());
+}
+
+off_t PendingFile::size() const {
+    if (truncated_size_) return *truncated_size_;
+    struct stat st {};
+    fstat(fd_, &st);
+    return std::max(st.st_size, extents_end());
 }
 
 std::size_t PendingFile::pending_bytes() const {
@@ -64,7 +72,7 @@ void PendingFile::write(off_t offset, std::span<const char> data) {
         it = extents_.erase(it);
     }
     extents_.emplace(offset, std::string(data.data(), data.size()));
-    size_ = std::max(size_, end);
+    if (truncated_size_) truncated_size_ = std::max(*truncated_size_, end);
 }
 
 void PendingFile::truncate(off_t new_size) {
@@ -75,19 +83,20 @@ void PendingFile::truncate(off_t new_size) {
         if (last_offset + static_cast<off_t>(last.size()) > new_size)
             last.resize(static_cast<std::size_t>(new_size - last_offset));
     }
-    size_ = new_size;
-    backing_visible_ = std::min(backing_visible_, new_size);
+    truncated_size_ = new_size;
+    truncated_from_ = std::min(truncated_from_.value_or(new_size), new_size);
 }
 
 long PendingFile::read(off_t offset, std::span<char> out) const {
-    if (offset >= size_) return 0;
+    const off_t file_size = size();
+    if (offset >= file_size) return 0;
     const std::size_t length =
-        static_cast<std::size_t>(std::min<off_t>(static_cast<off_t>(out.size()), size_ - offset));
+        static_cast<std::size_t>(std::min<off_t>(static_cast<off_t>(out.size()), file_size - offset));
     std::memset(out.data(), 0, length);
     // The backing file's bytes that are still visible, then the extents over them.
-    if (offset < backing_visible_) {
-        std::size_t want =
-            static_cast<std::size_t>(std::min<off_t>(static_cast<off_t>(length), backing_visible_ - offset));
+    const off_t backing_end = truncated_from_.value_or(file_size);
+    if (offset < backing_end) {
+        std::size_t want = static_cast<std::size_t>(std::min<off_t>(static_cast<off_t>(length), backing_end - offset));
         std::size_t done = 0;
         while (done < want) {
             ssize_t n = pread(fd_, out.data() + done, want - done, offset + static_cast<off_t>(done));
@@ -115,13 +124,15 @@ long PendingFile::read(off_t offset, std::span<char> out) const {
 int PendingFile::make_durable(bool data_only) {
     struct stat st {};
     if (fstat(fd_, &st) != 0) return -errno;
-    if (backing_visible_ < st.st_size && ftruncate(fd_, backing_visible_) != 0) return -errno;
+    if (truncated_from_ && *truncated_from_ < st.st_size && ftruncate(fd_, *truncated_from_) != 0) return -errno;
     for (const auto& [offset, bytes] : extents_)
         if (int rc = write_all(fd_, bytes.data(), bytes.size(), offset); rc != 0) return rc;
-    if (ftruncate(fd_, size_) != 0) return -errno;
+    // Only a truncate sets the size: another mount may have grown the file.
+    if (truncated_size_ && ftruncate(fd_, *truncated_size_) != 0) return -errno;
     if ((data_only ? fdatasync(fd_) : fsync(fd_)) != 0) return -errno;
     extents_.clear();
-    backing_visible_ = size_;
+    truncated_from_.reset();
+    truncated_size_.reset();
     return 0;
 }
 

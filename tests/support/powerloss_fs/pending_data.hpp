@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -23,7 +24,10 @@ class PendingFile {
     PendingFile(const PendingFile&) = delete;
     PendingFile& operator=(const PendingFile&) = delete;
 
-    off_t size() const { return size_; }
+    // The size this mount shows: the backing file's (which other mounts over
+    // the same folder may grow), or the size set by a truncate, grown by the
+    // writes.
+    off_t size() const;
     std::size_t pending_bytes() const;
 
     void write(off_t offset, std::span<const char> data);
@@ -39,9 +43,14 @@ class PendingFile {
     int write_through(off_t offset, std::span<const char> data);
 
   private:
+    off_t extents_end() const;
+
     int fd_;
-    off_t size_;                            // the size this mount shows
-    off_t backing_visible_;                 // backing bytes from here on were truncated away: they read as zeros
+    // Since the last sync: the smallest size a truncate set (backing bytes
+    // from there on read as zeros, and are cut at the sync), and the size the
+    // last truncate set, grown by the writes after it.
+    std::optional<off_t> truncated_from_;
+    std::optional<off_t> truncated_size_;
     std::map<off_t, std::string> extents_;  // non-overlapping
 };
 

@@ -67,9 +67,9 @@ expect_size() {  # FILE SIZE
     size=$(stat -c %s "$1" 2> /dev/null) || { fail "$1 is missing (want $2 bytes)"; return; }
     [[ $size == "$2" ]] || fail "$1 has $size bytes, want $2"
 }
-expect_data() {  # FILE DATA: the file holds exactly DATA (fs_calls.py's notation)
-    if ! cmp -s "$1" <(fs data "$2" 2> /dev/null); then
-        fail "$1 does not hold exactly $2 ($(stat -c %s "$1" 2> /dev/null || echo no) bytes)"
+expect_data() {  # FILE DATA...: the file holds exactly the DATAs (fs_calls.py's notation)
+    if ! cmp -s "$1" <(fs data "${@:2}" 2> /dev/null); then
+        fail "$1 does not hold exactly ${*:2} ($(stat -c %s "$1" 2> /dev/null || echo no) bytes)"
     fi
 }
 expect_missing() { [[ ! -e $1 && ! -L $1 ]] || fail "$1 exists, should be gone"; }
@@ -281,6 +281,14 @@ case_two_nodes() {
     fs control "$mnt" cut
     expect_data "$back/from0" "synced by node 0"
     expect_size "$back/pending0" 0
+    # One shared file, each node its part (MPI-IO, the container format): a
+    # node's sync writes its part and cuts nothing the other one synced.
+    fs write "$mnt/shared" 0 "" --fsync
+    fs write "$mnt/shared" 0 fill:0:4096
+    fs write "$other/shared" 4096 fill:1:4096 --fsync
+    fs fsync "$mnt/shared"
+    expect_data "$back/shared" fill:0:4096 fill:1:4096
+    expect_data "$other/shared" fill:0:4096 fill:1:4096
     unmount "$other"
 }
 
