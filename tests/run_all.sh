@@ -89,6 +89,9 @@ optional_labels=()
 if ! why=$(bash "$repo/tests/support/separate_nodes_probe.sh"); then
     optional_labels+=(--optional "multinode=$why")
 fi
+if [[ ! -c /dev/fuse ]] || ! command -v fusermount3 > /dev/null; then
+    optional_labels+=(--optional "powerloss=FUSE cannot be mounted here (no /dev/fuse or no fusermount3)")
+fi
 
 suite() {  # suite NAME DIR [CTEST SELECTION...]: runs one suite, its output also kept in DIR.ctest.log
     local name=$1 dir=$2

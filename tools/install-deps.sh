@@ -19,6 +19,9 @@ packages=(
     # The fuzz targets: libFuzzer and the sanitizers' runtimes come with
     # libclang-rt-dev, which clang only recommends.
     clang libclang-rt-dev
+    # The power-loss file system of the tests (tests/support/powerloss_fs),
+    # which forgets at a simulated power cut every write not made durable.
+    libfuse3-dev fuse3
 )
 
 missing=()
