@@ -26,6 +26,7 @@ DEPENDENCIES = {
     r"find_package\(zfp\b": "zfp",
     r"pkg_search_module\(HDF5\b": "hdf5",
     r"find_package\(GTest\b": "googletest",
+    r"pkg_check_modules\(FUSE3\b": "libfuse",
 }
 
 

@@ -60,6 +60,9 @@ class Mlckpt(CMakePackage):
     depends_on("c-blosc")
     depends_on("zfp")
     depends_on("googletest", type="test")
+    # The power-loss tests mount a FUSE 3 file system; without libfuse (or
+    # without /dev/fuse where the tests run) they are not built or not run.
+    depends_on("libfuse@3:", type="test")
 
     # FTI's interface, the version mlckpt's FTIConfigVersion.cmake reports.
     provides("fti@:1.6")
