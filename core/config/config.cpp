@@ -368,10 +368,11 @@ void check_dcp_settings(Config& c) {
         c.enable_dcp = false;
     }
     c.dcp_mode = static_cast<DcpMode>(c.dcp_mode_value);
-    // As FTI: a stack of POSIX dCP layers holds 1 to 9 checkpoints.
-    if (c.enable_dcp && (c.dcp_stack_size < 1 || c.dcp_stack_size > 9)) {
+    // As FTI: a stack of POSIX dCP layers holds up to 10 checkpoints (FTI
+    // takes 5 above 10; below 1 it would divide by zero: 5 here too).
+    if (c.enable_dcp && (c.dcp_stack_size < 1 || c.dcp_stack_size > 10)) {
         c.warnings.push_back(where + "dcp_stack_size = " + std::to_string(c.dcp_stack_size) +
-                             ": not from 1 to 9; the default, 5, is used");
+                             ": not from 1 to 10; the default, 5, is used");
         c.dcp_stack_size = 5;
     }
 }

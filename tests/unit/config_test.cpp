@@ -334,6 +334,12 @@ TEST(Config, ValuesFtiReplacesLoadWithAWarning) {
              EXPECT_EQ(c.dcp_mode, DcpMode::crc32);
              EXPECT_EQ(c.dcp_block_size, 4096);
          }},
+        // FTI takes up to 10 layers (its message says "< 10", its check is > 10).
+        {"enable_dcp = 1\ndcp_stack_size = 10", "", [](const Config& c) { EXPECT_EQ(c.dcp_stack_size, 10); }},
+        {"enable_dcp = 1\ndcp_stack_size = 11", "[basic] dcp_stack_size = 11: not from 1 to 10; the default, 5, is used",
+         [](const Config& c) { EXPECT_EQ(c.dcp_stack_size, 5); }},
+        {"enable_dcp = 1\ndcp_stack_size = 0", "[basic] dcp_stack_size = 0: not from 1 to 10; the default, 5, is used",
+         [](const Config& c) { EXPECT_EQ(c.dcp_stack_size, 5); }},
         {"inline_l3 = 5", "[basic] inline_l3 = '5': not 0 or 1; taken as 1 (inline), as FTI does",
          [](const Config& c) { EXPECT_TRUE(c.is_inline(3)); }},
         {"[advanced]\ntransfer_size = -1", "[advanced] transfer_size = '-1': outside 1 to 65536 MiB; using 16 MiB",
