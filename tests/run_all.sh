@@ -20,20 +20,32 @@
 #                                       failure. Run it before resolving an
 #                                       issue that touches the MPI paths:
 #                                       flakiness shows there, not to users.
+#   bash tests/run_all.sh --power-loss [RECORD_DIR]
+#                                       optimised build only: every power-
+#                                       loss case (label powerloss) with a
+#                                       power cut after every operation of
+#                                       its checkpoint, not the suite's 2
+#                                       drawn ones; the cases' lines go to
+#                                       RECORD_DIR/cases.tsv (default:
+#                                       tests/results/<date>-power-loss).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 stress=0
+power_loss=""
 only=()
 case ${1:-} in
     "") ;;
+    --power-loss)
+        power_loss=${2:-$repo/tests/results/$(date +%F)-power-loss}
+        ;;
     --stress)
         stress=${2:-}
         [[ $stress =~ ^[1-9][0-9]*$ ]] ||
             { echo "usage: $0 [--stress N [REGEX]] (N: repetitions, at least 1)" >&2; exit 2; }
         [[ -z ${3:-} ]] || only=(-R "$3")
         ;;
-    *) echo "usage: $0 [--stress N [REGEX]]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--stress N [REGEX] | --power-loss [RECORD_DIR]]" >&2; exit 2 ;;
 esac
 
 bash "$repo/tools/install-deps.sh"
@@ -59,10 +71,12 @@ build() {  # build DIR [CMAKE OPTIONS...]
 # includes).
 optimised=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
+# The suite's power-loss cases try 2 crash points each (--power-loss: all).
+suite_points=(-DMLCKPT_POWERLOSS_POINTS=2)
 
 if [[ $stress -gt 0 ]]; then
     echo "== building (RelWithDebInfo, line tables) in build/"
-    build "$repo/build" "${optimised[@]}"
+    build "$repo/build" "${optimised[@]}" "${suite_points[@]}"
     hogs=()
     stop_hogs() { [[ ${#hogs[@]} -eq 0 ]] || kill "${hogs[@]}" 2>/dev/null || true; }
     trap stop_hogs EXIT
@@ -76,8 +90,21 @@ if [[ $stress -gt 0 ]]; then
     exit
 fi
 
+if [[ -n $power_loss ]]; then
+    echo "== building (RelWithDebInfo, line tables) in build/, every crash point of the power-loss cases"
+    build "$repo/build" "${optimised[@]}" -DMLCKPT_POWERLOSS_POINTS=all
+    mkdir -p "$power_loss"
+    power_loss=$(cd "$power_loss" && pwd)
+    : > "$power_loss/cases.tsv"
+    echo "== power loss: every crash point of every case; lines in $power_loss/cases.tsv"
+    # Hours, not minutes: the cases' timeouts are configured with "all".
+    MLCKPT_POWERLOSS_RECORD=$power_loss/cases.tsv \
+        ctest --test-dir "$repo/build" -L '^powerloss$' -j 2 --output-on-failure 2>&1 | tee "$power_loss/ctest.log"
+    exit "${PIPESTATUS[0]}"
+fi
+
 echo "== building (RelWithDebInfo, line tables) in build/"
-build "$repo/build" "${optimised[@]}"
+build "$repo/build" "${optimised[@]}" "${suite_points[@]}"
 echo "== building with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/"
 build "$repo/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMLCKPT_SANITIZE=ON -DMLCKPT_BUILD_BENCH=OFF -DMLCKPT_UNITY_CORE=ON \
     -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1
@@ -130,10 +157,13 @@ suite "optimised build" "$repo/build" || optimised=$?
 # ("footprint": under AddressSanitizer it is the sanitizer's), and the
 # separate-node scenarios of the matrix ("multinode_matrix": every level and
 # format again on separate nodes; the separate-node scenarios of code that
-# only separate nodes run stay, tests/mpi/scenarios.cmake). They would
-# double the sanitizer suite's time.
-suite "sanitizer build" "$repo/build-asan" -LE '^(large|build_checks|docs|footprint|multinode_matrix)$' ||
-    sanitized=$?
+# only separate nodes run stay, tests/mpi/scenarios.cmake), and the power
+# cuts at the crash points of a checkpoint ("powerloss.crash.*": what they
+# test is the order of writes and syncs, the same in both builds; the
+# restarts they make are the MPI scenarios' restarts). They would double the
+# sanitizer suite's time.
+suite "sanitizer build" "$repo/build-asan" -LE '^(large|build_checks|docs|footprint|multinode_matrix)$' \
+    -E '^powerloss\.crash\.' || sanitized=$?
 
 # Only the fuzz targets and the part of core they read with: the rest of the
 # project is built and tested above. Built last, so that a failure here

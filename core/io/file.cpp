@@ -77,7 +77,11 @@ void make_user_dirs(const fs::path& dir) {
     for (const fs::path& part : dir) {
         prefix /= part;
         if (part == prefix.root_path() || part == "." || part == "..") continue;
-        if (::mkdir(prefix.c_str(), kDirectoryMode) == 0 || errno == EEXIST) continue;
+        if (::mkdir(prefix.c_str(), kDirectoryMode) == 0) {
+            Directory::open(prefix.parent_path()).sync();  // the new name durable, as in make_child
+            continue;
+        }
+        if (errno == EEXIST) continue;
         const int err = errno;
         struct stat st {};
         if (::stat(prefix.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;  // there, not ours to make
@@ -108,8 +112,15 @@ Directory Directory::make_child(const std::string& name) const {
     // once per rank when every rank makes the same checkpoint directory.
     const int existing = openat_retrying(*this, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     if (existing >= 0) return Directory(existing, path_of(name));
-    if (errno == ENOENT && ::mkdirat(fd(), name.c_str(), kDirectoryMode) != 0 && errno != EEXIST) {
-        fail_errno("cannot create directory", path_of(name), errno);
+    if (errno == ENOENT) {
+        if (::mkdirat(fd(), name.c_str(), kDirectoryMode) == 0) {
+            // The new name is durable only once its parent is synced: after
+            // a power cut, files committed in a directory whose creation was
+            // not would vanish with it (docs/levels.md, "Power loss").
+            sync();
+        } else if (errno != EEXIST) {
+            fail_errno("cannot create directory", path_of(name), errno);
+        }
     }
     return child(name);  // names a link or a file, if that is what is there
 }

@@ -29,7 +29,10 @@ std::string claim_new_exec_id(const Config& c) {
         std::error_code ec;
         bool global_taken = fs::exists(fs::path(c.glbl_dir) / id, ec);
         if (!global_taken) {
-            if (::mkdirat(meta.fd(), id.c_str(), kDirectoryMode) == 0) return id;
+            if (::mkdirat(meta.fd(), id.c_str(), kDirectoryMode) == 0) {
+                meta.sync();  // the execution's directory survives a power cut (as Directory::make_child's)
+                return id;
+            }
             if (errno != EEXIST) {
                 fail(ErrorKind::config, c.path + ": [basic] meta_dir is not a writable directory: cannot create '" +
                                             meta.path_of(id).string() + "': " + std::strerror(errno));

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Power cuts at every crash point of a checkpoint (docs/power-loss.md).
+
+    crash_points.py --fs FS_BINARY --app APP --mpiexec MPIEXEC --workdir DIR
+                    --level L --io IO [--ranks 4] [--checkpoints 2]
+                    [--model data|strict] [--torn] [--head 0|1] [--keep-last 0|1]
+                    [--points all|N] [--seed S] [--record FILE] [--timeout S]
+
+Mounts the power-loss file system over DIR/backing at DIR/mnt; every
+directory of the checkpoints (ckpt_dir, glbl_dir, meta_dir) and the
+configuration file are on it: the whole machine room loses power at once.
+
+1. A counting run: powerloss_app writes checkpoints 1 .. C and goes on
+   computing (with --keep-last 1: calls FTI_Finalize and exits). The
+   operations that change durable state from the start of checkpoint C
+   until it is idle (or has exited) are counted: n. The power is then cut,
+   and the restart must give checkpoint C.
+2. For each crash point k of 1 .. n (all of them, or N of them drawn with
+   the seed, one from each of N equal stretches of 1 .. n; the test suite
+   draws 2, `tests/run_all.sh --power-loss` tries all), a fresh run arms the cut after
+   the k-th operation: when the file system freezes, every process is
+   killed (a machine without power runs nothing), the power is cut, and
+   powerloss_app restarts. It must recover the newest checkpoint whose
+   FTI_Checkpoint returned success on some rank before the cut, or a newer
+   one, bit for bit (powerloss_app restart).
+
+A run that neither exits nor freezes within --timeout seconds is a hang.
+Exit code 0 when every crash state passed, 1 when one failed, 77 when FUSE
+cannot be mounted here (with the reason), 2 on a usage error.
+"""
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+CONTROL = ".powerloss"
+
+
+def parse():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--fs", required=True, help="mlckpt_powerloss_fs")
+    p.add_argument("--app", required=True, help="powerloss_app")
+    p.add_argument("--mpiexec", required=True, help="the launcher (tests/support/mpiexec.sh)")
+    p.add_argument("--workdir", required=True)
+    p.add_argument("--level", type=int, choices=(1, 2, 3, 4, 8), required=True, help="8: FTI_L4_DCP")
+    p.add_argument("--io", type=int, choices=(1, 2, 3, 4, 5), required=True, help="ckpt_io")
+    p.add_argument("--ranks", type=int, default=4)
+    p.add_argument("--checkpoints", type=int, default=2)
+    p.add_argument("--model", choices=("data", "strict"), default="strict")
+    p.add_argument("--torn", action="store_true")
+    p.add_argument("--head", type=int, choices=(0, 1), default=0)
+    p.add_argument("--keep-last", type=int, choices=(0, 1), default=0)
+    p.add_argument("--points", default=os.environ.get("MLCKPT_POWERLOSS_POINTS", "2"),
+                   help="'all', or how many crash points to draw (default: $MLCKPT_POWERLOSS_POINTS, else 2)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--timeout", type=int, default=180, help="seconds a launch may take (a bound against hangs)")
+    p.add_argument("--record", default=os.environ.get("MLCKPT_POWERLOSS_RECORD"),
+                   help="append the case's result line to this file (default: $MLCKPT_POWERLOSS_RECORD)")
+    a = p.parse_args()
+    if a.points != "all" and not (a.points.isdigit() and int(a.points) > 0):
+        p.error("--points: 'all' or a positive number")
+    return a
+
+
+def skip(why):
+    print(f"=== SKIPPED: {why}")
+    sys.exit(77)
+
+
+class PowerLossMount:
+    """The file system mounted over BACKING at MOUNTPOINT, and its control file."""
+
+    def __init__(self, binary, backing, mountpoint, model, torn, seed):
+        self.mountpoint = mountpoint
+        self.backing = backing
+        self.control = os.path.join(mountpoint, CONTROL)
+        os.makedirs(backing, exist_ok=True)
+        os.makedirs(mountpoint, exist_ok=True)
+        cmd = [binary, "--model", model, "--label", "room"]
+        if torn:
+            cmd += ["--torn", "--seed", str(seed)]
+        done = subprocess.run(cmd + [backing, mountpoint], capture_output=True, text=True)
+        if done.returncode != 0:
+            skip(f"the power-loss file system could not be mounted: {done.stderr.strip() or done.returncode}")
+
+    def command(self, *lines):
+        with open(self.control, "w") as f:
+            f.write("".join(line + "\n" for line in lines))
+
+    def status(self):
+        with open(self.control) as f:
+            return dict(line.split(" ", 1) for line in f.read().splitlines() if " " in line)
+
+    def wipe(self):
+        """Empties the mount and makes that durable: a fresh machine room."""
+        for name in os.listdir(self.mountpoint):
+            path = os.path.join(self.mountpoint, name)
+            shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+        self.command("sync", "reset")
+
+    def unmount(self):
+        subprocess.run(["fusermount3", "-u", self.mountpoint], check=False)
+
+
+WRITE_CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support", "write_config.sh")
+
+
+def write_config(path, root, a):
+    """The test suite's configuration (tests/support/write_config.sh), with the case's [basic] keys."""
+    subprocess.run(["bash", WRITE_CONFIG, path, root, "2", "2"], check=True)
+    inline = "0" if a.head else "1"
+    keys = {"head": a.head, "ckpt_io": a.io, "keep_last_ckpt": a.keep_last, "enable_dcp": int(a.level == 8),
+            "dcp_block_size": 4096, "inline_l2": inline, "inline_l3": inline, "inline_l4": inline}
+    with open(path) as f:
+        text = f.read()
+    text = text.replace("[basic]\n", "[basic]\n" + "".join(f"{k} = {v}\n" for k, v in keys.items()), 1)
+    with open(path, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def session_processes(sid):
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if int(fields[3]) == sid:  # field 6 of stat: the session
+                    pids.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return pids
+
+
+def kill_session(sid):
+    """SIGKILL to every process of the launch's session (the ranks have process groups of their own)."""
+    for _ in range(200):
+        pids = session_processes(sid)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.02)
+
+
+def drawn_points(ops, count, seed):
+    """`count` crash points of 1 .. ops, one drawn from each of `count`
+    equal stretches: the start, middle and end of a checkpoint all get
+    their share. (The counting run is already the cut after the last.)"""
+    rng = random.Random(seed)
+    bounds = [1 + (ops * i) // count for i in range(count + 1)]
+    return sorted({rng.randrange(lo, max(lo + 1, hi)) for lo, hi in zip(bounds, bounds[1:])})
+
+
+def committed(state_dir):
+    """The newest checkpoint some rank saw FTI_Checkpoint succeed for (0: none)."""
+    newest = 0
+    for name in os.listdir(state_dir):
+        if name.startswith("committed."):
+            with open(os.path.join(state_dir, name)) as f:
+                numbers = [int(line) for line in f.read().split()]
+            newest = max([newest] + numbers)
+    return newest
+
+
+class Case:
+    def __init__(self, a, mount):
+        self.a = a
+        self.mount = mount
+        self.root = mount.mountpoint
+        self.backing = mount.backing
+        self.config = os.path.join(self.root, "config.fti")
+        self.state = os.path.join(a.workdir, "state")
+        self.logs = os.path.join(a.workdir, "logs")
+        os.makedirs(self.logs, exist_ok=True)
+
+    def ranks(self):
+        # With heads, one rank of each node of two is the node's head.
+        return self.a.ranks * 2 if self.a.head else self.a.ranks
+
+    def fresh(self):
+        self.mount.wipe()
+        shutil.rmtree(self.state, ignore_errors=True)
+        os.makedirs(self.state)
+        write_config(self.config, self.root, self.a)
+        self.mount.command("sync", "reset")
+
+    def all_committed(self):
+        """Whether every application rank saw its last checkpoint succeed."""
+        last = str(self.a.checkpoints)
+        done = 0
+        for name in os.listdir(self.state):
+            with open(os.path.join(self.state, name)) as f:
+                done += f.read().split()[-1:] == [last]
+        return done == self.a.ranks
+
+    def run(self, mode, last, log_name):
+        """Runs powerloss_app until it exits, the file system freezes (the
+        armed cut), or, for `write`, it sits idle after its last checkpoint
+        (every rank committed it and no operation for 0.3 s: what the
+        library does in the background is done). Returns the outcome
+        (exited, frozen, idle, hang, or failed) and the log's path."""
+        a = self.a
+        args = [mode, self.config, str(a.level), str(a.checkpoints), self.state, last]
+        if mode != "restart":
+            args = args[:-1] + [os.path.join(self.root, CONTROL), last]
+        log_path = os.path.join(self.logs, log_name)
+        with open(log_path, "w") as log:
+            proc = subprocess.Popen([a.mpiexec, "--oversubscribe", "-n", str(self.ranks()), a.app] + args,
+                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            deadline = time.monotonic() + a.timeout
+            outcome = None
+            ops, still_since = None, time.monotonic()
+            while proc.poll() is None:
+                status = self.mount.status()
+                if status.get("frozen") == "1":
+                    outcome = "frozen"
+                    break
+                if mode == "write" and self.all_committed():
+                    if status["ops"] != ops:
+                        ops, still_since = status["ops"], time.monotonic()
+                    elif time.monotonic() - still_since > 0.3:
+                        outcome = "idle"
+                        break
+                if time.monotonic() > deadline:
+                    outcome = "hang"
+                    break
+                time.sleep(0.01)
+            kill_session(proc.pid)
+            rc = proc.wait()
+        if outcome is None:
+            # It ended: on its own, or because the file system froze under it.
+            outcome = "frozen" if self.mount.status().get("frozen") == "1" else \
+                "exited" if rc == 0 else f"failed (exit code {rc})"
+        return outcome, log_path
+
+    def trial(self, arm):
+        """One crash state: the run armed after `arm` operations (0: not armed), the cut, the restart."""
+        self.fresh()
+        tag = f"k{arm}" if arm else "counting"
+        mode = "write-finalize" if self.a.keep_last else "write"
+        outcome, write_log = self.run(mode, str(arm), f"{tag}.write.log")
+        ops = int(self.mount.status()["ops"])
+        if outcome == "hang":
+            return ops, f"the writing run hung (bound {self.a.timeout} s): {write_log}"
+        if outcome.startswith("failed"):
+            return ops, f"the writing run {outcome} before the power cut: {write_log}"
+        self.mount.command("cut")
+        # What the cut left, kept for a failure's reader (the restart changes it).
+        after_cut = os.path.join(self.logs, f"{tag}.after-cut")
+        shutil.copytree(self.backing, after_cut, symlinks=True,
+                        ignore=shutil.ignore_patterns(".powerloss.trash.*"))
+        expected = committed(self.state)
+        if arm == 0 and expected != self.a.checkpoints:
+            return ops, f"the counting run committed {expected} of {self.a.checkpoints} checkpoints: {write_log}"
+        if mode == "write-finalize" and outcome == "exited":
+            expected = self.a.checkpoints  # FTI_Finalize returned: keep_last_ckpt kept the last one
+        outcome, restart_log = self.run("restart", str(expected), f"{tag}.restart.log")
+        if outcome != "exited":
+            return ops, f"the restart {outcome} (committed before the cut: {expected}): {restart_log}"
+        for log in (write_log, restart_log):
+            os.unlink(log)
+        shutil.rmtree(after_cut)
+        return ops, None
+
+
+def main():
+    a = parse()
+    if not os.path.exists("/dev/fuse"):
+        skip("no /dev/fuse: FUSE cannot be mounted here")
+    if shutil.which("fusermount3") is None:
+        skip("no fusermount3 (Debian's fuse3)")
+    a.workdir = os.path.abspath(a.workdir)
+    stale = os.path.join(a.workdir, "mnt")
+    if os.path.ismount(stale):  # left by a run that was killed
+        subprocess.run(["fusermount3", "-u", "-z", stale], check=False)
+    shutil.rmtree(a.workdir, ignore_errors=True)
+    name = f"{'L4 dCP' if a.level == 8 else f'L{a.level}'} ckpt_io={a.io} model={a.model}{' torn' if a.torn else ''} head={a.head} keep_last={a.keep_last}"
+    mount = PowerLossMount(a.fs, os.path.join(a.workdir, "backing"), os.path.join(a.workdir, "mnt"), a.model,
+                           a.torn, a.seed)
+    failures = []
+    try:
+        case = Case(a, mount)
+        ops, failure = case.trial(0)
+        if failure:
+            print(f"=== {name}: the run without a cut failed: {failure}")
+            return 1
+        if ops == 0:
+            print(f"=== {name}: checkpoint {a.checkpoints} made no operation the file system counts")
+            return 1
+        points = list(range(1, ops + 1))
+        if a.points != "all" and int(a.points) < ops:
+            points = drawn_points(ops, int(a.points), a.seed)
+        print(f"=== {name}: checkpoint {a.checkpoints} and what follows it "
+              f"({'FTI_Finalize' if a.keep_last else 'until the library is idle'}) make {ops} operations; "
+              f"trying {len(points)} crash points")
+        for k in points:
+            _, failure = case.trial(k)
+            print(f"  cut after operation {k}: {'FAILED: ' + failure if failure else 'passed'}", flush=True)
+            if failure:
+                failures.append(k)
+    finally:
+        mount.unmount()
+    verdict = "passed" if not failures else f"FAILED at {' '.join(map(str, failures))}"
+    print(f"=== {name}: {len(points)} crash states of {ops} tried, {len(points) - len(failures)} passed: {verdict}")
+    if a.record:
+        with open(a.record, "a") as f:
+            f.write(f"{name}\t{ops}\t{len(points)}\t{len(points) - len(failures)}\t"
+                    f"{' '.join(map(str, failures)) or '-'}\n")
+    if not failures:
+        shutil.rmtree(a.workdir, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

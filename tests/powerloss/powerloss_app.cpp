@@ -1,0 +1,212 @@
+// The application of the power-loss crash-point tests (crash_points.py).
+// It goes through fti.h only, as an FTI application does.
+//
+//   powerloss_app write|write-finalize CONFIG LEVEL CHECKPOINTS STATE_DIR CONTROL ARM
+//   powerloss_app restart CONFIG LEVEL CHECKPOINTS STATE_DIR EXPECTED
+//
+// write: checkpoints 1 .. CHECKPOINTS at LEVEL (1 to 4, or 8: FTI_L4_DCP,
+// the first of them then written whole), each of data made from the
+// rank and the checkpoint's number. Before the last one, rank 0 sets the
+// power-loss file system's operation counter back to 0 through its control
+// file CONTROL and, when ARM > 0, arms the power cut after ARM operations.
+// Each rank appends the number of every checkpoint whose FTI_Checkpoint
+// returned success to STATE_DIR/committed.<rank>, made durable before the
+// next step (STATE_DIR is not on the file system that loses power): what
+// the application knew was safe when the power went. Then the ranks go on
+// "computing" (they sleep) until they are killed: FTI_Finalize would end
+// the execution, which removes its checkpoints. write-finalize calls
+// FTI_Finalize and exits instead (with keep_last_ckpt, which keeps the
+// last checkpoint for the next execution).
+//
+// restart: must restart from checkpoint EXPECTED or a newer one, with every
+// byte of every rank's data what that checkpoint held. Exit code 0 when it
+// does; 1 with the reason otherwise.
+#include <fcntl.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "fti.h"
+
+namespace {
+
+struct Arguments {
+    std::string mode;
+    std::string config;
+    int level = 0;
+    int checkpoints = 0;
+    std::string state_dir;
+    std::string control;  // write
+    long arm = 0;         // write
+    int expected = 0;     // restart
+};
+
+[[noreturn]] void usage() {
+    std::fprintf(stderr,
+                 "usage: powerloss_app write|write-finalize CONFIG LEVEL CHECKPOINTS STATE_DIR CONTROL ARM\n"
+                 "       powerloss_app restart CONFIG LEVEL CHECKPOINTS STATE_DIR EXPECTED\n");
+    std::exit(2);
+}
+
+Arguments parse(int argc, char** argv) {
+    if (argc < 2) usage();
+    Arguments a;
+    a.mode = argv[1];
+    if ((a.mode == "write" || a.mode == "write-finalize") && argc == 8) {
+        a.control = argv[6];
+        a.arm = std::atol(argv[7]);
+    } else if (a.mode == "restart" && argc == 7) {
+        a.expected = std::atoi(argv[6]);
+    } else {
+        usage();
+    }
+    a.config = argv[2];
+    a.level = std::atoi(argv[3]);
+    a.checkpoints = std::atoi(argv[4]);
+    a.state_dir = argv[5];
+    if (!(a.level >= 1 && a.level <= 4) && a.level != FTI_L4_DCP) usage();
+    if (a.checkpoints < 1) usage();
+    return a;
+}
+
+// The data of `rank` at checkpoint `number`: a size of its own per rank
+// (files of different sizes, and writes that end inside a page), bytes
+// that differ between ranks and checkpoints.
+std::size_t payload_size(int rank) {
+    return 40 * 1024 + 4096 * static_cast<std::size_t>(rank % 4) + 123 * rank + 1;
+}
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// The first half depends on the rank alone, the rest on the checkpoint's
+// number too: a differential checkpoint has blocks to skip and to write.
+void fill(std::vector<unsigned char>& data, int rank, int number) {
+    const std::uint64_t fixed = mix(static_cast<std::uint64_t>(rank) << 32);
+    const std::uint64_t changing = mix((static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(number));
+    for (std::size_t i = 0; i < data.size(); i += 8) {
+        const std::uint64_t word = mix((i < data.size() / 2 ? fixed : changing) + i);
+        std::memcpy(data.data() + i, &word, std::min<std::size_t>(8, data.size() - i));
+    }
+}
+
+void die(const char* what) {
+    std::fprintf(stderr, "powerloss_app: %s\n", what);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+// Appends "number\n" to STATE_DIR/committed.<rank> and makes it durable.
+void record_committed(const std::string& state_dir, int rank, int number) {
+    const std::string path = state_dir + "/committed." + std::to_string(rank);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    const std::string line = std::to_string(number) + "\n";
+    if (fd < 0 || ::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()) || ::fsync(fd) != 0) {
+        die("cannot record a committed checkpoint in the state folder");
+    }
+    ::close(fd);
+}
+
+// Writes commands to the power-loss file system's control file.
+void control(const std::string& path, const std::string& commands) {
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    if (fd < 0 || ::write(fd, commands.data(), commands.size()) != static_cast<ssize_t>(commands.size())) {
+        die("cannot write the power-loss file system's control file");
+    }
+    ::close(fd);
+}
+
+int write_run(const Arguments& a, int rank, std::vector<unsigned char>& payload, int& number) {
+    for (int n = 1; n <= a.checkpoints; ++n) {
+        number = n;
+        fill(payload, rank, n);
+        if (n == a.checkpoints) {
+            MPI_Barrier(FTI_COMM_WORLD);
+            if (rank == 0) control(a.control, a.arm > 0 ? "reset\narm " + std::to_string(a.arm) + "\n" : "reset\n");
+            MPI_Barrier(FTI_COMM_WORLD);
+        }
+        const int rc = FTI_Checkpoint(n, a.level);
+        if (rc != FTI_DONE) {
+            std::fprintf(stderr, "powerloss_app: rank %d: FTI_Checkpoint(%d, %d) returned %d\n", rank, n, a.level, rc);
+            return 1;
+        }
+        record_committed(a.state_dir, rank, n);
+    }
+    return 0;
+}
+
+int restart_run(const Arguments& a, int rank, std::vector<unsigned char>& payload, int& number) {
+    if (FTI_Status() == 0) {
+        if (a.expected == 0) return 0;
+        std::fprintf(stderr, "powerloss_app: rank %d: a fresh start, while checkpoint %d had been committed\n", rank,
+                     a.expected);
+        return 1;
+    }
+    number = -1;
+    const int rc = FTI_Recover();
+    if (rc != FTI_SCES) {
+        std::fprintf(stderr, "powerloss_app: rank %d: FTI_Recover returned %d (checkpoint %d had been committed)\n",
+                     rank, rc, a.expected);
+        return 1;
+    }
+    if (number < a.expected || number > a.checkpoints) {
+        std::fprintf(stderr, "powerloss_app: rank %d: recovered checkpoint %d; allowed: %d to %d\n", rank, number,
+                     a.expected, a.checkpoints);
+        return 1;
+    }
+    std::vector<unsigned char> wanted(payload.size());
+    fill(wanted, rank, number);
+    if (payload != wanted) {
+        std::size_t first = 0;
+        while (payload[first] == wanted[first]) ++first;
+        std::fprintf(stderr,
+                     "powerloss_app: rank %d: checkpoint %d recovered with wrong data (first at byte %zu of %zu)\n",
+                     rank, number, first, payload.size());
+        return 1;
+    }
+    int lowest = 0;
+    int highest = 0;
+    MPI_Allreduce(&number, &lowest, 1, MPI_INT, MPI_MIN, FTI_COMM_WORLD);
+    MPI_Allreduce(&number, &highest, 1, MPI_INT, MPI_MAX, FTI_COMM_WORLD);
+    if (lowest != highest) {
+        std::fprintf(stderr, "powerloss_app: ranks recovered different checkpoints (%d to %d)\n", lowest, highest);
+        return 1;
+    }
+    if (rank == 0) std::printf("powerloss_app: recovered checkpoint %d (committed: %d)\n", number, a.expected);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    MPI_Init(&argc, &argv);
+    const Arguments a = parse(argc, argv);
+    if (FTI_Init(a.config.c_str(), MPI_COMM_WORLD) != FTI_SCES) die("FTI_Init failed");
+    int rank = 0;
+    MPI_Comm_rank(FTI_COMM_WORLD, &rank);
+    int number = 0;
+    std::vector<unsigned char> payload(payload_size(rank));
+    FTI_Protect(0, &number, 1, FTI_INTG);
+    FTI_Protect(1, payload.data(), static_cast<std::int64_t>(payload.size()), FTI_CHAR);
+    const bool restart = a.mode == "restart";
+    const int failed = restart ? restart_run(a, rank, payload, number) : write_run(a, rank, payload, number);
+    if (a.mode == "write" && failed == 0) {
+        for (;;) ::pause();  // until the power cut's kill
+    }
+    int any_failed = 0;
+    MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, FTI_COMM_WORLD);
+    FTI_Finalize();
+    MPI_Finalize();
+    return any_failed;
+}
