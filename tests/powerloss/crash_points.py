@@ -54,6 +54,9 @@ def parse():
     p.add_argument("--torn", action="store_true")
     p.add_argument("--head", type=int, choices=(0, 1), default=0)
     p.add_argument("--keep-last", type=int, choices=(0, 1), default=0)
+    p.add_argument("--lose-node", type=int, help="after the cut, node N's local storage is gone too (L2, L3)")
+    p.add_argument("--restart-cuts", action="store_true",
+                   help="cut the power during the relaunch as well, and relaunch again")
     p.add_argument("--points", default=os.environ.get("MLCKPT_POWERLOSS_POINTS", "2"),
                    help="'all', or how many crash points to draw (default: $MLCKPT_POWERLOSS_POINTS, else 2)")
     p.add_argument("--seed", type=int, default=1)
@@ -194,25 +197,28 @@ class Case:
         write_config(self.config, self.root, self.a)
         self.mount.command("sync", "reset")
 
-    def all_committed(self):
-        """Whether every application rank saw its last checkpoint succeed."""
-        last = str(self.a.checkpoints)
+    def all_recorded(self, prefix, wanted=None):
+        """Whether every application rank has a STATE_DIR/<prefix>.<rank>
+        (whose last line is `wanted`, when given)."""
         done = 0
         for name in os.listdir(self.state):
-            with open(os.path.join(self.state, name)) as f:
-                done += f.read().split()[-1:] == [last]
+            if name.startswith(prefix + "."):
+                with open(os.path.join(self.state, name)) as f:
+                    done += wanted is None or f.read().split()[-1:] == [wanted]
         return done == self.a.ranks
 
     def run(self, mode, last, log_name):
         """Runs powerloss_app until it exits, the file system freezes (the
         armed cut), or, for `write`, it sits idle after its last checkpoint
         (every rank committed it and no operation for 0.3 s: what the
-        library does in the background is done). Returns the outcome
+        library does in the background is done), or, for `restart-stay`,
+        after its restart (every rank recovered). Returns the outcome
         (exited, frozen, idle, hang, or failed) and the log's path."""
         a = self.a
         args = [mode, self.config, str(a.level), str(a.checkpoints), self.state, last]
-        if mode != "restart":
+        if mode.startswith("write"):
             args = args[:-1] + [os.path.join(self.root, CONTROL), last]
+        idle_when = {"write": ("committed", str(a.checkpoints)), "restart-stay": ("restarted", None)}.get(mode)
         log_path = os.path.join(self.logs, log_name)
         with open(log_path, "w") as log:
             proc = subprocess.Popen([a.mpiexec, "--oversubscribe", "-n", str(self.ranks()), a.app] + args,
@@ -225,7 +231,7 @@ class Case:
                 if status.get("frozen") == "1":
                     outcome = "frozen"
                     break
-                if mode == "write" and self.all_committed():
+                if idle_when and self.all_recorded(*idle_when):
                     if status["ops"] != ops:
                         ops, still_since = status["ops"], time.monotonic()
                     elif time.monotonic() - still_since > 0.3:
@@ -243,17 +249,34 @@ class Case:
                 "exited" if rc == 0 else f"failed (exit code {rc})"
         return outcome, log_path
 
-    def trial(self, arm):
-        """One crash state: the run armed after `arm` operations (0: not armed), the cut, the restart."""
+    def lose_node(self):
+        """Node --lose-node's local storage is gone (its disk did not come back)."""
+        node = os.path.join(self.root, "local", f"node{self.a.lose_node}")
+        if os.path.isdir(node):
+            shutil.rmtree(node)
+        self.mount.command("sync")
+
+    def trial(self, arm, restart_arm=None):
+        """One crash state: the run armed after `arm` operations (0: not
+        armed), the cut, and the relaunch. With `restart_arm` (0: not
+        armed, and its operations counted) the relaunch is cut too, after
+        that many of its operations, and relaunched again: the second
+        relaunch must give what the first had to. Returns the operations
+        counted (of the write, or of the first relaunch when it is
+        counted) and the failure, or None."""
         self.fresh()
         tag = f"k{arm}" if arm else "counting"
+        if restart_arm:
+            tag += f".j{restart_arm}"
         mode = "write-finalize" if self.a.keep_last else "write"
-        outcome, write_log = self.run(mode, str(arm), f"{tag}.write.log")
+        logs = []
+        outcome, log = self.run(mode, str(arm), f"{tag}.write.log")
+        logs.append(log)
         ops = int(self.mount.status()["ops"])
         if outcome == "hang":
-            return ops, f"the writing run hung (bound {self.a.timeout} s): {write_log}"
+            return ops, f"the writing run hung (bound {self.a.timeout} s): {log}"
         if outcome.startswith("failed"):
-            return ops, f"the writing run {outcome} before the power cut: {write_log}"
+            return ops, f"the writing run {outcome} before the power cut: {log}"
         self.mount.command("cut")
         # What the cut left, kept for a failure's reader (the restart changes it).
         after_cut = os.path.join(self.logs, f"{tag}.after-cut")
@@ -261,16 +284,42 @@ class Case:
                         ignore=shutil.ignore_patterns(".powerloss.trash.*"))
         expected = committed(self.state)
         if arm == 0 and expected != self.a.checkpoints:
-            return ops, f"the counting run committed {expected} of {self.a.checkpoints} checkpoints: {write_log}"
+            return ops, f"the counting run committed {expected} of {self.a.checkpoints} checkpoints: {log}"
         if mode == "write-finalize" and outcome == "exited":
             expected = self.a.checkpoints  # FTI_Finalize returned: keep_last_ckpt kept the last one
-        outcome, restart_log = self.run("restart", str(expected), f"{tag}.restart.log")
+        if self.a.lose_node is not None:
+            self.lose_node()
+        if restart_arm is not None:
+            self.mount.command("reset", f"arm {restart_arm}" if restart_arm else "disarm")
+            outcome, log = self.run("restart-stay", str(expected), f"{tag}.restart1.log")
+            logs.append(log)
+            if restart_arm == 0:
+                ops = int(self.mount.status()["ops"])
+            if outcome not in ("frozen", "idle"):
+                return ops, f"the first relaunch {outcome} (committed before the cut: {expected}): {log}"
+            self.mount.command("cut")
+        outcome, log = self.run("restart", str(expected), f"{tag}.restart.log")
+        logs.append(log)
         if outcome != "exited":
-            return ops, f"the restart {outcome} (committed before the cut: {expected}): {restart_log}"
-        for log in (write_log, restart_log):
+            return ops, f"the relaunch {outcome} (committed before the cut: {expected}): {log}"
+        for log in logs:
             os.unlink(log)
         shutil.rmtree(after_cut)
         return ops, None
+
+
+def choose(ops, a, seed):
+    """The crash points to try of `ops`: all, or --points drawn."""
+    if a.points == "all" or int(a.points) >= ops:
+        return list(range(1, ops + 1))
+    return drawn_points(ops, int(a.points), seed)
+
+
+def case_name(a):
+    level = "L4 dCP" if a.level == 8 else f"L{a.level}"
+    extra = "".join([" torn" if a.torn else "", f" lose_node={a.lose_node}" if a.lose_node is not None else "",
+                     " restart_cuts" if a.restart_cuts else ""])
+    return f"{level} ckpt_io={a.io} model={a.model}{extra} head={a.head} keep_last={a.keep_last}"
 
 
 def main():
@@ -284,38 +333,51 @@ def main():
     if os.path.ismount(stale):  # left by a run that was killed
         subprocess.run(["fusermount3", "-u", "-z", stale], check=False)
     shutil.rmtree(a.workdir, ignore_errors=True)
-    name = f"{'L4 dCP' if a.level == 8 else f'L{a.level}'} ckpt_io={a.io} model={a.model}{' torn' if a.torn else ''} head={a.head} keep_last={a.keep_last}"
+    name = case_name(a)
     mount = PowerLossMount(a.fs, os.path.join(a.workdir, "backing"), os.path.join(a.workdir, "mnt"), a.model,
                            a.torn, a.seed)
     failures = []
+    tried = 0
+    restart_ops = 0
     try:
         case = Case(a, mount)
         ops, failure = case.trial(0)
+        if not failure and a.restart_cuts:
+            restart_ops, failure = case.trial(0, 0)
         if failure:
             print(f"=== {name}: the run without a cut failed: {failure}")
             return 1
-        if ops == 0:
-            print(f"=== {name}: checkpoint {a.checkpoints} made no operation the file system counts")
+        if ops == 0 or (a.restart_cuts and restart_ops == 0):
+            print(f"=== {name}: {'the relaunch' if ops else f'checkpoint {a.checkpoints}'} made no operation "
+                  f"the file system counts")
             return 1
-        points = list(range(1, ops + 1))
-        if a.points != "all" and int(a.points) < ops:
-            points = drawn_points(ops, int(a.points), a.seed)
+        # The cuts in the checkpoint; with --restart-cuts each relaunch is
+        # cut as well, after a number of its operations drawn per point.
+        # Then, with --restart-cuts, the cuts in a relaunch after a clean
+        # checkpoint (and the node's loss, with --lose-node).
+        plan = [(k, random.Random(a.seed + k).randint(1, restart_ops) if a.restart_cuts else None)
+                for k in choose(ops, a, a.seed)]
+        if a.restart_cuts:
+            plan += [(0, j) for j in choose(restart_ops, a, a.seed + 1)]
         print(f"=== {name}: checkpoint {a.checkpoints} and what follows it "
-              f"({'FTI_Finalize' if a.keep_last else 'until the library is idle'}) make {ops} operations; "
-              f"trying {len(points)} crash points")
-        for k in points:
-            _, failure = case.trial(k)
-            print(f"  cut after operation {k}: {'FAILED: ' + failure if failure else 'passed'}", flush=True)
+              f"({'FTI_Finalize' if a.keep_last else 'until the library is idle'}) make {ops} operations"
+              f"{f', the relaunch {restart_ops}' if a.restart_cuts else ''}; trying {len(plan)} crash states")
+        for k, j in plan:
+            _, failure = case.trial(k, j)
+            where = (f"cut after operation {k}" if k else "no cut in the checkpoint") + \
+                (f", then after operation {j} of the relaunch" if j else "")
+            print(f"  {where}: {'FAILED: ' + failure if failure else 'passed'}", flush=True)
+            tried += 1
             if failure:
-                failures.append(k)
+                failures.append(f"{k}" + (f"/{j}" if j else ""))
     finally:
         mount.unmount()
-    verdict = "passed" if not failures else f"FAILED at {' '.join(map(str, failures))}"
-    print(f"=== {name}: {len(points)} crash states of {ops} tried, {len(points) - len(failures)} passed: {verdict}")
+    verdict = "passed" if not failures else f"FAILED at {' '.join(failures)}"
+    print(f"=== {name}: {tried} crash states tried, {tried - len(failures)} passed: {verdict}")
     if a.record:
         with open(a.record, "a") as f:
-            f.write(f"{name}\t{ops}\t{len(points)}\t{len(points) - len(failures)}\t"
-                    f"{' '.join(map(str, failures)) or '-'}\n")
+            f.write(f"{name}\t{ops}\t{restart_ops or '-'}\t{tried}\t{tried - len(failures)}\t"
+                    f"{' '.join(failures) or '-'}\n")
     if not failures:
         shutil.rmtree(a.workdir, ignore_errors=True)
     return 1 if failures else 0

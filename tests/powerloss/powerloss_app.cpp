@@ -2,7 +2,7 @@
 // It goes through fti.h only, as an FTI application does.
 //
 //   powerloss_app write|write-finalize CONFIG LEVEL CHECKPOINTS STATE_DIR CONTROL ARM
-//   powerloss_app restart CONFIG LEVEL CHECKPOINTS STATE_DIR EXPECTED
+//   powerloss_app restart|restart-stay CONFIG LEVEL CHECKPOINTS STATE_DIR EXPECTED
 //
 // write: checkpoints 1 .. CHECKPOINTS at LEVEL (1 to 4, or 8: FTI_L4_DCP,
 // the first of them then written whole), each of data made from the
@@ -20,7 +20,10 @@
 //
 // restart: must restart from checkpoint EXPECTED or a newer one, with every
 // byte of every rank's data what that checkpoint held. Exit code 0 when it
-// does; 1 with the reason otherwise.
+// does; 1 with the reason otherwise. restart-stay: the same, but once it
+// has, each rank appends the checkpoint's number to STATE_DIR/restarted.<rank>
+// and the ranks go on computing until they are killed (a power cut during
+// the restart's own work, and after it).
 #include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
@@ -51,7 +54,7 @@ struct Arguments {
 [[noreturn]] void usage() {
     std::fprintf(stderr,
                  "usage: powerloss_app write|write-finalize CONFIG LEVEL CHECKPOINTS STATE_DIR CONTROL ARM\n"
-                 "       powerloss_app restart CONFIG LEVEL CHECKPOINTS STATE_DIR EXPECTED\n");
+                 "       powerloss_app restart|restart-stay CONFIG LEVEL CHECKPOINTS STATE_DIR EXPECTED\n");
     std::exit(2);
 }
 
@@ -62,7 +65,7 @@ Arguments parse(int argc, char** argv) {
     if ((a.mode == "write" || a.mode == "write-finalize") && argc == 8) {
         a.control = argv[6];
         a.arm = std::atol(argv[7]);
-    } else if (a.mode == "restart" && argc == 7) {
+    } else if ((a.mode == "restart" || a.mode == "restart-stay") && argc == 7) {
         a.expected = std::atoi(argv[6]);
     } else {
         usage();
@@ -107,13 +110,13 @@ void die(const char* what) {
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-// Appends "number\n" to STATE_DIR/committed.<rank> and makes it durable.
-void record_committed(const std::string& state_dir, int rank, int number) {
-    const std::string path = state_dir + "/committed." + std::to_string(rank);
+// Appends "number\n" to STATE_DIR/<what>.<rank> and makes it durable.
+void record(const std::string& state_dir, const char* what, int rank, int number) {
+    const std::string path = state_dir + "/" + what + "." + std::to_string(rank);
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     const std::string line = std::to_string(number) + "\n";
     if (fd < 0 || ::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()) || ::fsync(fd) != 0) {
-        die("cannot record a committed checkpoint in the state folder");
+        die("cannot write to the state folder");
     }
     ::close(fd);
 }
@@ -141,7 +144,7 @@ int write_run(const Arguments& a, int rank, std::vector<unsigned char>& payload,
             std::fprintf(stderr, "powerloss_app: rank %d: FTI_Checkpoint(%d, %d) returned %d\n", rank, n, a.level, rc);
             return 1;
         }
-        record_committed(a.state_dir, rank, n);
+        record(a.state_dir, "committed", rank, n);
     }
     return 0;
 }
@@ -199,9 +202,10 @@ int main(int argc, char** argv) {
     std::vector<unsigned char> payload(payload_size(rank));
     FTI_Protect(0, &number, 1, FTI_INTG);
     FTI_Protect(1, payload.data(), static_cast<std::int64_t>(payload.size()), FTI_CHAR);
-    const bool restart = a.mode == "restart";
+    const bool restart = a.mode.rfind("restart", 0) == 0;
     const int failed = restart ? restart_run(a, rank, payload, number) : write_run(a, rank, payload, number);
-    if (a.mode == "write" && failed == 0) {
+    if (a.mode == "restart-stay" && failed == 0) record(a.state_dir, "restarted", rank, number);
+    if ((a.mode == "write" || a.mode == "restart-stay") && failed == 0) {
         for (;;) ::pause();  // until the power cut's kill
     }
     int any_failed = 0;
