@@ -29,8 +29,10 @@ Exit code 0 when every crash state passed, 1 when one failed, 77 when FUSE
 cannot be mounted here (with the reason), 2 on a usage error.
 """
 import argparse
+import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -45,6 +47,7 @@ def parse():
     p.add_argument("--fs", required=True, help="mlckpt_powerloss_fs")
     p.add_argument("--app", required=True, help="powerloss_app")
     p.add_argument("--mpiexec", required=True, help="the launcher (tests/support/mpiexec.sh)")
+    p.add_argument("--tool", help="the mlckpt tool: mlckpt verify must name the checkpoint the relaunch takes")
     p.add_argument("--workdir", required=True)
     p.add_argument("--level", type=int, choices=(1, 2, 3, 4, 8), required=True, help="8: FTI_L4_DCP")
     p.add_argument("--io", type=int, choices=(1, 2, 3, 4, 5), required=True, help="ckpt_io")
@@ -249,6 +252,20 @@ class Case:
                 "exited" if rc == 0 else f"failed (exit code {rc})"
         return outcome, log_path
 
+    def verify_says(self):
+        """The checkpoint `mlckpt verify` says a restart takes (None: none),
+        with --tool; and its failure, or None."""
+        if not self.a.tool:
+            return None, None
+        done = subprocess.run([self.a.tool, "verify", "--json", self.config], capture_output=True, text=True)
+        if done.returncode not in (0, 1):
+            return None, f"mlckpt verify failed (exit code {done.returncode}): {done.stderr.strip()}"
+        try:
+            checkpoint = json.loads(done.stdout)["restart"]["checkpoint"]
+        except (ValueError, KeyError, TypeError) as e:
+            return None, f"mlckpt verify --json printed no restart line ({e})"
+        return (checkpoint["id"] if checkpoint else None), None
+
     def lose_node(self):
         """Node --lose-node's local storage is gone (its disk did not come back)."""
         node = os.path.join(self.root, "local", f"node{self.a.lose_node}")
@@ -265,6 +282,7 @@ class Case:
         counted (of the write, or of the first relaunch when it is
         counted) and the failure, or None."""
         self.fresh()
+        self.restarted = None
         tag = f"k{arm}" if arm else "counting"
         if restart_arm:
             tag += f".j{restart_arm}"
@@ -298,10 +316,21 @@ class Case:
             if outcome not in ("frozen", "idle"):
                 return ops, f"the first relaunch {outcome} (committed before the cut: {expected}): {log}"
             self.mount.command("cut")
+        verified, failure = self.verify_says()
+        if failure:
+            return ops, failure
         outcome, log = self.run("restart", str(expected), f"{tag}.restart.log")
         logs.append(log)
         if outcome != "exited":
             return ops, f"the relaunch {outcome} (committed before the cut: {expected}): {log}"
+        if self.a.tool:
+            with open(log) as f:
+                found = re.search(r"recovered checkpoint (\d+)", f.read())
+            restarted = int(found.group(1)) if found else None
+            self.restarted = restarted
+            if verified != restarted:
+                return ops, (f"mlckpt verify named checkpoint {verified} for the restart, the relaunch "
+                             f"restarted from {restarted}: {log}")
         for log in logs:
             os.unlink(log)
         shutil.rmtree(after_cut)
@@ -366,7 +395,8 @@ def main():
             _, failure = case.trial(k, j)
             where = (f"cut after operation {k}" if k else "no cut in the checkpoint") + \
                 (f", then after operation {j} of the relaunch" if j else "")
-            print(f"  {where}: {'FAILED: ' + failure if failure else 'passed'}", flush=True)
+            agreed = f" (restarted from checkpoint {case.restarted}, as mlckpt verify said)" if a.tool else ""
+            print(f"  {where}: {'FAILED: ' + failure if failure else 'passed' + agreed}", flush=True)
             tried += 1
             if failure:
                 failures.append(f"{k}" + (f"/{j}" if j else ""))
