@@ -57,6 +57,9 @@ def parse():
     p.add_argument("--torn", action="store_true")
     p.add_argument("--head", type=int, choices=(0, 1), default=0)
     p.add_argument("--keep-last", type=int, choices=(0, 1), default=0)
+    p.add_argument("--icp", action="store_true", help="checkpoints through FTI_InitICP .. FTI_FinalizeICP")
+    p.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                   help="a configuration key of the case (over the test suite's and the options')")
     p.add_argument("--lose-node", type=int, help="after the cut, node N's local storage is gone too (L2, L3)")
     p.add_argument("--restart-cuts", action="store_true",
                    help="cut the power during the relaunch as well, and relaunch again")
@@ -119,11 +122,18 @@ def write_config(path, root, a):
     """The test suite's configuration (tests/support/write_config.sh), with the case's [basic] keys."""
     subprocess.run(["bash", WRITE_CONFIG, path, root, "2", "2"], check=True)
     inline = "0" if a.head else "1"
-    keys = {"head": a.head, "ckpt_io": a.io, "keep_last_ckpt": a.keep_last, "enable_dcp": int(a.level == 8),
-            "dcp_block_size": 4096, "inline_l2": inline, "inline_l3": inline, "inline_l4": inline}
+    sections = {"basic": {"head": a.head, "ckpt_io": a.io, "keep_last_ckpt": a.keep_last,
+                          "enable_dcp": int(a.level == 8), "dcp_block_size": 4096, "inline_l2": inline,
+                          "inline_l3": inline, "inline_l4": inline}}
+    for setting in a.set:
+        section, key, value = re.fullmatch(r"(\w+)\.(\w+)=(.*)", setting).groups()
+        sections.setdefault(section, {})[key] = value
     with open(path) as f:
         text = f.read()
-    text = text.replace("[basic]\n", "[basic]\n" + "".join(f"{k} = {v}\n" for k, v in keys.items()), 1)
+    for section, keys in sections.items():
+        lines = "".join(f"{k} = {v}\n" for k, v in keys.items())
+        header = f"[{section}]\n"
+        text = text.replace(header, header + lines, 1) if header in text else text + header + lines
     with open(path, "w") as f:
         f.write(text)
         f.flush()
@@ -225,7 +235,8 @@ class Case:
         log_path = os.path.join(self.logs, log_name)
         with open(log_path, "w") as log:
             proc = subprocess.Popen([a.mpiexec, "--oversubscribe", "-n", str(self.ranks()), a.app] + args,
-                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                    env=dict(os.environ, MLCKPT_POWERLOSS_ICP="1" if a.icp else "0"))
             deadline = time.monotonic() + a.timeout
             outcome = None
             ops, still_since = None, time.monotonic()
@@ -346,7 +357,7 @@ def choose(ops, a, seed):
 
 def case_name(a):
     level = "L4 dCP" if a.level == 8 else f"L{a.level}"
-    extra = "".join([" torn" if a.torn else "", f" lose_node={a.lose_node}" if a.lose_node is not None else "",
+    extra = "".join([" torn" if a.torn else "", " icp" if a.icp else "", "".join(f" {x}" for x in a.set), f" lose_node={a.lose_node}" if a.lose_node is not None else "",
                      " restart_cuts" if a.restart_cuts else ""])
     return f"{level} ckpt_io={a.io} model={a.model}{extra} head={a.head} keep_last={a.keep_last}"
 

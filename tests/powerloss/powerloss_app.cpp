@@ -18,6 +18,9 @@
 // FTI_Finalize and exits instead (with keep_last_ckpt, which keeps the
 // last checkpoint for the next execution).
 //
+// With MLCKPT_POWERLOSS_ICP=1 in the environment, each checkpoint is taken
+// incrementally (FTI_InitICP, FTI_AddVarICP, FTI_FinalizeICP).
+//
 // restart: must restart from checkpoint EXPECTED or a newer one, with every
 // byte of every rank's data what that checkpoint held. Exit code 0 when it
 // does; 1 with the reason otherwise. restart-stay: the same, but once it
@@ -49,6 +52,7 @@ struct Arguments {
     std::string control;  // write
     long arm = 0;         // write
     int expected = 0;     // restart
+    bool icp = false;     // MLCKPT_POWERLOSS_ICP=1: checkpoints through FTI_InitICP
 };
 
 [[noreturn]] void usage() {
@@ -74,6 +78,8 @@ Arguments parse(int argc, char** argv) {
     a.level = std::atoi(argv[3]);
     a.checkpoints = std::atoi(argv[4]);
     a.state_dir = argv[5];
+    const char* icp = std::getenv("MLCKPT_POWERLOSS_ICP");
+    a.icp = icp != nullptr && std::string(icp) == "1";
     if (!(a.level >= 1 && a.level <= 4) && a.level != FTI_L4_DCP) usage();
     if (a.checkpoints < 1) usage();
     return a;
@@ -130,6 +136,16 @@ void control(const std::string& path, const std::string& commands) {
     ::close(fd);
 }
 
+// FTI_InitICP, a variable at a time, FTI_FinalizeICP: FTI_DONE when the
+// checkpoint is taken.
+int checkpoint_incrementally(int number, int level) {
+    if (FTI_InitICP(number, level, 1) != FTI_SCES) return FTI_NSCS;
+    for (int id : {0, 1}) {
+        if (FTI_AddVarICP(id) != FTI_SCES) return FTI_NSCS;
+    }
+    return FTI_FinalizeICP();
+}
+
 int write_run(const Arguments& a, int rank, std::vector<unsigned char>& payload, int& number) {
     for (int n = 1; n <= a.checkpoints; ++n) {
         number = n;
@@ -139,9 +155,10 @@ int write_run(const Arguments& a, int rank, std::vector<unsigned char>& payload,
             if (rank == 0) control(a.control, a.arm > 0 ? "reset\narm " + std::to_string(a.arm) + "\n" : "reset\n");
             MPI_Barrier(FTI_COMM_WORLD);
         }
-        const int rc = FTI_Checkpoint(n, a.level);
+        const int rc = a.icp ? checkpoint_incrementally(n, a.level) : FTI_Checkpoint(n, a.level);
         if (rc != FTI_DONE) {
-            std::fprintf(stderr, "powerloss_app: rank %d: FTI_Checkpoint(%d, %d) returned %d\n", rank, n, a.level, rc);
+            std::fprintf(stderr, "powerloss_app: rank %d: checkpoint %d at level %d%s returned %d\n", rank, n, a.level,
+                         a.icp ? " (FTI_FinalizeICP)" : "", rc);
             return 1;
         }
         record(a.state_dir, "committed", rank, n);
