@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <set>
 
 #include "checkpoint/level_work.hpp"
 #include "common/fault_injection.hpp"
 #include "common/plural.hpp"
+#include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "store/checkpoint_store.hpp"
 #include "store/rank_meta.hpp"
@@ -224,9 +226,7 @@ std::string ScrSession::route_file(const std::string& name) {
     }
     fs::path path;
     if (settings_.cache_bypass) {
-        std::error_code ec;
-        fs::create_directories(rn.origpath, ec);
-        if (ec) fail(ErrorKind::io, "cannot create the directory '" + rn.origpath.string() + "': " + ec.message());
+        make_dirs(settings_.prefix, rn.origpath);  // each new directory synced into its parent
         path = rn.origpath / rn.origname;
     } else {
         const fs::path dir = ctx_.layout.routed_dir(out.ref, ctx_.rank(), ctx_.topo.node_id);
@@ -240,6 +240,10 @@ std::string ScrSession::route_file(const std::string& name) {
 
 std::vector<FileRecord> ScrSession::seal_files(const Output& out, std::optional<std::string>& problem) const {
     std::vector<FileRecord> records;
+    // The application created its files: their names are durable once their
+    // directories are synced (each file's data is, by seal_routed_file),
+    // before the dataset is committed (docs/scr.md, "Power loss").
+    std::set<fs::path> dirs;
     for (std::size_t i = 0; i < out.names.size(); ++i) {
         std::error_code ec;
         if (!fs::exists(out.paths[i], ec)) {
@@ -250,9 +254,18 @@ std::vector<FileRecord> ScrSession::seal_files(const Output& out, std::optional<
         try {
             records.push_back(
                 seal_routed_file(out.paths[i], out.names[i], ctx_.rank(), ctx_.topo.node_id, ctx_.io_buffer_bytes()));
+            dirs.insert(out.paths[i].parent_path());
         } catch (const Error& e) {
             problem = "'" + out.names[i].orig + "' was routed but cannot be sealed: " + e.what();
             break;
+        }
+    }
+    for (const fs::path& dir : dirs) {
+        if (problem) break;
+        try {
+            sync_dir(dir);
+        } catch (const Error& e) {
+            problem = std::string("a directory of the dataset's files cannot be synced: ") + e.what();
         }
     }
     return records;
@@ -354,9 +367,7 @@ void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<
         for (const FileRecord& f : records) {
             if (f.type != "FULL") continue;
             const fs::path source = ctx_.layout.routed_dir(cached, ctx_.rank(), ctx_.topo.node_id) / f.file;
-            std::error_code ec;
-            fs::create_directories(f.origpath, ec);
-            copy_verified(source, Directory::open(f.origpath), f, ctx_.io_buffer_bytes());
+            copy_verified(source, make_dirs(settings_.prefix, f.origpath), f, ctx_.io_buffer_bytes());
         }
         fault_point("during_flush", ctx_.rank(), cached.seq);
     });

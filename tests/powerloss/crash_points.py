@@ -45,7 +45,10 @@ CONTROL = ".powerloss"
 def parse():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--fs", required=True, help="mlckpt_powerloss_fs")
-    p.add_argument("--app", required=True, help="powerloss_app")
+    p.add_argument("--app", required=True, help="powerloss_app (with --interface scr: scr_powerloss_app)")
+    p.add_argument("--interface", choices=("fti", "scr"), default="fti",
+                   help="scr: the application writes its own files through scr.h; --level is then its kind "
+                        "(1 SINGLE, 2 PARTNER, 3 XOR, 4 SINGLE flushed to the prefix), --io is not used")
     p.add_argument("--mpiexec", required=True, help="the launcher (tests/support/mpiexec.sh)")
     p.add_argument("--tool", help="the mlckpt tool: mlckpt verify must name the checkpoint the relaunch takes")
     p.add_argument("--workdir", required=True)
@@ -228,7 +231,8 @@ class Case:
         after its restart (every rank recovered). Returns the outcome
         (exited, frozen, idle, hang, or failed) and the log's path."""
         a = self.a
-        args = [mode, self.config, str(a.level), str(a.checkpoints), self.state, last]
+        args = [mode, self.config if a.interface == "fti" else self.root, str(a.level), str(a.checkpoints),
+                self.state, last]
         if mode.startswith("write"):
             args = args[:-1] + [os.path.join(self.root, CONTROL), last]
         idle_when = {"write": ("committed", str(a.checkpoints)), "restart-stay": ("restarted", None)}.get(mode)
@@ -266,7 +270,7 @@ class Case:
     def verify_says(self):
         """The checkpoint `mlckpt verify` says a restart takes (None: none),
         with --tool; and its failure, or None."""
-        if not self.a.tool:
+        if not self.a.tool or self.a.interface != "fti":
             return None, None
         done = subprocess.run([self.a.tool, "verify", "--json", self.config], capture_output=True, text=True)
         if done.returncode not in (0, 1):
@@ -279,7 +283,7 @@ class Case:
 
     def lose_node(self):
         """Node --lose-node's local storage is gone (its disk did not come back)."""
-        node = os.path.join(self.root, "local", f"node{self.a.lose_node}")
+        node = os.path.join(self.root, "local" if self.a.interface == "fti" else "cache", f"node{self.a.lose_node}")
         if os.path.isdir(node):
             shutil.rmtree(node)
         self.mount.command("sync")
@@ -334,7 +338,7 @@ class Case:
         logs.append(log)
         if outcome != "exited":
             return ops, f"the relaunch {outcome} (committed before the cut: {expected}): {log}"
-        if self.a.tool:
+        if self.a.tool and self.a.interface == "fti":
             with open(log) as f:
                 found = re.search(r"recovered checkpoint (\d+)", f.read())
             restarted = int(found.group(1)) if found else None
@@ -356,6 +360,11 @@ def choose(ops, a, seed):
 
 
 def case_name(a):
+    if a.interface == "scr":
+        kind = {1: "SINGLE", 2: "PARTNER", 3: "XOR", 4: "SINGLE flushed"}[a.level]
+        extra = (f" lose_node={a.lose_node}" if a.lose_node is not None else "") + \
+            (" restart_cuts" if a.restart_cuts else "")
+        return f"scr.h {kind} model={a.model}{' torn' if a.torn else ''}{extra}"
     level = "L4 dCP" if a.level == 8 else f"L{a.level}"
     extra = "".join([" torn" if a.torn else "", " icp" if a.icp else "", "".join(f" {x}" for x in a.set), f" lose_node={a.lose_node}" if a.lose_node is not None else "",
                      " restart_cuts" if a.restart_cuts else ""])
@@ -406,7 +415,8 @@ def main():
             _, failure = case.trial(k, j)
             where = (f"cut after operation {k}" if k else "no cut in the checkpoint") + \
                 (f", then after operation {j} of the relaunch" if j else "")
-            agreed = f" (restarted from checkpoint {case.restarted}, as mlckpt verify said)" if a.tool else ""
+            agreed = f" (restarted from checkpoint {case.restarted}, as mlckpt verify said)" \
+                if a.tool and a.interface == "fti" else ""
             print(f"  {where}: {'FAILED: ' + failure if failure else 'passed' + agreed}", flush=True)
             tried += 1
             if failure:
