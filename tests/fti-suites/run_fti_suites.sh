@@ -493,6 +493,17 @@ else
   done
 fi
 
+# The hdf5 suite also runs two programs of FTI's build that use HDF5 alone
+# (they make the pattern file the checkpoints are compared with): without
+# them every case fails for a reason that is not mlckpt's, so refuse.
+for s in "${RUN[@]}"; do
+  [ "${s%%:*}" = hdf5 ] || continue
+  for exe in hdf5CreateBasePattern.exe hdf5noFTI.exe; do
+    [ -x "$FTI_BUILD/testing/suites/${s#*:}/$exe" ] ||
+      die "suite hdf5 needs FTI's $exe in FTI_BUILD/testing/suites/${s#*:}, which FTI builds with -DENABLE_HDF5=ON (FTI_BUILD was configured without it?); rebuild FTI so, or leave hdf5 out"
+  done
+done
+
 # MPI as root, oversubscribed (FTI's suites run 8-68 ranks).
 if [ "$(id -u)" = 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
