@@ -17,10 +17,12 @@ void store_le(std::byte* at, T value) {
 // Reads a little-endian value, or a big-endian one when `big_endian`.
 template <typename T>
 T load(const std::byte* at, bool big_endian = false) {
-    std::make_unsigned_t<T> v = 0;
+    using U = std::make_unsigned_t<T>;
+    U v = 0;
     for (std::size_t i = 0; i < sizeof(T); ++i) {
         std::size_t shift = 8 * (big_endian ? sizeof(T) - 1 - i : i);
-        v |= static_cast<std::make_unsigned_t<T>>(static_cast<std::uint8_t>(at[i])) << shift;
+        // Narrower than int, the shift is done in int: cast back explicitly.
+        v = static_cast<U>(v | static_cast<U>(static_cast<U>(static_cast<std::uint8_t>(at[i])) << shift));
     }
     return static_cast<T>(v);
 }

@@ -93,7 +93,7 @@ TEST(L2, TwoNonAdjacentNodesLost) {
     survives(FTI_L2, {0, 2});
 }
 TEST(L2, TwoAdjacentNodesLost) {
-    does_not_survive(FTI_L2, {1, 2}, {{"and its partner copy on node 2 are both lost"}});
+    does_not_survive(FTI_L2, {1, 2}, {{"and its partner copy on node 2 are both lost"}, ""});
 }
 
 TEST(L3, NoLoss) {
@@ -106,7 +106,7 @@ TEST(L3, HalfOfTheGroupLost) {
     survives(FTI_L3, {0, 1});
 }
 TEST(L3, HalfOfTheGroupPlusOneLost) {
-    does_not_survive(FTI_L3, {0, 1, 3}, {{"lost 6 of its 8 files"}});
+    does_not_survive(FTI_L3, {0, 1, 3}, {{"lost 6 of its 8 files"}, ""});
 }
 // Eight nodes or more, two groups: each group rebuilds its own half.
 TEST(L3, HalfOfEachGroupLost) {
