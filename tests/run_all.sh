@@ -95,7 +95,8 @@ if [[ -n $power_loss ]]; then
     build "$repo/build" "${optimised[@]}" -DMLCKPT_POWERLOSS_POINTS=all
     mkdir -p "$power_loss"
     power_loss=$(cd "$power_loss" && pwd)
-    : > "$power_loss/cases.tsv"
+    printf 'case\tcheckpoint operations\trelaunch operations\tcrash states tried\tpassed\tfailed at (k or k/j)\n' \
+        > "$power_loss/cases.tsv"
     echo "== power loss: every crash point of every case; lines in $power_loss/cases.tsv"
     # Hours, not minutes: the cases' timeouts are configured with "all".
     MLCKPT_POWERLOSS_RECORD=$power_loss/cases.tsv \
