@@ -2,9 +2,11 @@
 """Power cuts at every crash point of a checkpoint (docs/power-loss.md).
 
     crash_points.py --fs FS_BINARY --app APP --mpiexec MPIEXEC --workdir DIR
-                    --level L --io IO [--ranks 4] [--checkpoints 2]
+                    --level L --io IO [--interface fti|scr] [--tool MLCKPT]
                     [--model data|strict] [--torn] [--head 0|1] [--keep-last 0|1]
-                    [--points all|N] [--seed S] [--record FILE] [--timeout S]
+                    [--icp] [--set SECTION.KEY=VALUE ...] [--lose-node N]
+                    [--restart-cuts] [--points all|N] [--seed S] [--record FILE]
+                    [--timeout S] [--checkpoints 2]
 
 Mounts the power-loss file system over DIR/backing at DIR/mnt; every
 directory of the checkpoints (ckpt_dir, glbl_dir, meta_dir) and the
@@ -40,6 +42,7 @@ import sys
 import time
 
 CONTROL = ".powerloss"
+RANKS = 4  # application ranks: 2 simulated nodes of 2, one group (L2 and L3 have their partners)
 
 
 def parse():
@@ -54,7 +57,6 @@ def parse():
     p.add_argument("--workdir", required=True)
     p.add_argument("--level", type=int, choices=(1, 2, 3, 4, 8), required=True, help="8: FTI_L4_DCP")
     p.add_argument("--io", type=int, choices=(1, 2, 3, 4, 5), required=True, help="ckpt_io")
-    p.add_argument("--ranks", type=int, default=4)
     p.add_argument("--checkpoints", type=int, default=2)
     p.add_argument("--model", choices=("data", "strict"), default="strict")
     p.add_argument("--torn", action="store_true")
@@ -204,7 +206,7 @@ class Case:
 
     def ranks(self):
         # With heads, one rank of each node of two is the node's head.
-        return self.a.ranks * 2 if self.a.head else self.a.ranks
+        return RANKS * 2 if self.a.head else RANKS
 
     def fresh(self):
         self.mount.wipe()
@@ -221,7 +223,7 @@ class Case:
             if name.startswith(prefix + "."):
                 with open(os.path.join(self.state, name)) as f:
                     done += wanted is None or f.read().split()[-1:] == [wanted]
-        return done == self.a.ranks
+        return done == RANKS
 
     def run(self, mode, last, log_name):
         """Runs powerloss_app until it exits, the file system freezes (the
