@@ -336,7 +336,8 @@ TEST(Config, ValuesFtiReplacesLoadWithAWarning) {
          }},
         // FTI takes up to 10 layers (its message says "< 10", its check is > 10).
         {"enable_dcp = 1\ndcp_stack_size = 10", "", [](const Config& c) { EXPECT_EQ(c.dcp_stack_size, 10); }},
-        {"enable_dcp = 1\ndcp_stack_size = 11", "[basic] dcp_stack_size = 11: not from 1 to 10; the default, 5, is used",
+        {"enable_dcp = 1\ndcp_stack_size = 11",
+         "[basic] dcp_stack_size = 11: not from 1 to 10; the default, 5, is used",
          [](const Config& c) { EXPECT_EQ(c.dcp_stack_size, 5); }},
         {"enable_dcp = 1\ndcp_stack_size = 0", "[basic] dcp_stack_size = 0: not from 1 to 10; the default, 5, is used",
          [](const Config& c) { EXPECT_EQ(c.dcp_stack_size, 5); }},
