@@ -27,7 +27,6 @@
 // has, each rank appends the checkpoint's number to STATE_DIR/restarted.<rank>
 // and the ranks go on computing until they are killed (a power cut during
 // the restart's own work, and after it).
-#include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -39,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "app_records.hpp"
 #include "fti.h"
 
 namespace {
@@ -110,30 +110,14 @@ void fill(std::vector<unsigned char>& data, int rank, int number) {
     }
 }
 
-void die(const char* what) {
-    std::fprintf(stderr, "powerloss_app: %s\n", what);
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
+[[noreturn]] void die(const std::string& what) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    powerloss::abort_job("powerloss_app", rank, what);
 }
 
-// Appends "number\n" to STATE_DIR/<what>.<rank> and makes it durable.
 void record(const std::string& state_dir, const char* what, int rank, int number) {
-    const std::string path = state_dir + "/" + what + "." + std::to_string(rank);
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    const std::string line = std::to_string(number) + "\n";
-    if (fd < 0 || ::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()) || ::fsync(fd) != 0) {
-        die("cannot write to the state folder");
-    }
-    ::close(fd);
-}
-
-// Writes commands to the power-loss file system's control file.
-void control(const std::string& path, const std::string& commands) {
-    const int fd = ::open(path.c_str(), O_WRONLY);
-    if (fd < 0 || ::write(fd, commands.data(), commands.size()) != static_cast<ssize_t>(commands.size())) {
-        die("cannot write the power-loss file system's control file");
-    }
-    ::close(fd);
+    if (!powerloss::record(state_dir, what, rank, number)) die("cannot write to the state folder");
 }
 
 // FTI_InitICP, a variable at a time, FTI_FinalizeICP: FTI_DONE when the
@@ -152,7 +136,9 @@ int write_run(const Arguments& a, int rank, std::vector<unsigned char>& payload,
         fill(payload, rank, n);
         if (n == a.checkpoints) {
             MPI_Barrier(FTI_COMM_WORLD);
-            if (rank == 0) control(a.control, a.arm > 0 ? "reset\narm " + std::to_string(a.arm) + "\n" : "reset\n");
+            if (rank == 0 && !powerloss::control(a.control, powerloss::arm_commands(a.arm))) {
+                die("cannot write the power-loss file system's control file");
+            }
             MPI_Barrier(FTI_COMM_WORLD);
         }
         const int rc = a.icp ? checkpoint_incrementally(n, a.level) : FTI_Checkpoint(n, a.level);

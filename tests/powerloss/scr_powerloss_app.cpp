@@ -15,7 +15,6 @@
 // before the last, then computes on; restart must load dataset EXPECTED or
 // a newer one with every byte right (restart-stay records it in
 // restarted.<rank> and computes on).
-#include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -25,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "app_records.hpp"
 #include "scr.h"
 
 namespace {
@@ -32,10 +32,7 @@ namespace {
 int g_rank = 0;
 
 [[noreturn]] void die(const std::string& what) {
-    std::fprintf(stderr, "scr_powerloss_app: rank %d: %s\n", g_rank, what.c_str());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    std::exit(1);
+    powerloss::abort_job("scr_powerloss_app", g_rank, what);
 }
 
 std::vector<char> content(int dataset, int rank) {
@@ -56,21 +53,7 @@ std::string file_of(const std::string& root, int dataset, int rank) {
 }
 
 void record(const std::string& state_dir, const char* what, int number) {
-    const std::string path = state_dir + "/" + what + "." + std::to_string(g_rank);
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    const std::string line = std::to_string(number) + "\n";
-    if (fd < 0 || ::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()) || ::fsync(fd) != 0) {
-        die("cannot write to the state folder");
-    }
-    ::close(fd);
-}
-
-void control(const std::string& path, const std::string& commands) {
-    const int fd = ::open(path.c_str(), O_WRONLY);
-    if (fd < 0 || ::write(fd, commands.data(), commands.size()) != static_cast<ssize_t>(commands.size())) {
-        die("cannot write the power-loss file system's control file");
-    }
-    ::close(fd);
+    if (!powerloss::record(state_dir, what, g_rank, number)) die("cannot write to the state folder");
 }
 
 void configure(const std::string& root, int kind) {
@@ -169,7 +152,9 @@ int main(int argc, char** argv) {
             if (d == datasets) {
                 MPI_Barrier(MPI_COMM_WORLD);
                 const long arm = std::atol(argv[7]);
-                if (g_rank == 0) control(argv[6], arm > 0 ? "reset\narm " + std::to_string(arm) + "\n" : "reset\n");
+                if (g_rank == 0 && !powerloss::control(argv[6], powerloss::arm_commands(arm))) {
+                    die("cannot write the power-loss file system's control file");
+                }
                 MPI_Barrier(MPI_COMM_WORLD);
             }
             if (write_dataset(root, d)) {
