@@ -67,6 +67,16 @@ struct Data {
     std::vector<double> doubles;
 };
 
+// Phase 1 of the scenarios that start a dCP stack: `start` (FTI_Init, the
+// data protected), then checkpoints 1 (whole) and 2 (a tenth of the blocks
+// changed). False after a fatal failure.
+bool first_two_checkpoints(const std::function<void()>& start, std::optional<Data>& data) {
+    start();
+    if (::testing::Test::HasFatalFailure()) return false;
+    data->checkpoint_whole_then_a_tenth();
+    return !::testing::Test::HasFatalFailure();
+}
+
 // A restart: FTI_Recover brings back the data of `version`, bit for bit.
 void expect_restart_recovers(Data& d, int version) {
     EXPECT_EQ(FTI_Status(), 1);
@@ -373,11 +383,7 @@ void restarts_from_files_named_otherwise(const char* io_before, const char* io_a
         EXPECT_EQ(data->doubles, expected.doubles);
     };
     if (phase() == 1) {
-        start();
-        if (::testing::Test::HasFatalFailure()) return;
-        Data& d = *data;
-        d.checkpoint_whole_then_a_tenth();
-        if (::testing::Test::HasFatalFailure()) return;
+        if (!first_two_checkpoints(start, data)) return;
         applied_dcp_file(io_before);
         return;  // crash
     }
@@ -506,11 +512,8 @@ TEST(Dcp, LayersFallBackToTheNewestIntactOnEveryRank) {
         e.touch_every_tenth_block();
     };
     if (phase() == 1) {
-        start();
-        if (::testing::Test::HasFatalFailure()) return;
+        if (!first_two_checkpoints(start, data)) return;
         Data& d = *data;
-        d.checkpoint_whole_then_a_tenth();
-        if (::testing::Test::HasFatalFailure()) return;
         d.bytes[5] ^= 0x11;
         ASSERT_FTI(FTI_DONE, FTI_Checkpoint(3, FTI_L4_DCP));
         const LayeredFile mine = layered_file_of(app_rank());
