@@ -146,13 +146,15 @@ def write_config(path, root, a):
 
 
 def session_processes(sid):
+    """The live processes of session `sid`: a zombie is dead already (the
+    launcher, our child, stays one until we reap it)."""
     pids = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as f:
                     fields = f.read().rsplit(")", 1)[1].split()
-                if int(fields[3]) == sid:  # field 6 of stat: the session
+                if int(fields[3]) == sid and fields[0] != "Z":  # fields 6 and 3 of stat: session, state
                     pids.append(int(entry))
             except (OSError, IndexError, ValueError):
                 pass
