@@ -242,7 +242,7 @@ std::vector<FileRecord> ScrSession::seal_files(const Output& out, std::optional<
     std::vector<FileRecord> records;
     // The application created its files: their names are durable once their
     // directories are synced (each file's data is, by seal_routed_file),
-    // before the dataset is committed (docs/scr.md, "Power loss").
+    // before the dataset is committed (docs/scr.md, "What differs from SCR").
     std::set<fs::path> dirs;
     for (std::size_t i = 0; i < out.names.size(); ++i) {
         std::error_code ec;
