@@ -20,14 +20,16 @@
 #                                       failure. Run it before resolving an
 #                                       issue that touches the MPI paths:
 #                                       flakiness shows there, not to users.
-#   bash tests/run_all.sh --power-loss [RECORD_DIR]
+#   bash tests/run_all.sh --power-loss [RECORD_DIR [REGEX]]
 #                                       optimised build only: every power-
-#                                       loss case (label powerloss) with a
+#                                       loss case (label powerloss; those
+#                                       whose name matches REGEX) with a
 #                                       power cut after every operation of
-#                                       its checkpoint, not the suite's 2
-#                                       drawn ones; the cases' lines go to
-#                                       RECORD_DIR/cases.tsv (default:
-#                                       tests/results/<date>-power-loss).
+#                                       its checkpoint, not the suite's
+#                                       drawn one; the cases' lines are
+#                                       added to RECORD_DIR/cases.tsv
+#                                       (default: tests/results/<date>-
+#                                       power-loss).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -38,6 +40,7 @@ case ${1:-} in
     "") ;;
     --power-loss)
         power_loss=${2:-$repo/tests/results/$(date +%F)-power-loss}
+        [[ -z ${3:-} ]] || only=(-R "$3")
         ;;
     --stress)
         stress=${2:-}
@@ -45,7 +48,7 @@ case ${1:-} in
             { echo "usage: $0 [--stress N [REGEX]] (N: repetitions, at least 1)" >&2; exit 2; }
         [[ -z ${3:-} ]] || only=(-R "$3")
         ;;
-    *) echo "usage: $0 [--stress N [REGEX] | --power-loss [RECORD_DIR]]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--stress N [REGEX] | --power-loss [RECORD_DIR [REGEX]]]" >&2; exit 2 ;;
 esac
 
 bash "$repo/tools/install-deps.sh"
@@ -71,8 +74,9 @@ build() {  # build DIR [CMAKE OPTIONS...]
 # includes).
 optimised=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
-# The suite's power-loss cases try 2 crash points each (--power-loss: all).
-suite_points=(-DMLCKPT_POWERLOSS_POINTS=2)
+# The suite's power-loss cases try 1 crash point each, drawn with the
+# case's own seed (--power-loss: all).
+suite_points=(-DMLCKPT_POWERLOSS_POINTS=1)
 
 if [[ $stress -gt 0 ]]; then
     echo "== building (RelWithDebInfo, line tables) in build/"
@@ -95,12 +99,16 @@ if [[ -n $power_loss ]]; then
     build "$repo/build" "${optimised[@]}" -DMLCKPT_POWERLOSS_POINTS=all
     mkdir -p "$power_loss"
     power_loss=$(cd "$power_loss" && pwd)
-    printf 'case\tcheckpoint operations\trelaunch operations\tcrash states tried\tpassed\tfailed at (k or k/j)\n' \
-        > "$power_loss/cases.tsv"
+    # A record grows: a later run of some cases (REGEX) adds their lines.
+    [[ -s $power_loss/cases.tsv ]] ||
+        printf 'case\tcheckpoint operations\trelaunch operations\tcrash states tried\tpassed\tfailed at (k or k/j)\n' \
+            > "$power_loss/cases.tsv"
+    git -C "$repo" rev-parse HEAD >> "$power_loss/commits.txt" 2>/dev/null || true
     echo "== power loss: every crash point of every case; lines in $power_loss/cases.tsv"
     # Hours, not minutes: the cases' timeouts are configured with "all".
     MLCKPT_POWERLOSS_RECORD=$power_loss/cases.tsv \
-        ctest --test-dir "$repo/build" -L '^powerloss$' -j 2 --output-on-failure 2>&1 | tee "$power_loss/ctest.log"
+        ctest --test-dir "$repo/build" -L '^powerloss$' ${only[@]+"${only[@]}"} -j 2 --output-on-failure 2>&1 |
+        tee -a "$power_loss/ctest.log"
     exit "${PIPESTATUS[0]}"
 fi
 

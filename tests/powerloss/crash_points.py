@@ -19,7 +19,7 @@ configuration file are on it: the whole machine room loses power at once.
    and the restart must give checkpoint C.
 2. For each crash point k of 1 .. n (all of them, or N of them drawn with
    the seed, one from each of N equal stretches of 1 .. n; the test suite
-   draws 2, `tests/run_all.sh --power-loss` tries all), a fresh run arms the cut after
+   draws 1, `tests/run_all.sh --power-loss` tries all), a fresh run arms the cut after
    the k-th operation: when the file system freezes, every process is
    killed (a machine without power runs nothing), the power is cut, and
    powerloss_app restarts. It must recover the newest checkpoint whose
@@ -68,8 +68,8 @@ def parse():
     p.add_argument("--lose-node", type=int, help="after the cut, node N's local storage is gone too (L2, L3)")
     p.add_argument("--restart-cuts", action="store_true",
                    help="cut the power during the relaunch as well, and relaunch again")
-    p.add_argument("--points", default=os.environ.get("MLCKPT_POWERLOSS_POINTS", "2"),
-                   help="'all', or how many crash points to draw (default: $MLCKPT_POWERLOSS_POINTS, else 2)")
+    p.add_argument("--points", default=os.environ.get("MLCKPT_POWERLOSS_POINTS", "1"),
+                   help="'all', or how many crash points to draw (default: $MLCKPT_POWERLOSS_POINTS, else 1)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--timeout", type=int, default=180, help="seconds a launch may take (a bound against hangs)")
     p.add_argument("--record", default=os.environ.get("MLCKPT_POWERLOSS_RECORD"),
