@@ -20,6 +20,12 @@
 #                                       failure. Run it before resolving an
 #                                       issue that touches the MPI paths:
 #                                       flakiness shows there, not to users.
+#   bash tests/run_all.sh --separate-nodes
+#                                       optimised build only: every MPI
+#                                       scenario on separate nodes (label
+#                                       multinode), the matrix of levels and
+#                                       formats included, which the suites
+#                                       leave out (label multinode_matrix).
 #   bash tests/run_all.sh --power-loss [RECORD_DIR [REGEX]]
 #                                       optimised build only: every power-
 #                                       loss case (label powerloss; those
@@ -35,6 +41,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 stress=0
 power_loss=""
+separate_nodes=0
 only=()
 case ${1:-} in
     "") ;;
@@ -42,13 +49,14 @@ case ${1:-} in
         power_loss=${2:-$repo/tests/results/$(date +%F)-power-loss}
         [[ -z ${3:-} ]] || only=(-R "$3")
         ;;
+    --separate-nodes) separate_nodes=1 ;;
     --stress)
         stress=${2:-}
         [[ $stress =~ ^[1-9][0-9]*$ ]] ||
             { echo "usage: $0 [--stress N [REGEX]] (N: repetitions, at least 1)" >&2; exit 2; }
         [[ -z ${3:-} ]] || only=(-R "$3")
         ;;
-    *) echo "usage: $0 [--stress N [REGEX] | --power-loss [RECORD_DIR [REGEX]]]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--stress N [REGEX] | --separate-nodes | --power-loss [RECORD_DIR [REGEX]]]" >&2; exit 2 ;;
 esac
 
 bash "$repo/tools/install-deps.sh"
@@ -91,6 +99,14 @@ if [[ $stress -gt 0 ]]; then
     echo "== stress: every MPI scenario up to $stress times, with ${#hogs[@]} busy loops on $(nproc) cores"
     ctest --test-dir "$repo/build" -L '^mpi$' ${only[@]+"${only[@]}"} -j 2 --repeat "until-fail:$stress" \
         --output-on-failure
+    exit
+fi
+
+if [[ $separate_nodes -eq 1 ]]; then
+    echo "== building (RelWithDebInfo, line tables) in build/"
+    build "$repo/build" "${optimised[@]}" "${suite_points[@]}"
+    echo "== every MPI scenario on separate nodes"
+    ctest --test-dir "$repo/build" -L '^multinode$' -j 2 --output-on-failure
     exit
 fi
 
@@ -156,7 +172,13 @@ summary() {  # a suite's table per label, then CTest's closing lines of its log 
 optimised=0
 sanitized=0
 fuzzed=0
-suite "optimised build" "$repo/build" || optimised=$?
+# The optimised suite leaves out the matrix of levels and formats repeated on
+# separate nodes ("multinode_matrix": 54 scenarios, 350 s of the suite's
+# 2400 s of test time, each two to three times its single-node twin, whose
+# code it repeats): `--separate-nodes` runs it. The separate-node scenarios of code
+# that only separate nodes run (tests/mpi/scenarios.cmake) stay in both
+# suites.
+suite "optimised build" "$repo/build" -LE '^multinode_matrix$' || optimised=$?
 # Without what the optimised build runs and the sanitizers add nothing to:
 # the "large" MPI runs (8 or more ranks besides a smaller run of the same
 # scenario: the smaller runs cover the same code), the checks of the
