@@ -43,9 +43,14 @@ inline bool control(const std::string& path, const std::string& commands) {
 }
 
 // Before the checkpoint the cut is for: the operation counter back to 0
-// and, when `arm` > 0, the cut armed after `arm` operations.
+// and, when `arm` > 0, the cut armed after `arm` operations: the whole
+// machine room's, or one node's when the harness names it in
+// MLCKPT_POWERLOSS_CUT_NODE ("NODE STORAGE", crash_points.py --cut-node).
 inline std::string arm_commands(long arm) {
-    return arm > 0 ? "reset\narm " + std::to_string(arm) + "\n" : "reset\n";
+    if (arm <= 0) return "reset\n";
+    const char* node = std::getenv("MLCKPT_POWERLOSS_CUT_NODE");
+    const std::string count = std::to_string(arm);
+    return "reset\n" + (node != nullptr && *node != '\0' ? "arm-node " + count + " " + node : "arm " + count) + "\n";
 }
 
 }  // namespace powerloss

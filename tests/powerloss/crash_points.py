@@ -5,12 +5,13 @@
                     --level L --io IO [--interface fti|scr] [--tool MLCKPT]
                     [--model data|strict] [--torn] [--head 0|1] [--keep-last 0|1]
                     [--icp] [--set SECTION.KEY=VALUE ...] [--lose-node N]
-                    [--restart-cuts] [--points all|N] [--seed S] [--record FILE]
+                    [--restart-cuts] [--cut-node N] [--points all|N] [--seed S] [--record FILE]
                     [--timeout S] [--checkpoints 2]
 
 Mounts the power-loss file system over DIR/backing at DIR/mnt; every
 directory of the checkpoints (ckpt_dir, glbl_dir, meta_dir) and the
-configuration file are on it: the whole machine room loses power at once.
+configuration file are on it: the whole machine room loses power at once,
+or, with --cut-node N, node N alone (below).
 
 1. A counting run: powerloss_app writes checkpoints 1 .. C and goes on
    computing (with --keep-last 1: calls FTI_Finalize and exits). The
@@ -25,6 +26,18 @@ configuration file are on it: the whole machine room loses power at once.
    powerloss_app restarts. It must recover the newest checkpoint whose
    FTI_Checkpoint returned success on some rank before the cut, or a newer
    one, bit for bit (powerloss_app restart).
+
+With --cut-node N the k-th operation cuts the power of simulated node N
+only (ranks 2N and 2N+1; its storage is DIR/mnt/local/nodeN, or cache/nodeN
+for scr.h; the rest of the mount is the shared storage): the file system
+stops N's processes at once (SIGSTOP: to the others they go silent, as a
+node without power does), undoes what its storage had not made durable,
+and forgets N's unsynced writes to the shared storage. The other nodes go
+on until they exit, fail, or wait with nothing to do (no operation for
+SURVIVORS_QUIET seconds); then every process is killed, the survivors'
+pending writes become durable (their nodes kept the power), and the
+relaunch must give the newest checkpoint any rank saw committed, the
+survivors' commits after the cut included.
 
 A run that neither exits nor freezes within --timeout seconds is a hang.
 Exit code 0 when every crash state passed, 1 when one failed, 77 when FUSE
@@ -43,6 +56,8 @@ import time
 
 CONTROL = ".powerloss"
 RANKS = 4  # application ranks: 2 simulated nodes of 2, one group (L2 and L3 have their partners)
+RANKS_PER_NODE = 2  # with heads too: a head and an application rank
+SURVIVORS_QUIET = 1.0  # seconds without an operation after a node's cut: the others wait or are done
 
 
 def parse():
@@ -68,6 +83,9 @@ def parse():
     p.add_argument("--lose-node", type=int, help="after the cut, node N's local storage is gone too (L2, L3)")
     p.add_argument("--restart-cuts", action="store_true",
                    help="cut the power during the relaunch as well, and relaunch again")
+    p.add_argument("--cut-node", type=int, metavar="N",
+                   help="cut the power of node N only; the other nodes go on (not with --torn, --lose-node, "
+                        "--restart-cuts)")
     p.add_argument("--points", default=os.environ.get("MLCKPT_POWERLOSS_POINTS", "1"),
                    help="'all', or how many crash points to draw (default: $MLCKPT_POWERLOSS_POINTS, else 1)")
     p.add_argument("--seed", type=int, default=1)
@@ -77,6 +95,12 @@ def parse():
     a = p.parse_args()
     if a.points != "all" and not (a.points.isdigit() and int(a.points) > 0):
         p.error("--points: 'all' or a positive number")
+    if a.cut_node is not None:
+        nodes = RANKS * (2 if a.head else 1) // RANKS_PER_NODE
+        if not 0 <= a.cut_node < nodes:
+            p.error(f"--cut-node: a node of the launch, 0 to {nodes - 1}")
+        if a.torn or a.lose_node is not None or a.restart_cuts:
+            p.error("--cut-node: not with --torn, --lose-node or --restart-cuts")
     return a
 
 
@@ -215,7 +239,7 @@ class Case:
         shutil.rmtree(self.state, ignore_errors=True)
         os.makedirs(self.state)
         write_config(self.config, self.root, self.a)
-        self.mount.command("sync", "reset")
+        self.mount.command("sync", "reset", *([f"node-size {RANKS_PER_NODE}"] if self.a.cut_node is not None else []))
 
     def all_recorded(self, prefix, wanted=None):
         """Whether every application rank has a STATE_DIR/<prefix>.<rank>
@@ -227,13 +251,44 @@ class Case:
                     done += wanted is None or f.read().split()[-1:] == [wanted]
         return done == RANKS
 
+    def node_storage(self, node):
+        """A node's own storage, below the mount's root."""
+        return f"{'local' if self.a.interface == 'fti' else 'cache'}/node{node}"
+
+    def launch_environment(self):
+        env = dict(os.environ, MLCKPT_POWERLOSS_ICP="1" if self.a.icp else "0")
+        if self.a.cut_node is not None:
+            # The file system knows the launch's processes by this mark (their
+            # node by their rank), and the application arms the node's cut.
+            env["MLCKPT_POWERLOSS_MOUNT"] = os.path.realpath(self.root)
+            env["MLCKPT_POWERLOSS_CUT_NODE"] = f"{self.a.cut_node} {self.node_storage(self.a.cut_node)}"
+        return env
+
+    def survivors_settle(self, proc, deadline):
+        """After a node's cut: until the other nodes' processes exit, or make
+        no operation for SURVIVORS_QUIET seconds (they wait for the node
+        that is gone, or have nothing left to do). Returns node-down, or
+        hang when they are still busy at the deadline."""
+        ops, still_since = None, time.monotonic()
+        while proc.poll() is None:
+            now = self.mount.status()["ops"]
+            if now != ops:
+                ops, still_since = now, time.monotonic()
+            elif time.monotonic() - still_since > SURVIVORS_QUIET:
+                break
+            if time.monotonic() > deadline:
+                return "hang"
+            time.sleep(0.01)
+        return "node-down"
+
     def run(self, mode, last, log_name):
         """Runs powerloss_app until it exits, the file system freezes (the
-        armed cut), or, for `write`, it sits idle after its last checkpoint
-        (every rank committed it and no operation for 0.3 s: what the
-        library does in the background is done), or, for `restart-stay`,
-        after its restart (every rank recovered). Returns the outcome
-        (exited, frozen, idle, hang, or failed) and the log's path."""
+        armed cut), a node's cut leaves the others settled (node-down), or,
+        for `write`, it sits idle after its last checkpoint (every rank
+        committed it and no operation for 0.3 s: what the library does in
+        the background is done), or, for `restart-stay`, after its restart
+        (every rank recovered). Returns the outcome (exited, frozen,
+        node-down, idle, hang, or failed) and the log's path."""
         a = self.a
         args = [mode, self.config if a.interface == "fti" else self.root, str(a.level), str(a.checkpoints),
                 self.state, last]
@@ -244,7 +299,7 @@ class Case:
         with open(log_path, "w") as log:
             proc = subprocess.Popen([a.mpiexec, "--oversubscribe", "-n", str(self.ranks()), a.app] + args,
                                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                    env=dict(os.environ, MLCKPT_POWERLOSS_ICP="1" if a.icp else "0"))
+                                    env=self.launch_environment())
             deadline = time.monotonic() + a.timeout
             outcome = None
             ops, still_since = None, time.monotonic()
@@ -252,6 +307,9 @@ class Case:
                 status = self.mount.status()
                 if status.get("frozen") == "1":
                     outcome = "frozen"
+                    break
+                if status.get("node_down", "-") != "-":
+                    outcome = self.survivors_settle(proc, deadline)
                     break
                 if idle_when and self.all_recorded(*idle_when):
                     if status["ops"] != ops:
@@ -266,8 +324,11 @@ class Case:
             kill_session(proc.pid)
             rc = proc.wait()
         if outcome is None:
-            # It ended: on its own, or because the file system froze under it.
-            outcome = "frozen" if self.mount.status().get("frozen") == "1" else \
+            # It ended: on its own, or because the file system froze under it
+            # (or a node's cut made the others give up).
+            status = self.mount.status()
+            outcome = "frozen" if status.get("frozen") == "1" else \
+                "node-down" if status.get("node_down", "-") != "-" else \
                 "exited" if rc == 0 else f"failed (exit code {rc})"
         return outcome, log_path
 
@@ -287,7 +348,7 @@ class Case:
 
     def lose_node(self):
         """Node --lose-node's local storage is gone (its disk did not come back)."""
-        node = os.path.join(self.root, "local" if self.a.interface == "fti" else "cache", f"node{self.a.lose_node}")
+        node = os.path.join(self.root, self.node_storage(self.a.lose_node))
         if os.path.isdir(node):
             shutil.rmtree(node)
         self.mount.command("sync")
@@ -314,7 +375,13 @@ class Case:
             return ops, f"the writing run hung (bound {self.a.timeout} s): {log}"
         if outcome.startswith("failed"):
             return ops, f"the writing run {outcome} before the power cut: {log}"
-        self.mount.command("cut")
+        if outcome == "node-down":
+            # The other nodes kept their power: what they left pending is
+            # durable (their page caches reach the disks); then the node's
+            # power comes back.
+            self.mount.command("sync", "cut")
+        else:
+            self.mount.command("cut")
         # What the cut left, kept for a failure's reader (the restart changes it).
         after_cut = os.path.join(self.logs, f"{tag}.after-cut")
         shutil.copytree(self.backing, after_cut, symlinks=True,
@@ -367,12 +434,13 @@ def case_name(a):
     if a.interface == "scr":
         kind = {1: "SINGLE", 2: "PARTNER", 3: "XOR", 4: "SINGLE flushed"}[a.level]
         extra = (f" lose_node={a.lose_node}" if a.lose_node is not None else "") + \
-            (" restart_cuts" if a.restart_cuts else "")
+            (" restart_cuts" if a.restart_cuts else "") + (f" cut_node={a.cut_node}" if a.cut_node is not None else "")
         return f"scr.h {kind} model={a.model}{' torn' if a.torn else ''}{extra}"
     level = "L4 dCP" if a.level == 8 else f"L{a.level}"
     extra = "".join([" torn" if a.torn else "", " icp" if a.icp else "", "".join(f" {x}" for x in a.set), f" lose_node={a.lose_node}" if a.lose_node is not None else "",
                      " restart_cuts" if a.restart_cuts else ""])
-    return f"{level} ckpt_io={a.io} model={a.model}{extra} head={a.head} keep_last={a.keep_last}"
+    return f"{level} ckpt_io={a.io} model={a.model}{extra} head={a.head} keep_last={a.keep_last}" + \
+        (f" cut_node={a.cut_node}" if a.cut_node is not None else "")
 
 
 def main():

@@ -52,6 +52,11 @@ int main(int argc, char** argv) {
             settings.label = argv[++i];
         } else if (backing.empty() && arg[0] != '-') {
             backing = arg;
+        } else if (settings.mountpoint.empty() && arg[0] != '-') {
+            char* absolute = realpath(argv[i], nullptr);
+            settings.mountpoint = absolute != nullptr ? absolute : arg;
+            std::free(absolute);
+            fuse_args.push_back(argv[i]);
         } else {
             fuse_args.push_back(argv[i]);
         }

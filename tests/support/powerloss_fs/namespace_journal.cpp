@@ -164,6 +164,20 @@ void NamespaceJournal::undo_all() {
     mkdirat(root_fd_, trash_name_.c_str(), 0700);
 }
 
+void NamespaceJournal::undo_under(const std::string& prefix) {
+    const auto inside = [&prefix](const std::string& path) {
+        return path == prefix || (path.size() > prefix.size() && path.compare(0, prefix.size(), prefix) == 0 &&
+                                  path[prefix.size()] == '/');
+    };
+    for (std::size_t i = entries_.size(); i-- > 0;) {
+        const Entry& entry = entries_[i];
+        if (!inside(entry.path) && !inside(entry.old_path)) continue;
+        undo(entry);
+        drop_trash(entry);
+        entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+}
+
 void NamespaceJournal::undo(const Entry& entry) {
     struct stat st {};
     // A later durable operation may have moved or replaced the object: an

@@ -39,6 +39,10 @@ class NamespaceJournal {
     void make_all_durable();
     // The power cut: every operation not durable is undone, newest first.
     void undo_all();
+    // The power cut of one node: the operations not durable in its storage
+    // (`prefix`, a backing path, and below) are undone, newest first; the
+    // rest stays as it is (the shared storage's servers kept the power).
+    void undo_under(const std::string& prefix);
 
     std::size_t size() const { return entries_.size(); }
 

@@ -35,8 +35,8 @@ PendingFile::~PendingFile() {
 
 off_t PendingFile::extents_end() const {
     if (extents_.empty()) return 0;
-    const auto& [offset, bytes] = *extents_.rbegin();
-    return offset + static_cast<off_t>(bytes.size());
+    const auto& [offset, extent] = *extents_.rbegin();
+    return offset + static_cast<off_t>(extent.bytes.size());
 }
 
 off_t PendingFile::size() const {
@@ -48,30 +48,33 @@ off_t PendingFile::size() const {
 
 std::size_t PendingFile::pending_bytes() const {
     std::size_t total = 0;
-    for (const auto& [offset, bytes] : extents_) total += bytes.size();
+    for (const auto& [offset, extent] : extents_) total += extent.bytes.size();
     return total;
 }
 
-void PendingFile::write(off_t offset, std::span<const char> data) {
+void PendingFile::write(off_t offset, std::span<const char> data, int node) {
     if (data.empty()) return;
     const off_t end = offset + static_cast<off_t>(data.size());
     // Cut the extents that overlap [offset, end), keeping their parts outside.
     auto it = extents_.lower_bound(offset);
     if (it != extents_.begin()) {
         auto before = std::prev(it);
-        const off_t before_end = before->first + static_cast<off_t>(before->second.size());
+        const off_t before_end = before->first + static_cast<off_t>(before->second.bytes.size());
         if (before_end > offset) {
             if (before_end > end)
-                extents_.emplace(end, before->second.substr(static_cast<std::size_t>(end - before->first)));
-            before->second.resize(static_cast<std::size_t>(offset - before->first));
+                extents_.emplace(end, Extent{before->second.bytes.substr(static_cast<std::size_t>(end - before->first)),
+                                             before->second.node});
+            before->second.bytes.resize(static_cast<std::size_t>(offset - before->first));
         }
     }
     while (it != extents_.end() && it->first < end) {
-        const off_t it_end = it->first + static_cast<off_t>(it->second.size());
-        if (it_end > end) extents_.emplace(end, it->second.substr(static_cast<std::size_t>(end - it->first)));
+        const off_t it_end = it->first + static_cast<off_t>(it->second.bytes.size());
+        if (it_end > end)
+            extents_.emplace(
+                end, Extent{it->second.bytes.substr(static_cast<std::size_t>(end - it->first)), it->second.node});
         it = extents_.erase(it);
     }
-    extents_.emplace(offset, std::string(data.data(), data.size()));
+    extents_.emplace(offset, Extent{std::string(data.data(), data.size()), node});
     if (truncated_size_) truncated_size_ = std::max(*truncated_size_, end);
 }
 
@@ -80,8 +83,8 @@ void PendingFile::truncate(off_t new_size) {
     extents_.erase(it, extents_.end());
     if (!extents_.empty()) {
         auto& [last_offset, last] = *extents_.rbegin();
-        if (last_offset + static_cast<off_t>(last.size()) > new_size)
-            last.resize(static_cast<std::size_t>(new_size - last_offset));
+        if (last_offset + static_cast<off_t>(last.bytes.size()) > new_size)
+            last.bytes.resize(static_cast<std::size_t>(new_size - last_offset));
     }
     truncated_size_ = new_size;
     truncated_from_ = std::min(truncated_from_.value_or(new_size), new_size);
@@ -113,9 +116,9 @@ long PendingFile::read(off_t offset, std::span<char> out) const {
     if (it != extents_.begin()) --it;
     for (; it != extents_.end() && it->first < end; ++it) {
         const off_t from = std::max(offset, it->first);
-        const off_t to = std::min(end, it->first + static_cast<off_t>(it->second.size()));
+        const off_t to = std::min(end, it->first + static_cast<off_t>(it->second.bytes.size()));
         if (from < to)
-            std::memcpy(out.data() + (from - offset), it->second.data() + (from - it->first),
+            std::memcpy(out.data() + (from - offset), it->second.bytes.data() + (from - it->first),
                         static_cast<std::size_t>(to - from));
     }
     return static_cast<long>(length);
@@ -125,8 +128,8 @@ int PendingFile::make_durable(bool data_only) {
     struct stat st {};
     if (fstat(fd_, &st) != 0) return -errno;
     if (truncated_from_ && *truncated_from_ < st.st_size && ftruncate(fd_, *truncated_from_) != 0) return -errno;
-    for (const auto& [offset, bytes] : extents_)
-        if (int rc = write_all(fd_, bytes.data(), bytes.size(), offset); rc != 0) return rc;
+    for (const auto& [offset, extent] : extents_)
+        if (int rc = write_all(fd_, extent.bytes.data(), extent.bytes.size(), offset); rc != 0) return rc;
     // Only a truncate sets the size: another mount may have grown the file.
     if (truncated_size_ && ftruncate(fd_, *truncated_size_) != 0) return -errno;
     if ((data_only ? fdatasync(fd_) : fsync(fd_)) != 0) return -errno;
@@ -139,6 +142,10 @@ int PendingFile::make_durable(bool data_only) {
 int PendingFile::write_through(off_t offset, std::span<const char> data) {
     if (int rc = write_all(fd_, data.data(), data.size(), offset); rc != 0) return rc;
     return fsync(fd_) == 0 ? 0 : -errno;
+}
+
+void PendingFile::forget_writes_of(int node) {
+    std::erase_if(extents_, [node](const auto& entry) { return entry.second.node == node; });
 }
 
 PendingFile* PendingStore::find(const FileKey& key) {
@@ -175,6 +182,13 @@ int PendingStore::make_all_durable() {
         }
     }
     return first_error;
+}
+
+void PendingStore::forget_writes_of(int node) {
+    for (auto it = files_.begin(); it != files_.end();) {
+        it->second->forget_writes_of(node);
+        it = it->second->has_pending() ? std::next(it) : files_.erase(it);
+    }
 }
 
 std::size_t PendingStore::pending_bytes() const {

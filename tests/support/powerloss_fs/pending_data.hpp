@@ -30,7 +30,8 @@ class PendingFile {
     off_t size() const;
     std::size_t pending_bytes() const;
 
-    void write(off_t offset, std::span<const char> data);
+    // `node`: the node whose process wrote it (-1: none), for a cut of one node.
+    void write(off_t offset, std::span<const char> data, int node = -1);
     void truncate(off_t new_size);
     // Fills `out` with the file's content as this mount sees it; returns the
     // number of bytes read (short at the end of the file) or -errno.
@@ -41,6 +42,9 @@ class PendingFile {
     // Writes bytes straight to the backing file, durably (the kept part of a
     // torn write at a cut); returns 0 or -errno.
     int write_through(off_t offset, std::span<const char> data);
+    // The power cut of one node: its writes are lost, the others' stay pending.
+    void forget_writes_of(int node);
+    bool has_pending() const { return !extents_.empty() || truncated_size_.has_value(); }
 
   private:
     off_t extents_end() const;
@@ -51,7 +55,11 @@ class PendingFile {
     // last truncate set, grown by the writes after it.
     std::optional<off_t> truncated_from_;
     std::optional<off_t> truncated_size_;
-    std::map<off_t, std::string> extents_;  // non-overlapping
+    struct Extent {
+        std::string bytes;
+        int node = -1;
+    };
+    std::map<off_t, Extent> extents_;  // non-overlapping
 };
 
 // The pending files of one mount.
@@ -64,6 +72,7 @@ class PendingStore {
     int make_durable(const FileKey& key, bool data_only);
     int make_all_durable();
     void forget(const FileKey& key) { files_.erase(key); }
+    void forget_writes_of(int node);
     void forget_all() { files_.clear(); }
     std::size_t pending_bytes() const;
 

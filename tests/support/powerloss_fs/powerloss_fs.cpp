@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -10,13 +11,17 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <vector>
 
 #include "torn_write.hpp"
 
 namespace powerloss {
 
 PowerLossFs::PowerLossFs(int root, Settings chosen)
-    : root_fd(root), settings(std::move(chosen)), journal(root, ".powerloss.trash." + std::to_string(getpid())) {}
+    : root_fd(root),
+      settings(std::move(chosen)),
+      journal(root, ".powerloss.trash." + std::to_string(getpid())),
+      nodes(settings.mountpoint) {}
 
 namespace {
 
@@ -69,12 +74,27 @@ int errno_result(int rc) {
     return rc == 0 ? 0 : -errno;
 }
 
+// The node of the calling process (-1: none; NodeMap).
+int caller_node() {
+    return fs().nodes.node_of_thread(fuse_get_context()->pid).value_or(-1);
+}
+
+// -EIO when the caller has no power: the whole mount is frozen, or its node is down.
+int unpowered() {
+    if (fs().power.frozen()) return -EIO;
+    const auto down = fs().power.node_down();
+    return down && caller_node() == *down ? -EIO : 0;
+}
+
+void cut_node(PowerLossFs& state, const NodeCut& cut);
+
 // After an operation that changed durable state: counted, and the freeze
-// comes when it is the armed one. Any operation but a write ends the window
-// in which a cut tears the last write.
+// (or one node's cut) comes when it is the armed one. Any operation but a
+// write ends the window in which a cut tears the last write.
 void counted(bool was_write = false) {
     if (!was_write) fs().last_write.reset();
     fs().power.count_operation();
+    if (auto cut = fs().power.take_due_node_cut()) cut_node(fs(), *cut);
 }
 
 int stat_of(const char* path, const fuse_file_info* fi, struct stat& st) {
@@ -130,6 +150,43 @@ void cut(PowerLossFs& state) {
     state.power.power_on();
 }
 
+// The files below `dir` (a backing path), which a node's cut forgets.
+void collect_files(int root_fd, const std::string& dir, std::vector<FileKey>& keys) {
+    int fd = openat(root_fd, dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return;
+    DIR* listing = fdopendir(fd);
+    if (listing == nullptr) {
+        close(fd);
+        return;
+    }
+    while (dirent* entry = readdir(listing)) {
+        if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) continue;
+        struct stat st {};
+        const std::string path = dir + "/" + entry->d_name;
+        if (fstatat(root_fd, path.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (S_ISDIR(st.st_mode))
+            collect_files(root_fd, path, keys);
+        else if (S_ISREG(st.st_mode))
+            keys.push_back(key_of(st));
+    }
+    closedir(listing);
+}
+
+// One node's power cut, at the armed operation: its processes stop before
+// this operation returns (a node without power runs nothing more), its own
+// storage loses what a cut loses, and its writes to the shared storage that
+// were not synced are lost; its directory operations there stay (the
+// shared storage's servers did them). The other nodes go on.
+void cut_node(PowerLossFs& state, const NodeCut& cut) {
+    for (pid_t pid : state.nodes.processes_on(cut.node)) kill(pid, SIGSTOP);
+    std::vector<FileKey> own;
+    collect_files(state.root_fd, cut.storage, own);
+    for (const FileKey& key : own) state.pending.forget(key);
+    state.pending.forget_writes_of(cut.node);
+    if (state.settings.model == Model::strict) state.journal.undo_under(cut.storage);
+    state.last_write.reset();
+}
+
 int run_control(std::string_view text) {
     auto commands = parse_commands(text);
     if (!commands) return -EINVAL;
@@ -142,6 +199,13 @@ int run_control(std::string_view text) {
             case Command::Kind::arm:
                 state.power.arm(command.count);
                 break;
+            case Command::Kind::arm_node:
+                state.power.arm_node(command.count, NodeCut{command.node, command.storage});
+                break;
+            case Command::Kind::node_size:
+                state.nodes.set_ranks_per_node(static_cast<int>(command.count));
+                state.nodes.forget_processes();
+                break;
             case Command::Kind::disarm:
                 state.power.disarm();
                 break;
@@ -150,6 +214,7 @@ int run_control(std::string_view text) {
                 break;
             case Command::Kind::reset:
                 state.power.reset_count();
+                state.nodes.forget_processes();  // a new launch: process ids are reused
                 break;
             case Command::Kind::sync:
                 // What sync(2) would do on a local disk, which FUSE does not pass on.
@@ -173,7 +238,7 @@ std::string control_status() {
 
 #define LOCKED_AND_POWERED                        \
     std::lock_guard<std::mutex> lock(fs().mutex); \
-    if (fs().power.frozen()) return -EIO
+    if (int unpowered_rc = unpowered(); unpowered_rc != 0) return unpowered_rc
 
 void* op_init(fuse_conn_info* conn, fuse_config* cfg) {
     // Every write() reaches this process before it returns (no writeback
@@ -219,7 +284,8 @@ int op_getattr(const char* path, struct stat* st, fuse_file_info* fi) {
     }
     // The root stays visible while frozen, so that the control file can be reached.
     const bool root = path != nullptr && std::strcmp(path, "/") == 0;
-    if (fs().power.frozen() && !root) return -EIO;
+    if (!root)
+        if (int rc = unpowered(); rc != 0) return rc;
     if (reserved_or_inside(path)) return -ENOENT;
     if (int rc = stat_of(path, fi, *st); rc != 0) return rc;
     if (S_ISREG(st->st_mode))
@@ -438,7 +504,7 @@ int op_write(const char* path, const char* buffer, size_t size, off_t offset, fu
     PendingFile* file = nullptr;
     if (int rc = pending_of(path, fi, file); rc != 0) return rc;
     if (handle->append) offset = file->size();
-    file->write(offset, std::span(buffer, size));
+    file->write(offset, std::span(buffer, size), caller_node());
     struct stat st {};
     fstat(handle->fd, &st);
     if (handle->sync_writes) {

@@ -15,6 +15,7 @@
 
 #include "control.hpp"
 #include "namespace_journal.hpp"
+#include "node_map.hpp"
 #include "pending_data.hpp"
 
 namespace powerloss {
@@ -26,6 +27,7 @@ struct Settings {
     bool torn = false;
     std::uint64_t seed = 0;
     std::string label;
+    std::string mountpoint;  // its absolute path: the mark of the launches' processes (NodeMap)
 };
 
 class PowerLossFs {
@@ -47,6 +49,7 @@ class PowerLossFs {
     PendingStore pending;
     NamespaceJournal journal;
     PowerSwitch power;
+    NodeMap nodes;
     // The last operation that changed durable state, when it was a write
     // still pending: the one a cut tears.
     std::optional<LastWrite> last_write;

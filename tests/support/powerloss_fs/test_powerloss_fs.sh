@@ -292,6 +292,44 @@ case_two_nodes() {
     unmount "$other"
 }
 
+case_node_cut() {
+    mount_fs "$mnt" "$back" --model strict || return 1
+    local mark sleeper
+    mark=$(realpath "$mnt")
+    # A process of a test's launch: marked with the mount, and Open MPI's rank.
+    as_rank() { MLCKPT_POWERLOSS_MOUNT=$mark OMPI_COMM_WORLD_RANK=$1 "${@:2}"; }
+    mkdir -p "$mnt/local/node0" "$mnt/local/node1" "$mnt/shared"
+    fs control "$mnt" sync "node-size 2"
+    as_rank 0 fs write "$mnt/shared/f" 0 "node 0 pending"
+    as_rank 2 fs write "$mnt/shared/f" 4096 "node 1 pending"
+    as_rank 2 fs write "$mnt/shared/g" 0 "synced by node 1" --fsync
+    as_rank 2 fs write "$mnt/local/node1/f" 0 "synced by node 1, its name not" --fsync
+    as_rank 0 fs write "$mnt/local/node0/f" 0 "node 0 pending"
+    MLCKPT_POWERLOSS_MOUNT=$mark OMPI_COMM_WORLD_RANK=3 sleep 60 &
+    sleeper=$!
+    # The next operation, node 0's, cuts node 1's power.
+    fs control "$mnt" reset "arm-node 1 1 local/node1"
+    as_rank 0 fs write "$mnt/shared/f" 8192 "node 0 after"
+    expect_status "$mnt" node_down 1
+    expect_status "$mnt" frozen 0
+    [[ $(ps -o stat= -p "$sleeper") == T* ]] || fail "a process of node 1 runs on after its node's cut"
+    expect_errno EIO as_rank 2 fs write "$mnt/shared/g" 0 "after the cut"
+    as_rank 1 fs write "$mnt/local/node0/f" 14 ", and after" --fsync
+    kill -KILL "$sleeper"
+    wait "$sleeper" 2> /dev/null
+    # The other nodes kept their power: what they left pending becomes durable.
+    fs control "$mnt" sync cut
+    expect_status "$mnt" node_down -
+    expect_data "$back/shared/f" "node 0 pending" "fill:\\0:$((8192 - 14))" "node 0 after"
+    expect_data "$back/shared/g" "synced by node 1"
+    expect_missing "$back/local/node1/f"
+    expect_data "$back/local/node0/f" "node 0 pending, and after"
+    # A node's cut needs a count, a node and a storage below the root.
+    expect_errno EINVAL fs control "$mnt" "arm-node 1 1"
+    expect_errno EINVAL fs control "$mnt" "arm-node 1 1 /local/node1"
+    expect_errno EINVAL fs control "$mnt" "arm-node 1 1 ../node1"
+}
+
 case_unmount_frozen() {
     mount_fs "$mnt" "$back" --model strict || return 1
     mkdir "$mnt/d"
@@ -301,7 +339,7 @@ case_unmount_frozen() {
     [[ -z $(ls -A "$back") ]] || fail "the backing folder holds $(ls -A "$back")"
 }
 
-all_cases=(data_model sync_flags strict_model torn_write arm mmap two_nodes unmount_frozen)
+all_cases=(data_model sync_flags strict_model torn_write arm mmap two_nodes node_cut unmount_frozen)
 [[ ${#cases[@]} -gt 0 ]] || cases=("${all_cases[@]}")
 for name in "${cases[@]}"; do
     mnt=$work/$name back=$work/$name.backing
