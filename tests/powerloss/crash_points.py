@@ -4,7 +4,7 @@
     crash_points.py --fs FS_BINARY --app APP --mpiexec MPIEXEC --workdir DIR
                     --level L --io IO [--interface fti|scr] [--tool MLCKPT]
                     [--model data|strict] [--torn] [--head 0|1] [--keep-last 0|1]
-                    [--icp] [--set SECTION.KEY=VALUE ...] [--lose-node N]
+                    [--icp] [--snapshot] [--set SECTION.KEY=VALUE ...] [--lose-node N]
                     [--restart-cuts] [--cut-node N] [--points all|N] [--seed S] [--record FILE]
                     [--timeout S] [--checkpoints 2]
 
@@ -68,7 +68,8 @@ def parse():
                    help="scr: the application writes its own files through scr.h; --level is then its kind "
                         "(1 SINGLE, 2 PARTNER, 3 XOR, 4 SINGLE flushed to the prefix), --io is not used")
     p.add_argument("--mpiexec", required=True, help="the launcher (tests/support/mpiexec.sh)")
-    p.add_argument("--tool", help="the mlckpt tool: mlckpt verify must name the checkpoint the relaunch takes")
+    p.add_argument("--tool", help="the mlckpt tool: mlckpt verify (scr.h: mlckpt index) must name the checkpoint "
+                   "the relaunch takes")
     p.add_argument("--workdir", required=True)
     p.add_argument("--level", type=int, choices=(1, 2, 3, 4, 8), required=True, help="8: FTI_L4_DCP")
     p.add_argument("--io", type=int, choices=(1, 2, 3, 4, 5), required=True, help="ckpt_io")
@@ -78,11 +79,17 @@ def parse():
     p.add_argument("--head", type=int, choices=(0, 1), default=0)
     p.add_argument("--keep-last", type=int, choices=(0, 1), default=0)
     p.add_argument("--icp", action="store_true", help="checkpoints through FTI_InitICP .. FTI_FinalizeICP")
+    p.add_argument("--snapshot", action="store_true",
+                   help="async_snapshot = 1: a checkpoint counts as committed when the next checkpoint call (the "
+                        "last: FTI_WaitBackground) returns")
     p.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
                    help="a configuration key of the case (over the test suite's and the options')")
     p.add_argument("--lose-node", type=int, help="after the cut, node N's local storage is gone too (L2, L3)")
     p.add_argument("--restart-cuts", action="store_true",
                    help="cut the power during the relaunch as well, and relaunch again")
+    p.add_argument("--lose-meta", action="store_true",
+                   help="with --restart-cuts, L4: meta_dir is lost after a checkpoint without a cut (the copies of "
+                        "its files beside the data reached the disk), and the relaunch restores it from them")
     p.add_argument("--cut-node", type=int, metavar="N",
                    help="cut the power of node N only; the other nodes go on (not with --torn, --lose-node, "
                         "--restart-cuts)")
@@ -95,6 +102,8 @@ def parse():
     a = p.parse_args()
     if a.points != "all" and not (a.points.isdigit() and int(a.points) > 0):
         p.error("--points: 'all' or a positive number")
+    if a.lose_meta and (not a.restart_cuts or a.level not in (4, 8) or a.interface != "fti"):
+        p.error("--lose-meta: with --restart-cuts, at L4 (--level 4 or 8) through fti.h")
     if a.cut_node is not None:
         nodes = RANKS * (2 if a.head else 1) // RANKS_PER_NODE
         if not 0 <= a.cut_node < nodes:
@@ -153,7 +162,7 @@ def write_config(path, root, a):
     inline = "0" if a.head else "1"
     sections = {"basic": {"head": a.head, "ckpt_io": a.io, "keep_last_ckpt": a.keep_last,
                           "enable_dcp": int(a.level == 8), "dcp_block_size": 4096, "inline_l2": inline,
-                          "inline_l3": inline, "inline_l4": inline}}
+                          "inline_l3": inline, "inline_l4": inline, "async_snapshot": int(a.snapshot)}}
     for setting in a.set:
         section, key, value = re.fullmatch(r"(\w+)\.(\w+)=(.*)", setting).groups()
         sections.setdefault(section, {})[key] = value
@@ -256,7 +265,8 @@ class Case:
         return f"{'local' if self.a.interface == 'fti' else 'cache'}/node{node}"
 
     def launch_environment(self):
-        env = dict(os.environ, MLCKPT_POWERLOSS_ICP="1" if self.a.icp else "0")
+        env = dict(os.environ, MLCKPT_POWERLOSS_ICP="1" if self.a.icp else "0",
+                   MLCKPT_POWERLOSS_SNAPSHOT="1" if self.a.snapshot else "0")
         if self.a.cut_node is not None:
             # The file system knows the launch's processes by this mark (their
             # node by their rank), and the application arms the node's cut.
@@ -333,18 +343,36 @@ class Case:
         return outcome, log_path
 
     def verify_says(self):
-        """The checkpoint `mlckpt verify` says a restart takes (None: none),
-        with --tool; and its failure, or None."""
-        if not self.a.tool or self.a.interface != "fti":
+        """The checkpoint a restart takes by the tool (None: none), with
+        --tool: `mlckpt verify` of the configuration, or for scr.h `mlckpt
+        index` of the prefix and the cache (the dataset's number); and the
+        tool's failure, or None."""
+        if not self.a.tool:
             return None, None
-        done = subprocess.run([self.a.tool, "verify", "--json", self.config], capture_output=True, text=True)
+        if self.a.interface == "fti":
+            command, tool = [self.a.tool, "verify", "--json", self.config], "mlckpt verify"
+        else:
+            command = [self.a.tool, "index", "--prefix", os.path.join(self.root, "prefix"),
+                       "--cache", os.path.join(self.root, "cache"), "--json"]
+            tool = "mlckpt index"
+        done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode not in (0, 1):
-            return None, f"mlckpt verify failed (exit code {done.returncode}): {done.stderr.strip()}"
+            return None, f"{tool} failed (exit code {done.returncode}): {done.stderr.strip()}"
         try:
-            checkpoint = json.loads(done.stdout)["restart"]["checkpoint"]
+            restart = json.loads(done.stdout)["restart"]
+            if self.a.interface == "fti":
+                checkpoint = restart["checkpoint"]
+                return (checkpoint["id"] if checkpoint else None), None
+            return (int(restart["name"].removeprefix("ckpt.")) if restart else None), None
         except (ValueError, KeyError, TypeError) as e:
-            return None, f"mlckpt verify --json printed no restart line ({e})"
-        return (checkpoint["id"] if checkpoint else None), None
+            return None, f"{tool} --json printed no restart ({e}): {done.stdout.strip()[:300]}"
+
+    def lose_meta(self):
+        """meta_dir is gone (its disk did not come back): the relaunch finds
+        the checkpoint through the restart state of the configuration and
+        the copies of the metadata beside the data."""
+        shutil.rmtree(os.path.join(self.root, "meta"), ignore_errors=True)
+        self.mount.command("sync")
 
     def lose_node(self):
         """Node --lose-node's local storage is gone (its disk did not come back)."""
@@ -381,6 +409,11 @@ class Case:
             # power comes back.
             self.mount.command("sync", "cut")
         else:
+            if self.a.lose_meta:
+                # The copies of the metadata beside the data are not synced
+                # (docs/levels.md, Power loss): they are on the disk once the
+                # page cache has written them, which this cut comes after.
+                self.mount.command("sync")
             self.mount.command("cut")
         # What the cut left, kept for a failure's reader (the restart changes it).
         after_cut = os.path.join(self.logs, f"{tag}.after-cut")
@@ -393,6 +426,8 @@ class Case:
             expected = self.a.checkpoints  # FTI_Finalize returned: keep_last_ckpt kept the last one
         if self.a.lose_node is not None:
             self.lose_node()
+        if self.a.lose_meta:
+            self.lose_meta()
         if restart_arm is not None:
             self.mount.command("reset", f"arm {restart_arm}" if restart_arm else "disarm")
             outcome, log = self.run("restart-stay", str(expected), f"{tag}.restart1.log")
@@ -409,14 +444,14 @@ class Case:
         logs.append(log)
         if outcome != "exited":
             return ops, f"the relaunch {outcome} (committed before the cut: {expected}): {log}"
-        if self.a.tool and self.a.interface == "fti":
+        if self.a.tool:
             with open(log) as f:
-                found = re.search(r"recovered checkpoint (\d+)", f.read())
+                found = re.search(r"(?:recovered checkpoint|restarted from dataset) (\d+)", f.read())
             restarted = int(found.group(1)) if found else None
             self.restarted = restarted
             if verified != restarted:
-                return ops, (f"mlckpt verify named checkpoint {verified} for the restart, the relaunch "
-                             f"restarted from {restarted}: {log}")
+                return ops, (f"{'mlckpt verify' if self.a.interface == 'fti' else 'mlckpt index'} named "
+                             f"{verified} for the restart, the relaunch restarted from {restarted}: {log}")
         for log in logs:
             os.unlink(log)
         shutil.rmtree(after_cut)
@@ -437,7 +472,7 @@ def case_name(a):
             (" restart_cuts" if a.restart_cuts else "") + (f" cut_node={a.cut_node}" if a.cut_node is not None else "")
         return f"scr.h {kind} model={a.model}{' torn' if a.torn else ''}{extra}"
     level = "L4 dCP" if a.level == 8 else f"L{a.level}"
-    extra = "".join([" torn" if a.torn else "", " icp" if a.icp else "", "".join(f" {x}" for x in a.set), f" lose_node={a.lose_node}" if a.lose_node is not None else "",
+    extra = "".join([" torn" if a.torn else "", " icp" if a.icp else "", " snapshot" if a.snapshot else "", " lose_meta" if a.lose_meta else "", "".join(f" {x}" for x in a.set), f" lose_node={a.lose_node}" if a.lose_node is not None else "",
                      " restart_cuts" if a.restart_cuts else ""])
     return f"{level} ckpt_io={a.io} model={a.model}{extra} head={a.head} keep_last={a.keep_last}" + \
         (f" cut_node={a.cut_node}" if a.cut_node is not None else "")
@@ -476,8 +511,12 @@ def main():
         # cut as well, after a number of its operations drawn per point.
         # Then, with --restart-cuts, the cuts in a relaunch after a clean
         # checkpoint (and the node's loss, with --lose-node).
-        plan = [(k, random.Random(a.seed + k).randint(1, restart_ops) if a.restart_cuts else None)
-                for k in choose(ops, a, a.seed)]
+        # (With --lose-meta only these: a cut in the checkpoint may leave
+        # the copies of the metadata short, which nothing promises to
+        # survive together with the loss of meta_dir.)
+        plan = [] if a.lose_meta else \
+            [(k, random.Random(a.seed + k).randint(1, restart_ops) if a.restart_cuts else None)
+             for k in choose(ops, a, a.seed)]
         if a.restart_cuts:
             plan += [(0, j) for j in choose(restart_ops, a, a.seed + 1)]
         print(f"=== {name}: checkpoint {a.checkpoints} and what follows it "
@@ -487,8 +526,8 @@ def main():
             _, failure = case.trial(k, j)
             where = (f"cut after operation {k}" if k else "no cut in the checkpoint") + \
                 (f", then after operation {j} of the relaunch" if j else "")
-            agreed = f" (restarted from checkpoint {case.restarted}, as mlckpt verify said)" \
-                if a.tool and a.interface == "fti" else ""
+            agreed = f" (restarted from {case.restarted}, as mlckpt {'verify' if a.interface == 'fti' else 'index'} " \
+                "said)" if a.tool else ""
             print(f"  {where}: {'FAILED: ' + failure if failure else 'passed' + agreed}", flush=True)
             tried += 1
             if failure:

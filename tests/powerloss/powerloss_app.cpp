@@ -19,7 +19,12 @@
 // last checkpoint for the next execution).
 //
 // With MLCKPT_POWERLOSS_ICP=1 in the environment, each checkpoint is taken
-// incrementally (FTI_InitICP, FTI_AddVarICP, FTI_FinalizeICP).
+// incrementally (FTI_InitICP, FTI_AddVarICP, FTI_FinalizeICP). With
+// MLCKPT_POWERLOSS_SNAPSHOT=1 (the configuration says async_snapshot = 1),
+// FTI_Checkpoint returns before its checkpoint is recoverable, and settles
+// the previous one first (docs/levels.md, In-memory snapshots): checkpoint
+// N - 1 is recorded when FTI_Checkpoint(N) returns, and the last one once
+// FTI_WaitBackground has returned.
 //
 // restart: must restart from checkpoint EXPECTED or a newer one, with every
 // byte of every rank's data what that checkpoint held. Exit code 0 when it
@@ -49,10 +54,11 @@ struct Arguments {
     int level = 0;
     int checkpoints = 0;
     std::string state_dir;
-    std::string control;  // write
-    long arm = 0;         // write
-    int expected = 0;     // restart
-    bool icp = false;     // MLCKPT_POWERLOSS_ICP=1: checkpoints through FTI_InitICP
+    std::string control;    // write
+    long arm = 0;           // write
+    int expected = 0;       // restart
+    bool icp = false;       // MLCKPT_POWERLOSS_ICP=1: checkpoints through FTI_InitICP
+    bool snapshot = false;  // MLCKPT_POWERLOSS_SNAPSHOT=1: async_snapshot = 1
 };
 
 [[noreturn]] void usage() {
@@ -80,6 +86,8 @@ Arguments parse(int argc, char** argv) {
     a.state_dir = argv[5];
     const char* icp = std::getenv("MLCKPT_POWERLOSS_ICP");
     a.icp = icp != nullptr && std::string(icp) == "1";
+    const char* snapshot = std::getenv("MLCKPT_POWERLOSS_SNAPSHOT");
+    a.snapshot = snapshot != nullptr && std::string(snapshot) == "1";
     if (!(a.level >= 1 && a.level <= 4) && a.level != FTI_L4_DCP) usage();
     if (a.checkpoints < 1) usage();
     return a;
@@ -147,7 +155,19 @@ int write_run(const Arguments& a, int rank, std::vector<unsigned char>& payload,
                          a.icp ? " (FTI_FinalizeICP)" : "", rc);
             return 1;
         }
-        record(a.state_dir, "committed", rank, n);
+        if (!a.snapshot) {
+            record(a.state_dir, "committed", rank, n);
+            continue;
+        }
+        if (n > 1) record(a.state_dir, "committed", rank, n - 1);
+        if (n == a.checkpoints) {
+            if (const int waited = FTI_WaitBackground(); waited != FTI_SCES) {
+                std::fprintf(stderr, "powerloss_app: rank %d: FTI_WaitBackground after checkpoint %d returned %d\n",
+                             rank, n, waited);
+                return 1;
+            }
+            record(a.state_dir, "committed", rank, n);
+        }
     }
     return 0;
 }

@@ -266,6 +266,11 @@ TEST(Verify, MetadataKnownOnlyByItsCopy) {
                          "restores the metadata from its copy\n"))
         << all_lost.out;
     EXPECT_TRUE(contains(all_lost.out, "restart: checkpoint 2 (L1, seq 2)\n")) << all_lost.out;
+    // meta_dir itself lost: the restart makes it again from the copies.
+    fs::remove_all(e.dir.path() / "meta");
+    Result dir_lost = run_verify({e.config_path()});
+    EXPECT_EQ(dir_lost.code, 1) << dir_lost.err;
+    EXPECT_TRUE(contains(dir_lost.out, "restart: checkpoint 2 (L1, seq 2)\n")) << dir_lost.out;
 }
 
 // On a real cluster (local_test = 0), a node's local storage is seen only
@@ -414,12 +419,12 @@ TEST(Verify, UsageAndConfigurationErrorsExitTwo) {
     EXPECT_TRUE(contains(not_config.err, "mlckpt verify: ")) << not_config.err;
     expect_printable(not_config.err);
 
-    fs::remove_all(e.dir.path() / "meta");
-    Result no_meta = run_verify({e.config_path()});
-    EXPECT_EQ(no_meta.code, 2);
-    EXPECT_TRUE(
-        contains(no_meta.err, "[basic] meta_dir = '" + (e.dir.path() / "meta").string() + "' is not a directory here"))
-        << no_meta.err;
+    fs::remove_all(e.dir.path() / "global");
+    Result no_global = run_verify({e.config_path()});
+    EXPECT_EQ(no_global.code, 2);
+    EXPECT_TRUE(contains(no_global.err,
+                         "[basic] glbl_dir = '" + (e.dir.path() / "global").string() + "' is not a directory here"))
+        << no_global.err;
 
     Execution other;
     EXPECT_EQ(run_verify({"--exec-id", "..", other.config_path()}).code, 2);
@@ -436,10 +441,18 @@ TEST(Verify, WhichExecution) {
     Result nothing_json = run_verify({"--json", e.config_path()});
     EXPECT_TRUE(parses_as_json(e.dir, nothing_json.out)) << nothing_json.out;
 
+    // Metadata of an execution the configuration does not name (a crash
+    // before the restart state was written back, another run): a relaunch
+    // starts a new execution, and the tool says so, naming what is there.
     fs::create_directories(e.dir.path() / "meta" / "run-7");
-    Result ambiguous = run_verify({e.config_path()});
-    EXPECT_EQ(ambiguous.code, 2);
-    EXPECT_TRUE(contains(ambiguous.err, "holds the metadata of 'run-7': give one with --exec-id")) << ambiguous.err;
+    Result unnamed = run_verify({e.config_path()});
+    EXPECT_EQ(unnamed.code, 0) << unnamed.err;
+    EXPECT_TRUE(contains(unnamed.out, "a relaunch starts a new execution")) << unnamed.out;
+    EXPECT_TRUE(contains(unnamed.out, "holds the metadata of 'run-7': verify one with --exec-id")) << unnamed.out;
+    EXPECT_TRUE(contains(unnamed.out, "restart: no checkpoint\n")) << unnamed.out;
+    Result unnamed_json = run_verify({"--json", e.config_path()});
+    EXPECT_TRUE(parses_as_json(e.dir, unnamed_json.out)) << unnamed_json.out;
+    EXPECT_TRUE(contains(unnamed_json.out, "\"restart\": {\"checkpoint\": null")) << unnamed_json.out;
     Result chosen = run_verify({"--exec-id", "run-7", e.config_path()});
     EXPECT_EQ(chosen.code, 0) << chosen.err;
     EXPECT_TRUE(contains(chosen.out, "execution 'run-7'")) << chosen.out;

@@ -800,8 +800,9 @@ int verify(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     // Shared directories must be there; node-local ones may live on other
     // nodes, unless the nodes are simulated on this machine (local_test).
-    const std::pair<std::string, std::string> dirs[] = {
-        {"meta_dir", config.meta_dir}, {"glbl_dir", config.glbl_dir}, {"ckpt_dir", config.ckpt_dir}};
+    // Not meta_dir: a restart that finds it lost restores it from the copies
+    // of the metadata beside the data, which are read below.
+    const std::pair<std::string, std::string> dirs[] = {{"glbl_dir", config.glbl_dir}, {"ckpt_dir", config.ckpt_dir}};
     for (const auto& [key, dir] : dirs) {
         if (key == "ckpt_dir" && !config.local_test) continue;
         if (!is_directory(dir)) {
@@ -813,22 +814,26 @@ int verify(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     const std::string exec_id = a->exec_id.value_or(config.exec_id);
     if (exec_id.empty()) {
+        // A relaunch with this configuration starts a new execution (an
+        // empty exec_id allows only failure = 0): that is the restart line.
+        // What meta_dir holds (a checkpoint whose restart state a crash kept
+        // from the configuration, another run's) is verified by name.
         std::vector<std::string> found = executions_in(config.meta_dir);
-        if (!found.empty()) {
-            err << "mlckpt verify: " << shown(a->config) << " names no execution ([restart] exec_id is empty); '"
-                << shown(config.meta_dir) << "' holds the metadata of ";
-            for (std::size_t i = 0; i < found.size(); ++i) err << (i ? ", " : "") << "'" << shown(found[i]) << "'";
-            err << ": give one with --exec-id\n";
-            return 2;
-        }
+        std::string note =
+            found.empty() ? "no execution is recorded" : "'" + config.meta_dir + "' holds the metadata of ";
+        for (std::size_t i = 0; i < found.size(); ++i) note += (i ? ", '" : "'") + found[i] + "'";
+        if (!found.empty()) note += ": verify one with --exec-id";
         if (a->json) {
             out << "{\"config\": " << json_string(a->config)
                 << ", \"exec_id\": null, \"checkpoints\": [], \"summary\": {\"checkpoints\": 0, \"files\": 0, "
                    "\"ok\": 0, \"damaged\": 0, \"not_visible\": 0}, \"restart\": {\"checkpoint\": null, "
-                   "\"if_visible\": []}, \"note\": \"no execution is recorded\"}\n";
+                   "\"if_visible\": []}, \"note\": "
+                << json_string(note) << "}\n";
         } else {
-            out << shown(a->config) << " names no execution ([restart] exec_id is empty) and '"
-                << shown(config.meta_dir) << "' holds none: nothing to verify\n";
+            out << shown(a->config) << " names no execution ([restart] exec_id is empty): a relaunch starts a new "
+                << "execution\n"
+                << (found.empty() ? "'" + shown(config.meta_dir) + "' holds none: nothing to verify" : shown(note))
+                << "\nrestart: no checkpoint\n";
         }
         return 0;
     }
