@@ -4,7 +4,7 @@
     crash_points.py --fs FS_BINARY --app APP --mpiexec MPIEXEC --workdir DIR
                     --level L --io IO [--interface fti|scr] [--tool MLCKPT]
                     [--model data|strict] [--torn] [--head 0|1] [--keep-last 0|1]
-                    [--icp] [--snapshot] [--set SECTION.KEY=VALUE ...] [--lose-node N]
+                    [--icp] [--snapshot] [--stage] [--set SECTION.KEY=VALUE ...] [--lose-node N]
                     [--restart-cuts] [--cut-node N] [--points all|N] [--seed S] [--record FILE]
                     [--timeout S] [--checkpoints 2]
 
@@ -79,6 +79,9 @@ def parse():
     p.add_argument("--head", type=int, choices=(0, 1), default=0)
     p.add_argument("--keep-last", type=int, choices=(0, 1), default=0)
     p.add_argument("--icp", action="store_true", help="checkpoints through FTI_InitICP .. FTI_FinalizeICP")
+    p.add_argument("--stage", action="store_true",
+                   help="enable_staging = 1: before each checkpoint each rank stages an output file (FTI_SendFile); "
+                        "the relaunch checks them")
     p.add_argument("--snapshot", action="store_true",
                    help="async_snapshot = 1: a checkpoint counts as committed when the next checkpoint call (the "
                         "last: FTI_WaitBackground) returns")
@@ -162,7 +165,8 @@ def write_config(path, root, a):
     inline = "0" if a.head else "1"
     sections = {"basic": {"head": a.head, "ckpt_io": a.io, "keep_last_ckpt": a.keep_last,
                           "enable_dcp": int(a.level == 8), "dcp_block_size": 4096, "inline_l2": inline,
-                          "inline_l3": inline, "inline_l4": inline, "async_snapshot": int(a.snapshot)}}
+                          "inline_l3": inline, "inline_l4": inline, "async_snapshot": int(a.snapshot),
+                          "enable_staging": int(a.stage)}}
     for setting in a.set:
         section, key, value = re.fullmatch(r"(\w+)\.(\w+)=(.*)", setting).groups()
         sections.setdefault(section, {})[key] = value
@@ -248,6 +252,8 @@ class Case:
         shutil.rmtree(self.state, ignore_errors=True)
         os.makedirs(self.state)
         write_config(self.config, self.root, self.a)
+        if self.a.stage:
+            os.makedirs(os.path.join(self.root, "output"))  # where the outputs are staged (made durable below)
         self.mount.command("sync", "reset", *([f"node-size {RANKS_PER_NODE}"] if self.a.cut_node is not None else []))
 
     def all_recorded(self, prefix, wanted=None):
@@ -266,7 +272,8 @@ class Case:
 
     def launch_environment(self):
         env = dict(os.environ, MLCKPT_POWERLOSS_ICP="1" if self.a.icp else "0",
-                   MLCKPT_POWERLOSS_SNAPSHOT="1" if self.a.snapshot else "0")
+                   MLCKPT_POWERLOSS_SNAPSHOT="1" if self.a.snapshot else "0",
+                   MLCKPT_POWERLOSS_STAGE="1" if self.a.stage else "0")
         if self.a.cut_node is not None:
             # The file system knows the launch's processes by this mark (their
             # node by their rank), and the application arms the node's cut.
@@ -472,7 +479,7 @@ def case_name(a):
             (" restart_cuts" if a.restart_cuts else "") + (f" cut_node={a.cut_node}" if a.cut_node is not None else "")
         return f"scr.h {kind} model={a.model}{' torn' if a.torn else ''}{extra}"
     level = "L4 dCP" if a.level == 8 else f"L{a.level}"
-    extra = "".join([" torn" if a.torn else "", " icp" if a.icp else "", " snapshot" if a.snapshot else "", " lose_meta" if a.lose_meta else "", "".join(f" {x}" for x in a.set), f" lose_node={a.lose_node}" if a.lose_node is not None else "",
+    extra = "".join([" torn" if a.torn else "", " icp" if a.icp else "", " snapshot" if a.snapshot else "", " stage" if a.stage else "", " lose_meta" if a.lose_meta else "", "".join(f" {x}" for x in a.set), f" lose_node={a.lose_node}" if a.lose_node is not None else "",
                      " restart_cuts" if a.restart_cuts else ""])
     return f"{level} ckpt_io={a.io} model={a.model}{extra} head={a.head} keep_last={a.keep_last}" + \
         (f" cut_node={a.cut_node}" if a.cut_node is not None else "")

@@ -24,7 +24,9 @@
 // FTI_Checkpoint returns before its checkpoint is recoverable, and settles
 // the previous one first (docs/levels.md, In-memory snapshots): checkpoint
 // N - 1 is recorded when FTI_Checkpoint(N) returns, and the last one once
-// FTI_WaitBackground has returned.
+// FTI_WaitBackground has returned. With MLCKPT_POWERLOSS_STAGE=1
+// (enable_staging = 1), each rank stages an output file before each
+// checkpoint, and the restart checks them (staged_outputs.hpp).
 //
 // restart: must restart from checkpoint EXPECTED or a newer one, with every
 // byte of every rank's data what that checkpoint held. Exit code 0 when it
@@ -45,6 +47,7 @@
 
 #include "app_records.hpp"
 #include "fti.h"
+#include "staged_outputs.hpp"
 
 namespace {
 
@@ -59,6 +62,7 @@ struct Arguments {
     int expected = 0;       // restart
     bool icp = false;       // MLCKPT_POWERLOSS_ICP=1: checkpoints through FTI_InitICP
     bool snapshot = false;  // MLCKPT_POWERLOSS_SNAPSHOT=1: async_snapshot = 1
+    bool stage = false;     // MLCKPT_POWERLOSS_STAGE=1: outputs staged with FTI_SendFile
 };
 
 [[noreturn]] void usage() {
@@ -88,9 +92,17 @@ Arguments parse(int argc, char** argv) {
     a.icp = icp != nullptr && std::string(icp) == "1";
     const char* snapshot = std::getenv("MLCKPT_POWERLOSS_SNAPSHOT");
     a.snapshot = snapshot != nullptr && std::string(snapshot) == "1";
+    const char* stage = std::getenv("MLCKPT_POWERLOSS_STAGE");
+    a.stage = stage != nullptr && std::string(stage) == "1";
     if (!(a.level >= 1 && a.level <= 4) && a.level != FTI_L4_DCP) usage();
     if (a.checkpoints < 1) usage();
     return a;
+}
+
+// The folder of the configuration file: the power-loss mount's root.
+std::string root_of(const Arguments& a) {
+    const auto slash = a.config.rfind('/');
+    return slash == std::string::npos ? std::string(".") : a.config.substr(0, slash);
 }
 
 // The data of `rank` at checkpoint `number`: a size of its own per rank
@@ -149,6 +161,7 @@ int write_run(const Arguments& a, int rank, std::vector<unsigned char>& payload,
             }
             MPI_Barrier(FTI_COMM_WORLD);
         }
+        if (std::string why; a.stage && !powerloss::stage_output(root_of(a), a.state_dir, rank, n, why)) die(why);
         const int rc = a.icp ? checkpoint_incrementally(n, a.level) : FTI_Checkpoint(n, a.level);
         if (rc != FTI_DONE) {
             std::fprintf(stderr, "powerloss_app: rank %d: checkpoint %d at level %d%s returned %d\n", rank, n, a.level,
@@ -226,7 +239,14 @@ int main(int argc, char** argv) {
     FTI_Protect(0, &number, 1, FTI_INTG);
     FTI_Protect(1, payload.data(), static_cast<std::int64_t>(payload.size()), FTI_CHAR);
     const bool restart = a.mode.rfind("restart", 0) == 0;
-    const int failed = restart ? restart_run(a, rank, payload, number) : write_run(a, rank, payload, number);
+    int failed = restart ? restart_run(a, rank, payload, number) : write_run(a, rank, payload, number);
+    if (restart && a.stage) {
+        if (const std::string problem = powerloss::check_staged_outputs(root_of(a), a.state_dir, rank, a.checkpoints);
+            !problem.empty()) {
+            std::fprintf(stderr, "powerloss_app: rank %d: %s\n", rank, problem.c_str());
+            failed = 1;
+        }
+    }
     if (a.mode == "restart-stay" && failed == 0) record(a.state_dir, "restarted", rank, number);
     if ((a.mode == "write" || a.mode == "restart-stay") && failed == 0) {
         for (;;) ::pause();  // until the power cut's kill
