@@ -71,7 +71,9 @@ def parse():
     p.add_argument("--tool", help="the mlckpt tool: mlckpt verify (scr.h: mlckpt index) must name the checkpoint "
                    "the relaunch takes")
     p.add_argument("--workdir", required=True)
-    p.add_argument("--level", type=int, choices=(1, 2, 3, 4, 8), required=True, help="8: FTI_L4_DCP")
+    p.add_argument("--level", type=int, choices=(1, 2, 3, 4, 8, 9), required=True,
+                   help="8: FTI_L4_DCP; 9: FTI_L4_H5_SINGLE, the global HDF5 file (the relaunch is a variate "
+                        "restart, failure = 3, as a job script asks for it)")
     p.add_argument("--io", type=int, choices=(1, 2, 3, 4, 5), required=True, help="ckpt_io")
     p.add_argument("--checkpoints", type=int, default=2)
     p.add_argument("--model", choices=("data", "strict"), default="strict")
@@ -167,6 +169,8 @@ def write_config(path, root, a):
                           "enable_dcp": int(a.level == 8), "dcp_block_size": 4096, "inline_l2": inline,
                           "inline_l3": inline, "inline_l4": inline, "async_snapshot": int(a.snapshot),
                           "enable_staging": int(a.stage)}}
+    if a.level == 9:
+        sections["basic"].update({"h5_single_file_enable": 1, "h5_single_file_dir": f"{root}/vpr"})
     for setting in a.set:
         section, key, value = re.fullmatch(r"(\w+)\.(\w+)=(.*)", setting).groups()
         sections.setdefault(section, {})[key] = value
@@ -349,12 +353,26 @@ class Case:
                 "exited" if rc == 0 else f"failed (exit code {rc})"
         return outcome, log_path
 
+    def checks_with_tool(self):
+        """Whether the tool names the relaunch's checkpoint: not for the
+        global HDF5 file, whose variate restart reads no execution."""
+        return bool(self.a.tool) and self.a.level != 9
+
+    def ask_for_variate_restart(self):
+        """[restart] failure = 3 in the configuration, durably, as the job
+        script of a variate restart sets it."""
+        with open(self.config) as f:
+            text = re.sub(r"(?m)^failure *=.*$", "failure = 3", f.read())
+        with open(self.config, "w") as f:
+            f.write(text)
+        self.mount.command("sync")
+
     def verify_says(self):
         """The checkpoint a restart takes by the tool (None: none), with
         --tool: `mlckpt verify` of the configuration, or for scr.h `mlckpt
         index` of the prefix and the cache (the dataset's number); and the
         tool's failure, or None."""
-        if not self.a.tool:
+        if not self.checks_with_tool():
             return None, None
         if self.a.interface == "fti":
             command, tool = [self.a.tool, "verify", "--json", self.config], "mlckpt verify"
@@ -435,6 +453,8 @@ class Case:
             self.lose_node()
         if self.a.lose_meta:
             self.lose_meta()
+        if self.a.level == 9:
+            self.ask_for_variate_restart()
         if restart_arm is not None:
             self.mount.command("reset", f"arm {restart_arm}" if restart_arm else "disarm")
             outcome, log = self.run("restart-stay", str(expected), f"{tag}.restart1.log")
@@ -451,7 +471,7 @@ class Case:
         logs.append(log)
         if outcome != "exited":
             return ops, f"the relaunch {outcome} (committed before the cut: {expected}): {log}"
-        if self.a.tool:
+        if self.checks_with_tool():
             with open(log) as f:
                 found = re.search(r"(?:recovered checkpoint|restarted from dataset) (\d+)", f.read())
             restarted = int(found.group(1)) if found else None
@@ -478,7 +498,7 @@ def case_name(a):
         extra = (f" lose_node={a.lose_node}" if a.lose_node is not None else "") + \
             (" restart_cuts" if a.restart_cuts else "") + (f" cut_node={a.cut_node}" if a.cut_node is not None else "")
         return f"scr.h {kind} model={a.model}{' torn' if a.torn else ''}{extra}"
-    level = "L4 dCP" if a.level == 8 else f"L{a.level}"
+    level = {8: "L4 dCP", 9: "L4 H5 single file"}.get(a.level, f"L{a.level}")
     extra = "".join([" torn" if a.torn else "", " icp" if a.icp else "", " snapshot" if a.snapshot else "", " stage" if a.stage else "", " lose_meta" if a.lose_meta else "", "".join(f" {x}" for x in a.set), f" lose_node={a.lose_node}" if a.lose_node is not None else "",
                      " restart_cuts" if a.restart_cuts else ""])
     return f"{level} ckpt_io={a.io} model={a.model}{extra} head={a.head} keep_last={a.keep_last}" + \
@@ -534,7 +554,7 @@ def main():
             where = (f"cut after operation {k}" if k else "no cut in the checkpoint") + \
                 (f", then after operation {j} of the relaunch" if j else "")
             agreed = f" (restarted from {case.restarted}, as mlckpt {'verify' if a.interface == 'fti' else 'index'} " \
-                "said)" if a.tool else ""
+                "said)" if case.checks_with_tool() else ""
             print(f"  {where}: {'FAILED: ' + failure if failure else 'passed' + agreed}", flush=True)
             tried += 1
             if failure:

@@ -4,8 +4,9 @@
 //   powerloss_app write|write-finalize CONFIG LEVEL CHECKPOINTS STATE_DIR CONTROL ARM
 //   powerloss_app restart|restart-stay CONFIG LEVEL CHECKPOINTS STATE_DIR EXPECTED
 //
-// write: checkpoints 1 .. CHECKPOINTS at LEVEL (1 to 4, or 8: FTI_L4_DCP,
-// the first of them then written whole), each of data made from the
+// write: checkpoints 1 .. CHECKPOINTS at LEVEL (1 to 4, 8: FTI_L4_DCP,
+// the first of them then written whole, or 9: FTI_L4_H5_SINGLE, the
+// global HDF5 file, whose restart the harness asks for with failure = 3), each of data made from the
 // rank and the checkpoint's number. Before the last one, rank 0 sets the
 // power-loss file system's operation counter back to 0 through its control
 // file CONTROL and, when ARM > 0, arms the power cut after ARM operations.
@@ -94,7 +95,7 @@ Arguments parse(int argc, char** argv) {
     a.snapshot = snapshot != nullptr && std::string(snapshot) == "1";
     const char* stage = std::getenv("MLCKPT_POWERLOSS_STAGE");
     a.stage = stage != nullptr && std::string(stage) == "1";
-    if (!(a.level >= 1 && a.level <= 4) && a.level != FTI_L4_DCP) usage();
+    if (!(a.level >= 1 && a.level <= 4) && a.level != FTI_L4_DCP && a.level != FTI_L4_H5_SINGLE) usage();
     if (a.checkpoints < 1) usage();
     return a;
 }
@@ -136,6 +137,28 @@ void fill(std::vector<unsigned char>& data, int rank, int number) {
     powerloss::abort_job("powerloss_app", rank, what);
 }
 
+// FTI_L4_H5_SINGLE: the checkpoint's number and every rank's data as two
+// global datasets, each rank a subset of each (after FTI_Protect).
+void declare_global_datasets(int rank, int ranks) {
+    FTIT_hsize_t number_dims[1] = {static_cast<FTIT_hsize_t>(ranks)};
+    FTIT_hsize_t payload_dims[1] = {0};
+    FTIT_hsize_t offset = 0;
+    for (int r = 0; r < ranks; ++r) {
+        if (r == rank) offset = payload_dims[0];
+        payload_dims[0] += payload_size(r);
+    }
+    FTIT_hsize_t number_offset[1] = {static_cast<FTIT_hsize_t>(rank)};
+    FTIT_hsize_t one[1] = {1};
+    FTIT_hsize_t payload_offset[1] = {offset};
+    FTIT_hsize_t payload_count[1] = {payload_size(rank)};
+    if (FTI_DefineGlobalDataset(0, 1, number_dims, "number", nullptr, FTI_INTG) != FTI_SCES ||
+        FTI_DefineGlobalDataset(1, 1, payload_dims, "payload", nullptr, FTI_CHAR) != FTI_SCES ||
+        FTI_AddSubset(0, 1, number_offset, one, 0) != FTI_SCES ||
+        FTI_AddSubset(1, 1, payload_offset, payload_count, 1) != FTI_SCES) {
+        die("cannot declare the global datasets");
+    }
+}
+
 void record(const std::string& state_dir, const char* what, int rank, int number) {
     if (!powerloss::record(state_dir, what, rank, number)) die("cannot write to the state folder");
 }
@@ -163,7 +186,8 @@ int write_run(const Arguments& a, int rank, std::vector<unsigned char>& payload,
         }
         if (std::string why; a.stage && !powerloss::stage_output(root_of(a), a.state_dir, rank, n, why)) die(why);
         const int rc = a.icp ? checkpoint_incrementally(n, a.level) : FTI_Checkpoint(n, a.level);
-        if (rc != FTI_DONE) {
+        // FTI_L4_H5_SINGLE returns FTI_SCES, as FTI's does: no level's checkpoint is taken.
+        if (rc != (a.level == FTI_L4_H5_SINGLE ? FTI_SCES : FTI_DONE)) {
             std::fprintf(stderr, "powerloss_app: rank %d: checkpoint %d at level %d%s returned %d\n", rank, n, a.level,
                          a.icp ? " (FTI_FinalizeICP)" : "", rc);
             return 1;
@@ -238,6 +262,11 @@ int main(int argc, char** argv) {
     std::vector<unsigned char> payload(payload_size(rank));
     FTI_Protect(0, &number, 1, FTI_INTG);
     FTI_Protect(1, payload.data(), static_cast<std::int64_t>(payload.size()), FTI_CHAR);
+    if (a.level == FTI_L4_H5_SINGLE) {
+        int ranks = 0;
+        MPI_Comm_size(FTI_COMM_WORLD, &ranks);
+        declare_global_datasets(rank, ranks);
+    }
     const bool restart = a.mode.rfind("restart", 0) == 0;
     int failed = restart ? restart_run(a, rank, payload, number) : write_run(a, rank, payload, number);
     if (restart && a.stage) {
