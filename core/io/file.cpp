@@ -184,6 +184,11 @@ Directory make_dirs(const fs::path& base, const fs::path& dir) {
     return d;
 }
 
+Directory make_named_dirs(const fs::path& dir) {
+    make_user_dirs(dir);
+    return Directory::open(dir);
+}
+
 void remove_empty_dir(const fs::path& base, const fs::path& dir) noexcept {
     try {
         const fs::path top = trimmed(base);

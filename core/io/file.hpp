@@ -78,6 +78,11 @@ class Directory {
 // non-directory there is refused with an error naming it. Every directory
 // created has kDirectoryMode.
 Directory make_dirs(const fs::path& base, const fs::path& dir);
+// Creates `dir`, a directory an application named (scr.h's files in the
+// prefix), as `mkdir -p` does: symbolic links in it are followed, they are
+// the application's layout. Every directory created is synced into its
+// parent. Returns it open.
+Directory make_named_dirs(const fs::path& dir);
 // Best-effort: removes `dir` (below `base`, as for make_dirs) if it is an
 // empty directory; never through a symbolic link below `base`.
 void remove_empty_dir(const fs::path& base, const fs::path& dir) noexcept;

@@ -226,7 +226,7 @@ std::string ScrSession::route_file(const std::string& name) {
     }
     fs::path path;
     if (settings_.cache_bypass) {
-        make_dirs(settings_.prefix, rn.origpath);  // each new directory synced into its parent
+        make_named_dirs(rn.origpath);  // the application's path; each new directory synced into its parent
         path = rn.origpath / rn.origname;
     } else {
         const fs::path dir = ctx_.layout.routed_dir(out.ref, ctx_.rank(), ctx_.topo.node_id);
@@ -367,7 +367,7 @@ void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<
         for (const FileRecord& f : records) {
             if (f.type != "FULL") continue;
             const fs::path source = ctx_.layout.routed_dir(cached, ctx_.rank(), ctx_.topo.node_id) / f.file;
-            copy_verified(source, make_dirs(settings_.prefix, f.origpath), f, ctx_.io_buffer_bytes());
+            copy_verified(source, make_named_dirs(f.origpath), f, ctx_.io_buffer_bytes());
         }
         fault_point("during_flush", ctx_.rank(), cached.seq);
     });

@@ -328,6 +328,7 @@ foreach(t RoundTripSingle RoundTripPartner RoundTripXor PartnerSurvivesNodeLoss 
           BypassWritesToThePrefix)
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 8 PHASES ok ok)
 endforeach()
+mlckpt_add_mpi_scenario(ScrFiles.BypassFollowsTheApplicationsLinks RANKS 4 PHASES ok ok)
 mlckpt_add_mpi_scenario(ScrFiles.SingleFallsBackToTheOlderDataset RANKS 4 PHASES ok ok 1:ok)
 foreach(t DamagedRedundancyIsRebuiltPartner DamagedRedundancyIsRebuiltXor)
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 PHASES ok ok ok)

@@ -336,6 +336,30 @@ TEST(ScrFiles, BypassWritesToThePrefix) {
     ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
 }
 
+// SCR_CACHE_BYPASS = 1 with a dataset directory that the application made
+// a symbolic link to another directory of the prefix: SCR follows it, as
+// mkdir -p does, and so does mlckpt (the application's own layout; the
+// directories it creates are synced into their parents).
+TEST(ScrFiles, BypassFollowsTheApplicationsLinks) {
+    const std::map<std::string, std::string> params = {{"SCR_CACHE_BYPASS", "1"}};
+    if (phase() == 1) {
+        if (world_rank() == 0) {
+            fs::create_directories(prefix() / "elsewhere");
+            fs::create_directory_symlink("elsewhere", prefix() / name_of(2));
+        }
+        world_barrier();
+        two_datasets_then_crash(params);
+        for (int f = 0; f < files_of(world_rank()); ++f) {
+            EXPECT_EQ(slurp(prefix() / "elsewhere" / file_name(2, world_rank(), f).filename()),
+                      content(2, world_rank(), f));
+        }
+        return;
+    }
+    init(params);
+    restart_from(2);
+    ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
+}
+
 // A crash between SCR_Start_output and SCR_Complete_output: the dataset
 // being written never counts, the previous one is intact, and the cache
 // keeps nothing of the unfinished one after the next SCR_Init.
