@@ -181,7 +181,8 @@ fuzzed=0
 suite "optimised build" "$repo/build" -LE '^multinode_matrix$' || optimised=$?
 # Without what the optimised build runs and the sanitizers add nothing to:
 # the "large" MPI runs (8 or more ranks besides a smaller run of the same
-# scenario: the smaller runs cover the same code), the checks of the
+# scenario, or of a format's or codec's variant: the smaller runs, and the
+# scenario's own 8-rank run, cover the same code), the checks of the
 # sources, headers, installed tree and build lines ("build_checks"), the
 # programs of the documentation ("docs": their library calls are the unit
 # and MPI suites' too), and the tests that measure the process's memory
