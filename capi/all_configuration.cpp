@@ -119,21 +119,21 @@ void fill_topology(FTIT_topology& t, const Context& ctx) {
 }
 
 void fill_levels(FTIT_checkpoint (&levels)[5], const Context& ctx) {
-    const Config& cfg = ctx.config;
     const auto& layout = ctx.layout;
-    for (int level = 1; level <= 4; ++level) {
+    for (int level : core::kBaseLevels) {
         FTIT_checkpoint& l = levels[level];
         // The directories that hold the level's checkpoints, each in its own ckpt<seq>.
         put(l.dir, layout.level_dir(level, ctx.topo.node_id).string());
         put(l.metaDir, layout.meta_exec_dir().string());
-        l.isInline = cfg.is_inline(level) ? 1 : 0;
-        l.ckptIntv = static_cast<int>(cfg.interval_minutes(level));  // whole minutes, as FTI reads them
+        l.isInline = ctx.levels[level].inline_work ? 1 : 0;
+        l.ckptIntv = static_cast<int>(ctx.levels[level].interval_minutes);  // whole minutes, as FTI reads them
         for (const core::CheckpointRef& ref : ctx.catalog.refs()) {
             l.hasCkpt = l.hasCkpt || ref.level == level;
-            if (level == 4 && ref.level == core::kDcpLevel) l.hasDcp = true;
+            // FTI counts its differential checkpoints at L4.
+            if (core::is_differential(ref.level) && core::reported_level(ref.level) == level) l.hasDcp = true;
         }
     }
-    FTIT_checkpoint& l4 = levels[4];
+    FTIT_checkpoint& l4 = levels[core::kL4];
     put(l4.dcpDir, layout.level_dir(core::kDcpLevel, 0).string());
     if (!ctx.topo.is_head)
         put(l4.dcpName, layout.data_file({0, core::kDcpLevel, 0}, ctx.rank(), 0).filename().string());

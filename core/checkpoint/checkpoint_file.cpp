@@ -280,11 +280,11 @@ WritePath write_path(bool read_back) {
 // How the POSIX files of `level` store `vars`. Element sizes are recorded
 // whenever some level compresses, so that a copy of the file to another
 // level can pack it.
-Packing packing_of(const Config& config, int level, const std::vector<Variable>& vars) {
+Packing packing_of(const Context& ctx, int level, const std::vector<Variable>& vars) {
     Packing packing;
-    packing.codec = config.codec_of_level(level);
-    packing.block_bytes = static_cast<std::size_t>(config.compression_block_kb) << 10;
-    if (config.compresses()) {
+    packing.codec = ctx.levels[level].codec;
+    packing.block_bytes = static_cast<std::size_t>(ctx.config.compression_block_kb) << 10;
+    if (ctx.levels.any_compressed()) {
         for (const Variable& v : vars) {
             packing.element_sizes[v.id] = v.element_size;
             if (v.error_bound > 0) packing.error_bounds[v.id] = v.error_bound;
@@ -324,11 +324,11 @@ DcpOptions dcp_options(const Context& ctx) {
 std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const CheckpointRef& ref,
                                                      const std::vector<Variable>& vars, const FormatState& state,
                                                      bool incremental, bool read_back) {
-    const FileFormat& format = file_format_of(file_format(ctx.config.ckpt_io, ref.level));
+    const FileFormat& format = file_format_of(ctx.levels[ref.level].format);
     if (format.shared) return open_shared_file(ctx, ref, vars, incremental);
     const fs::path path = ctx.data_path(ref, ctx.topo.node_id);
     const std::string name = path.filename().string();
-    const bool in_place = ref.level == kDcpLevel;
+    const bool in_place = is_differential(ref.level);
     const bool layout_needed = format.continues_layout;
     std::unique_ptr<CheckpointFile> file;
     Directory dir;
@@ -366,13 +366,8 @@ std::unique_ptr<CheckpointFile> open_checkpoint_file(Context& ctx, const Checkpo
                                                           ref.seq, *layout, base, dcp_options(ctx), sizes);
                 file = std::make_unique<DcpFile>(std::move(writer), base != nullptr, ctx.rank(), ref.seq);
             } else {
-                WriterSetup setup{dir,
-                                  name + ".tmp",
-                                  write_path(read_back),
-                                  layout ? &*layout : nullptr,
-                                  sizes,
-                                  state.hdf5,
-                                  packing_of(ctx.config, ref.level, vars)};
+                WriterSetup setup{dir,   name + ".tmp", write_path(read_back),           layout ? &*layout : nullptr,
+                                  sizes, state.hdf5,    packing_of(ctx, ref.level, vars)};
                 file = std::make_unique<RenamedFile>(format.create_writer(setup), dir, name,
                                                      ctx.layout.base_of(path.parent_path()));
             }

@@ -13,7 +13,7 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
     // Retired checkpoints' files are gone first (but those of the checkpoints
     // this call settled, see BackgroundWork): the disk never holds more than
     // before, and a late removal never hits the L4 differential file.
-    ctx.background->wait_before_writing(level == kDcpLevel);
+    ctx.background->wait_before_writing(is_differential(level));
     ref_ = ctx.catalog.place(ctx.catalog.next_seq(), level, ckpt_id);
     const bool from_memory = level_work_from_memory(ctx, ref_, by_head, incremental);
     work_ = level_work(ctx, ref_, by_head, from_memory);
@@ -47,7 +47,7 @@ CheckpointRef CheckpointWriter::commit(const CommitOptions& options) {
     try {
         std::vector<FileRecord> records = work_->complete(*file_, failure);
         record_ = records.front();
-        publish(ctx_, ref_, records, file_format(ctx_.config.ckpt_io, ref_.level));
+        publish(ctx_, ref_, records, ctx_.levels[ref_.level].format);
     } catch (...) {
         discard();
         throw;
@@ -63,7 +63,7 @@ void CheckpointWriter::finish_file() {
 }
 
 void CheckpointWriter::commit_metadata_over(MPI_Comm comm) {
-    commit_metadata(ctx_, comm, ref_, {record_}, file_format(ctx_.config.ckpt_io, ref_.level));
+    commit_metadata(ctx_, comm, ref_, {record_}, ctx_.levels[ref_.level].format);
 }
 
 void CheckpointWriter::adopt_commit() {

@@ -25,7 +25,7 @@ Checkpoints::~Checkpoints() = default;
 
 void Checkpoints::start() {
     const Config& c = ctx_.config;
-    const bool promoted = c.promoted_after_commit(2) || c.promoted_after_commit(3) || c.promoted_after_commit(4);
+    const bool promoted = ctx_.levels.any_promoted_after_commit();
     if ((!c.head && promoted) || c.async_snapshot) jobs_ = std::make_unique<BackgroundJobs>(ctx_);
     if (c.head && promoted) {
         transport_ = std::make_unique<HeadTransport>(ctx_, completion_, global_, world_, hooks_.still_read);
@@ -43,8 +43,8 @@ void Checkpoints::log_started() const {
     const Config& c = ctx_.config;
     if (!jobs_ || ctx_.rank() != 0) return;
     std::string levels;
-    for (int level = 2; level <= 4; ++level) {
-        if (c.promoted_after_commit(level)) levels += (levels.empty() ? "L" : ", L") + std::to_string(level);
+    for (int level : kBaseLevels) {
+        if (ctx_.levels[level].promoted_after_commit) levels += (levels.empty() ? "" : ", ") + level_name(level);
     }
     const std::string what = std::string(c.async_snapshot ? "checkpoints written from an in-memory snapshot" : "") +
                              (c.async_snapshot && !levels.empty() ? " and " : "") +
@@ -64,7 +64,7 @@ void Checkpoints::log_started() const {
 void Checkpoints::take(int ckpt_id, int requested_level) {
     const double start = MPI_Wtime();
     const int level = agreed_level(ctx_, requested_level);
-    if (level == kSingleFileLevel) {
+    if (is_single_file_level(level)) {
         return write_single_file(
             ckpt_id, [](const Variable& v) { return std::span<const std::byte>(v.data()); }, start);
     }
@@ -81,26 +81,28 @@ void Checkpoints::take(int ckpt_id, int requested_level) {
 std::unique_ptr<CheckpointWriter> Checkpoints::open(int ckpt_id, int level, const std::vector<Variable>& vars,
                                                     bool incremental) {
     format_.hdf5 = hdf5_schema(registry_);  // the HDF5 layout of the variables as protected now
-    const int written = ctx_.config.committed_level(level);
+    const int written = ctx_.levels[level].committed_at;
     return std::make_unique<CheckpointWriter>(ctx_, ckpt_id, written, vars, format_, incremental,
-                                              ctx_.config.promoted_after_commit(written));
+                                              ctx_.levels[written].promoted_after_commit);
 }
 
 void Checkpoints::commit(CheckpointWriter& writer, int level, const std::optional<std::string>& missing, double start) {
-    const bool handing_over = ctx_.config.promoted_after_commit(level);
+    const LevelDescriptor& taken = ctx_.levels[level];
+    const bool handing_over = taken.promoted_after_commit;
     // FTI's node flag: the node's first application rank completes the
     // levels that no head completes (L4 differential: none, as FTI). Before
     // the commit's collective steps, as FTI prints it before its own: a
     // program may read every rank's line once its FTI_Checkpoint returns.
-    if (ctx_.topo.node_index == 0 && level <= 4 && !(ctx_.config.head && handing_over)) {
+    if (ctx_.topo.node_index == 0 && is_base_level(level) && !taken.handed_to_head) {
         ctx_.log.debug(fti_messages::node_flag(ctx_.topo.node_id, level));
     }
     const CheckpointRef ref = writer.commit({missing, handing_over});
     writer.update_state(format_);
     writer.leave_to_background();
     hooks_.committed();
-    ctx_.log.info(fti_messages::checkpoint_taken(
-        ref.ckpt_id, level, static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0), MPI_Wtime() - start));
+    ctx_.log.info(fti_messages::checkpoint_taken(ref.ckpt_id, reported_level(level),
+                                                 static_cast<double>(registry_.total_bytes()) / (1024.0 * 1024.0),
+                                                 MPI_Wtime() - start));
     if (handing_over) {
         ctx_.log.info("Checkpoint " + std::to_string(ref.ckpt_id) + " is committed at " + level_name(ref.level) +
                       "; the heads complete it to " + level_name(level) + ".");

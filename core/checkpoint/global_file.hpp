@@ -13,13 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "config/api_level.hpp"
 #include "format/hdf5_global_file.hpp"
 #include "registry/registry.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {
-
-inline constexpr int kSingleFileLevel = 9;  // FTI_L4_H5_SINGLE
 
 class GlobalFile {
   public:

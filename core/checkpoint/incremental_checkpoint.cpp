@@ -15,7 +15,7 @@ void IncrementalCheckpoint::begin(int ckpt_id, int requested_level) {
     ckpt_id_ = ckpt_id;
     level_ = level;
     start_ = MPI_Wtime();
-    if (level == kSingleFileLevel) {
+    if (is_single_file_level(level)) {
         single_.emplace();
         return;
     }

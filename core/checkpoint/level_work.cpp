@@ -150,8 +150,7 @@ void discard_group_redundancy(const Context& ctx, const CheckpointRef& ref) noex
 
 bool level_work_from_memory(const Context& ctx, const CheckpointRef& ref, bool by_head, bool incremental) {
     return redundancy_of(ref.level) != nullptr && !by_head && !incremental &&
-           file_format(ctx.config.ckpt_io, ref.level) == IoMode::posix &&
-           ctx.config.codec_of_level(ref.level) == Codec::none;
+           ctx.levels[ref.level].format == IoMode::posix && ctx.levels[ref.level].codec == Codec::none;
 }
 
 std::unique_ptr<LevelWork> level_work(Context& ctx, const CheckpointRef& ref, bool by_head, bool from_memory) {

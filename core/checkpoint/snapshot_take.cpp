@@ -22,8 +22,8 @@ SnapshotTake::SnapshotTake(Parts parts)
 
 bool SnapshotTake::takes(int ckpt_id, int level) {
     Context& ctx = parts_.ctx;
-    if (level < 1 || level > 4) return false;
-    if (file_format(ctx.config.ckpt_io, ctx.config.committed_level(level)) == IoMode::hdf5 && !h5::hdf5_thread_safe()) {
+    if (!is_base_level(level)) return false;
+    if (ctx.levels[ctx.levels[level].committed_at].format == IoMode::hdf5 && !h5::hdf5_thread_safe()) {
         // The worker would call HDF5 while the application may too.
         if (ctx.rank() == 0 && !refusal_logged_) {
             ctx.log.info(
@@ -54,10 +54,10 @@ void SnapshotTake::take(int ckpt_id, int level, double start) {
     run_collectively(ctx.app, [&] { copies = copy_.take(registry.variables()); });
     std::vector<std::string> names;
     for (const Variable& var : copies) names.push_back(registry.name_of(var.id));
-    const int written = ctx.config.committed_level(level);
+    const int written = ctx.levels[level].committed_at;
     parts_.format.hdf5 = hdf5_schema(registry);  // the HDF5 layout of the variables as protected now
     auto writer = std::make_shared<CheckpointWriter>(ctx, ckpt_id, written, copies, parts_.format, false,
-                                                     ctx.config.promoted_after_commit(written));
+                                                     ctx.levels[written].promoted_after_commit);
     BackgroundJobs::Job job;
     job.what = "writing checkpoint " + std::to_string(ckpt_id) + " from its in-memory snapshot";
     job.local = [writer, copies = std::move(copies), names = std::move(names)] {
@@ -67,7 +67,8 @@ void SnapshotTake::take(int ckpt_id, int level, double start) {
     // A worker that communicates goes on to the level's work at once; else
     // it is handed over once the checkpoint is settled.
     std::shared_ptr<ChainedPromotion> chained;
-    if (parts_.jobs.worker_communicates() && !ctx.config.head && ctx.config.promoted_after_commit(level)) {
+    if (parts_.jobs.worker_communicates() && ctx.levels[level].promoted_after_commit &&
+        !ctx.levels[level].handed_to_head) {
         chained = std::make_shared<ChainedPromotion>();
     }
     job.collective = [&ctx, writer, level, chained](MPI_Comm app, MPI_Comm group) {
@@ -106,7 +107,7 @@ void SnapshotTake::settle(const std::shared_ptr<CheckpointWriter>& writer, int l
     const CheckpointRef& ref = writer->ref();
     ctx.log.debug("checkpoint " + std::to_string(ref.ckpt_id) + " committed at " + level_name(ref.level) +
                   " from its in-memory snapshot");
-    if (!ctx.config.promoted_after_commit(level)) return retire(ctx, ctx.catalog.superseded_by(ref.level, ref.seq));
+    if (!ctx.levels[level].promoted_after_commit) return retire(ctx, ctx.catalog.superseded_by(ref.level, ref.seq));
     if (!chained) return parts_.transport.hand_over(ref, level, writer->record());
     if (chained->failure) chained->promotion->discard();
     parts_.completion.promotion_settled(ref, level, chained->failure);

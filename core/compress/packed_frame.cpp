@@ -74,8 +74,8 @@ PackedTrailer parse_packed_trailer(std::span<const std::byte> trailer, std::uint
 
 std::vector<PackedBlock> parse_packed_table(const PackedTrailer& t, std::span<const std::byte> table,
                                             std::uint64_t frame_bytes, const std::string& what) {
-    auto bad = [&](const std::string& defect) {
-        fail(ErrorKind::corrupt, what + ": not a valid compressed variable: " + defect);
+    auto bad = [&](const std::string& defect, Damage damage = Damage::structure) {
+        fail(damage, what + ": not a valid compressed variable: " + defect);
     };
     if (table.size() != t.table_bytes()) bad("its block table is incomplete");
     // The CRC covers the table and the trailer's fields, which are
@@ -92,7 +92,8 @@ std::vector<PackedBlock> parse_packed_table(const PackedTrailer& t, std::span<co
     crc.update(fields);
     if (crc.value() != t.table_crc) {
         bad("its block table fails its checksum (stored " + crc32_hex(t.table_crc) + ", computed " +
-            crc32_hex(crc.value()) + ")");
+                crc32_hex(crc.value()) + ")",
+            Damage::checksum);
     }
     std::vector<PackedBlock> blocks(t.blocks);
     std::uint64_t offset = 0;
@@ -129,8 +130,8 @@ std::uint32_t decode_packed_blocks(const PackedTrailer& t, std::span<const Packe
             auto raw = out.subspan(static_cast<std::size_t>(b.raw_offset - first_raw), b.raw_length);
             const std::uint32_t crc = crc32_of(in);
             if (crc != b.crc32) {
-                fail(ErrorKind::corrupt, what + ": " + block_name(t, b) + " fails its checksum (stored " +
-                                             crc32_hex(b.crc32) + ", read " + crc32_hex(crc) + ")");
+                fail(Damage::checksum, what + ": " + block_name(t, b) + " fails its checksum (stored " +
+                                           crc32_hex(b.crc32) + ", read " + crc32_hex(crc) + ")");
             }
             if (b.as_is()) {
                 if (raw.data() != in.data()) std::memcpy(raw.data(), in.data(), in.size());  // else read in place

@@ -18,6 +18,7 @@
 
 #include "common/error.hpp"
 #include "config/ini_structure.hpp"
+#include "config/levels.hpp"
 #include "format/file_formats.hpp"
 #include "format/hdf5_library.hpp"
 
@@ -95,10 +96,8 @@ KeySpec dir_key(const char* key, std::string Config::*field) {
             }};
 }
 
-KeySpec interval_key(const char* key, int level) {
-    return {"basic", key, false, [=](Config& c, const Where& w) {
-                c.ckpt_interval_min[static_cast<std::size_t>(level - 1)] = parse_minutes(w);
-            }};
+KeySpec interval_key(const char* key, LevelSettings Config::*level) {
+    return {"basic", key, false, [=](Config& c, const Where& w) { (c.*level).interval_minutes = parse_minutes(w); }};
 }
 
 // Where FTI reads any integer and replaces what it does not use, mlckpt
@@ -108,9 +107,9 @@ std::string replaced(const Where& w, const std::string& why, const std::string& 
 }
 
 // FTI reads inline_l<L> as an integer and takes any value but 0 as 1.
-KeySpec inline_key(const char* key, int level) {
+KeySpec inline_key(const char* key, LevelSettings Config::*level) {
     return {"basic", key, false, [=](Config& c, const Where& w) {
-                bool& is_inline = c.inline_post[static_cast<std::size_t>(level - 2)];
+                bool& is_inline = (c.*level).inline_work;
                 long v = 0;
                 auto [end, ec] = std::from_chars(w.value.data(), w.value.data() + w.value.size(), v);
                 if (ec == std::errc() && end == w.value.data() + w.value.size() && v != 0 && v != 1) {
@@ -186,12 +185,12 @@ void apply_single_file_inline(Config& c, const Where& w) {
 }
 
 // [compression] l<L>: a codec's name.
-KeySpec codec_key(const char* key, int level) {
+KeySpec codec_key(const char* key, LevelSettings Config::*level) {
     return {"compression", key, false, [=](Config& c, const Where& w) {
                 const std::optional<Codec> codec = codec_named(w.value);
                 // Lossy compression is asked for per variable (FTI_SetErrorBound), never per level.
                 if (!codec || *codec == Codec::zfp) bad_value(w, "not a codec", "none, lz4 (fast) or zstd (smaller)");
-                c.level_codec[static_cast<std::size_t>(level - 1)] = *codec;
+                (c.*level).codec = *codec;
             }};
 }
 
@@ -228,13 +227,13 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(dir_key("ckpt_dir", &Config::ckpt_dir));
         s.push_back(dir_key("glbl_dir", &Config::glbl_dir));
         s.push_back(dir_key("meta_dir", &Config::meta_dir));
-        s.push_back(interval_key("ckpt_l1", 1));
-        s.push_back(interval_key("ckpt_l2", 2));
-        s.push_back(interval_key("ckpt_l3", 3));
-        s.push_back(interval_key("ckpt_l4", 4));
-        s.push_back(inline_key("inline_l2", 2));
-        s.push_back(inline_key("inline_l3", 3));
-        s.push_back(inline_key("inline_l4", 4));
+        s.push_back(interval_key("ckpt_l1", &Config::l1));
+        s.push_back(interval_key("ckpt_l2", &Config::l2));
+        s.push_back(interval_key("ckpt_l3", &Config::l3));
+        s.push_back(interval_key("ckpt_l4", &Config::l4));
+        s.push_back(inline_key("inline_l2", &Config::l2));
+        s.push_back(inline_key("inline_l3", &Config::l3));
+        s.push_back(inline_key("inline_l4", &Config::l4));
         s.push_back(flag_key("basic", "keep_last_ckpt", &Config::keep_last_ckpt));
         s.push_back(flag_key("basic", "keep_l4_ckpt", &Config::keep_l4_ckpt));
         s.push_back(flag_key("basic", "keep_heads_alive", &Config::keep_heads_alive));
@@ -296,10 +295,10 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(int_key("advanced", "fast_forward", &Config::fast_forward, 1, 10));
         s.push_back(int_key("advanced", "wait_timeout", &Config::wait_timeout, 0, 31536000));
         s.push_back(flag_key("advanced", "verify_at_init", &Config::verify_at_init));
-        s.push_back(codec_key("l1", 1));
-        s.push_back(codec_key("l2", 2));
-        s.push_back(codec_key("l3", 3));
-        s.push_back(codec_key("l4", 4));
+        s.push_back(codec_key("l1", &Config::l1));
+        s.push_back(codec_key("l2", &Config::l2));
+        s.push_back(codec_key("l3", &Config::l3));
+        s.push_back(codec_key("l4", &Config::l4));
         s.push_back(int_key("compression", "block_size", &Config::compression_block_kb, 1, 65536));
         // FTI reads any integer; FTI_BitFlip says which do not fit the variable.
         const auto any_int = [&s](const char* key, int Injection::*field) {
@@ -381,23 +380,21 @@ void check_dcp_settings(Config& c) {
 // their sizes are known only once compressed: formats that place bytes
 // before they are written cannot hold them.
 void check_compression(Config& c) {
-    for (int level = 1; level <= 4; ++level) {
-        const Codec codec = c.codec_of_level(level);
-        if (codec == Codec::none) continue;
-        // The format of the level's files (storage/layout.hpp: file_format):
-        // the shared modes write POSIX files below L4.
-        const IoMode io = is_shared(c.ckpt_io) && level != 4 ? IoMode::posix : c.ckpt_io;
-        const std::string what = c.path + ": [compression] l" + std::to_string(level) + " = " +
-                                 std::string(codec_name(codec)) +
+    const Levels levels(c);
+    for (int number : kBaseLevels) {
+        const LevelDescriptor& level = levels[number];
+        if (level.codec == Codec::none) continue;
+        const std::string what = c.path + ": [compression] l" + std::to_string(number) + " = " +
+                                 std::string(codec_name(level.codec)) +
                                  " with [basic] ckpt_io = " + std::to_string(static_cast<int>(c.ckpt_io)) + " (" +
                                  io_mode_name(c.ckpt_io) + "): ";
-        if (io == IoMode::ftiff) {
+        if (level.format == IoMode::ftiff) {
             fail(ErrorKind::config, what +
                                         "FTI-FF files keep each variable at the same place from one checkpoint to "
                                         "the next (their layout and block hashes carry over), which compressed "
                                         "variables cannot; allowed: none, or ckpt_io = 1, 2, 4 or 5");
         }
-        if (is_shared(io)) {
+        if (is_shared(level.format)) {
             fail(ErrorKind::config, what +
                                         "the shared L4 file places every rank's bytes by sizes exchanged before "
                                         "writing, and compressed sizes are known only after; allowed at l4: none "
@@ -406,15 +403,15 @@ void check_compression(Config& c) {
         }
     }
     // HDF5 files are promoted by copy, as they are (store copy_for_level).
-    const bool l1_packs = c.codec_of_level(1) != Codec::none, l4_packs = c.codec_of_level(4) != Codec::none;
-    if (c.ckpt_io == IoMode::hdf5 && l1_packs != l4_packs) {
-        c.warnings.push_back(c.path + ": [compression] l1 = " + std::string(codec_name(c.codec_of_level(1))) +
-                             " and l4 = " + std::string(codec_name(c.codec_of_level(4))) +
+    const Codec l1 = levels[kL1].codec, l4 = levels[kL4].codec;
+    if (c.ckpt_io == IoMode::hdf5 && (l1 == Codec::none) != (l4 == Codec::none)) {
+        c.warnings.push_back(c.path + ": [compression] l1 = " + std::string(codec_name(l1)) +
+                             " and l4 = " + std::string(codec_name(l4)) +
                              " with ckpt_io = 5: HDF5 files promoted from L1 to L4 (heads, background promotion, "
                              "keep_last_ckpt) are copied as L1 wrote them");
     }
-    if (c.enable_dcp && l4_packs) {
-        c.warnings.push_back(c.path + ": [compression] l4 = " + std::string(codec_name(c.codec_of_level(4))) +
+    if (c.enable_dcp && l4 != Codec::none) {
+        c.warnings.push_back(c.path + ": [compression] l4 = " + std::string(codec_name(l4)) +
                              " with [basic] enable_dcp = 1: differential checkpoints (FTI_L4_DCP) are written "
                              "uncompressed; their FTI-FF file is updated in place, block by block, and a "
                              "compressed block would not fit its place; other L4 checkpoints are compressed");
@@ -440,11 +437,14 @@ void check_consistency(Config& c) {
     check_dcp_settings(c);
     check_compression(c);
     const std::string& f = c.path;
-    if (c.interval_minutes(3) > 0 && c.group_size > Config::kMaxParityGroup) {
-        fail(ErrorKind::config, f + ": [basic] group_size = " + std::to_string(c.group_size) +
-                                    " with ckpt_l3 > 0: Reed-Solomon groups have at most " +
-                                    std::to_string(Config::kMaxParityGroup) + " nodes; allowed: 1 to " +
-                                    std::to_string(Config::kMaxParityGroup) + ", or ckpt_l3 = 0");
+    for (int number : kBaseLevels) {
+        if (settings_of(c, number).interval_minutes <= 0) continue;
+        if (const auto problem = group_size_problem(number, c.group_size)) {
+            fail(ErrorKind::config, f + ": [basic] group_size = " + std::to_string(c.group_size) + " with ckpt_l" +
+                                        std::to_string(number) + " > 0: " + *problem + "; allowed: 1 to " +
+                                        std::to_string(kMaxParityGroup) + ", or ckpt_l" + std::to_string(number) +
+                                        " = 0");
+        }
     }
     if (c.head && c.node_size < 2) {
         fail(ErrorKind::config, f +

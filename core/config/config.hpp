@@ -21,17 +21,24 @@ struct Injection {
     int frequency = -1;  // seconds that must pass after FTI_Init or the last flip
 };
 
+// What the configuration file sets for one of FTI's four levels (the
+// rules they feed are config/levels.hpp's).
+struct LevelSettings {
+    double interval_minutes = 0.0;  // [basic] ckpt_l<L>; 0 = off
+    bool inline_work = true;        // [basic] inline_l<L> (L2 to L4)
+    Codec codec = Codec::none;      // [compression] l<L>
+};
+
 struct Config {
     std::string path;  // the file it was read from
 
     // [basic]
     bool head = false;
     int node_size = 1;
-    std::string ckpt_dir;                               // node-local storage (L1-L3)
-    std::string glbl_dir;                               // parallel file system (L4)
-    std::string meta_dir;                               // checkpoint metadata (reliable, shared)
-    std::array<double, 4> ckpt_interval_min{};          // ckpt_l1..ckpt_l4, minutes; 0 = off
-    std::array<bool, 3> inline_post{true, true, true};  // inline_l2..inline_l4
+    std::string ckpt_dir;          // node-local storage (L1-L3)
+    std::string glbl_dir;          // parallel file system (L4)
+    std::string meta_dir;          // checkpoint metadata (reliable, shared)
+    LevelSettings l1, l2, l3, l4;  // ckpt_l<L>, inline_l<L>, [compression] l<L>
     bool keep_last_ckpt = false;
     bool keep_l4_ckpt = false;
     bool keep_heads_alive = false;
@@ -67,8 +74,9 @@ struct Config {
     // [advanced]
     int block_size_kb = 1024;
     int transfer_size_mb = 16;  // MPI-IO: the most bytes a rank moves per call
-    // ckpt_io = 4: chunk alignment in bytes (0 until FTI_Init resolves "the
-    // file system's": see Session) and the number of physical files.
+    // ckpt_io = 4: chunk alignment in bytes (0: the file system's, which
+    // FTI_Init reads into Context::container_block_size) and the number of
+    // physical files.
     int container_block_size = 0;
     int container_files = 1;
     bool local_test = false;
@@ -88,45 +96,15 @@ struct Config {
 
     Injection injection;
 
-    // [compression] (mlckpt's own): the codec of the files each level
-    // writes (l1..l4), and the raw bytes of each independently compressed
-    // block.
-    std::array<Codec, 4> level_codec{};
+    // [compression] (mlckpt's own): the raw bytes of each independently
+    // compressed block (each level's codec is in l1..l4).
     int compression_block_kb = 1024;
-    Codec codec_of_level(int level) const {
-        return level >= 1 && level <= 4 ? level_codec[static_cast<std::size_t>(level - 1)] : Codec::none;
-    }
-    bool compresses() const {
-        for (Codec c : level_codec) {
-            if (c != Codec::none) return true;
-        }
-        return false;
-    }
 
     // Values FTI accepts and replaces (or settings it turns off), with what
     // was done instead: logged by rank 0 at FTI_Init.
     std::vector<std::string> warnings;
 
     const std::string& single_file_dir() const { return h5_single_file_dir.empty() ? glbl_dir : h5_single_file_dir; }
-    double interval_minutes(int level) const { return ckpt_interval_min[level - 1]; }
-    // The most nodes of a Reed-Solomon group (L3).
-    static constexpr int kMaxParityGroup = 32;
-
-    bool is_inline(int level) const { return level < 2 || inline_post[level - 2]; }
-    // Checkpoints of this level are committed with the rank's file alone,
-    // and the level's work (copy, parity or L4 flush) is done from the file
-    // after the commit: by the node's head (head = 1) or by a thread of the
-    // rank itself (checkpoint/background_promotion.hpp).
-    // An in-memory snapshot is written at L1 (L2, L3 at their level) and
-    // promoted the same way.
-    bool promoted_after_commit(int level) const {
-        return level >= 2 && level <= 4 && (!is_inline(level) || async_snapshot);
-    }
-    bool handed_to_head(int level) const { return head && promoted_after_commit(level); }
-    // The level the application ranks write and commit a checkpoint of
-    // `level` at: an L4 checkpoint completed after the commit is first
-    // committed at L1.
-    int committed_level(int level) const { return promoted_after_commit(level) && level == 4 ? 1 : level; }
 };
 
 Config load_config(const std::string& path);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "config/levels.hpp"
 
 namespace mlckpt::core {
 
@@ -16,10 +17,11 @@ void check_container_files(const Config& c, const Topology& t) {
 }
 
 void check_groups(const Config& c, const Topology& t) {
-    for (int level : {2, 3}) {
-        if (c.interval_minutes(level) > 0 && !t.groups_valid) {
+    for (int level : kBaseLevels) {
+        const double minutes = settings_of(c, level).interval_minutes;
+        if (has_group_redundancy(level) && minutes > 0 && !t.groups_valid) {
             char value[32];
-            std::snprintf(value, sizeof value, "%g", c.interval_minutes(level));
+            std::snprintf(value, sizeof value, "%g", minutes);
             fail(ErrorKind::config, c.path + ": [basic] ckpt_l" + std::to_string(level) + " = '" + value + "': level " +
                                         std::to_string(level) + " needs groups, but " + t.groups_problem +
                                         "; allowed: 0, or a group_size of at least 2 "

@@ -262,6 +262,14 @@ const FileRecord* CheckpointMeta::redundancy_held_by(int holder) const {
     return nullptr;
 }
 
+std::vector<FileRecord> CheckpointMeta::files_of_rank(int rank) const {
+    std::vector<FileRecord> out;
+    for (const FileRecord& f : files) {
+        if (f.rank == rank) out.push_back(f);
+    }
+    return out;
+}
+
 const FileRecord& CheckpointMeta::file_of(int rank) const {
     const auto at = static_cast<std::size_t>(rank);
     if (rank >= 0 && at < files.size() && files[at].rank == rank) return files[at];  // a whole checkpoint's
@@ -311,8 +319,8 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
     if (!tail.done()) tail.error("trailing data after CHECKSUM");
     std::uint32_t actual = crc_of_text(text.substr(0, last));
     if (stored != actual) {
-        fail(ErrorKind::corrupt, "checkpoint metadata '" + source + "' fails its checksum (stored " +
-                                     crc32_hex(stored) + ", computed " + crc32_hex(actual) + ")");
+        fail(Damage::checksum, "checkpoint metadata '" + source + "' fails its checksum (stored " + crc32_hex(stored) +
+                                   ", computed " + crc32_hex(actual) + ")");
     }
 
     LineReader in(text.substr(0, last), source);

@@ -120,6 +120,8 @@ struct CheckpointMeta {
     bool is_dataset() const { return flags != 0; }
 
     const FileRecord* redundancy_held_by(int holder) const;
+    // Every file record of application rank `rank` (a dataset's rank may have several).
+    std::vector<FileRecord> files_of_rank(int rank) const;
     // The FULL record of application rank `rank`; a corrupt Error when the
     // metadata (or the part of it this rank holds) has none.
     const FileRecord& file_of(int rank) const;

@@ -62,14 +62,15 @@ std::vector<std::byte> read_bytes(const File& file, std::uint64_t offset, std::u
     return out;
 }
 
-[[noreturn]] void bad(const File& file, const std::string& what) {
-    fail(ErrorKind::corrupt, "container '" + file.path().string() + "': " + what);
+[[noreturn]] void bad(const File& file, const std::string& what, Damage damage = Damage::structure) {
+    fail(damage, "container '" + file.path().string() + "': " + what);
 }
 
 void check_size(const File& file, std::uint64_t needed, std::uint64_t size, const std::string& what) {
     if (size < needed) {
         bad(file,
-            "has " + std::to_string(size) + " bytes, " + what + " needs " + std::to_string(needed) + " (truncated)");
+            "has " + std::to_string(size) + " bytes, " + what + " needs " + std::to_string(needed) + " (truncated)",
+            Damage::size);
     }
 }
 
@@ -398,13 +399,17 @@ ContainerFile read_container(const File& file) {
         for (std::int64_t size : h.sizes) {
             globalskip += align_up(static_cast<std::uint64_t>(size), static_cast<std::uint64_t>(h.blocksize));
             if (globalskip > c.file_size) {
-                bad(file, "its requested chunk sizes do not fit in its " + std::to_string(c.file_size) +
-                              " bytes (truncated or corrupt)");
+                bad(file,
+                    "its requested chunk sizes do not fit in its " + std::to_string(c.file_size) +
+                        " bytes (truncated or corrupt)",
+                    Damage::size);
             }
         }
         if (globalskip > 0 && static_cast<std::uint64_t>(h.maxchunks) > c.file_size / globalskip) {
-            bad(file, "maxchunks " + std::to_string(h.maxchunks) + " blocks of " + std::to_string(globalskip) +
-                          " bytes do not fit in its " + std::to_string(c.file_size) + " bytes (truncated or corrupt)");
+            bad(file,
+                "maxchunks " + std::to_string(h.maxchunks) + " blocks of " + std::to_string(globalskip) +
+                    " bytes do not fit in its " + std::to_string(c.file_size) + " bytes (truncated or corrupt)",
+                Damage::size);
         }
     }
     c.geo = geometry(h);

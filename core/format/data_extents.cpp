@@ -39,10 +39,10 @@ Extents sub_extents(const Extents& extents, std::uint64_t pos, std::uint64_t len
 void check_var_crc(const File& file, const VarRecord& var, std::span<const std::byte> data) {
     std::uint32_t crc = crc32_of(data);
     if (crc != var.crc32) {
-        fail(ErrorKind::corrupt, "variable " + std::to_string(var.id) + " in '" + file.path().string() + "' (bytes " +
-                                     std::to_string(var.offset) + ".." + std::to_string(var.offset + var.size) +
-                                     " of its rank's data) fails its checksum: stored " + crc32_hex(var.crc32) +
-                                     ", read " + crc32_hex(crc));
+        fail(Damage::checksum, "variable " + std::to_string(var.id) + " in '" + file.path().string() + "' (bytes " +
+                                   std::to_string(var.offset) + ".." + std::to_string(var.offset + var.size) +
+                                   " of its rank's data) fails its checksum: stored " + crc32_hex(var.crc32) +
+                                   ", read " + crc32_hex(crc));
     }
 }
 

@@ -12,14 +12,16 @@ namespace mlckpt::core::ftiff {
 
 namespace {
 
-[[noreturn]] void corrupt(const File& file, const std::string& what) {
-    fail(ErrorKind::corrupt, "FTI-FF file '" + file.path().string() + "': " + what);
+[[noreturn]] void corrupt(const File& file, const std::string& what, Damage damage = Damage::structure) {
+    fail(damage, "FTI-FF file '" + file.path().string() + "': " + what);
 }
 
 [[noreturn]] void chunk_fails(const File& file, const Layout& layout, const Chunk& c) {
-    corrupt(file, "variable " + std::to_string(c.id) + ": the chunk at file offset " + std::to_string(c.fptr) + " (" +
-                      std::to_string(c.chunk_size) + " bytes) fails its " +
-                      (layout.chunk_hash_block() == 0 ? "MD5" : "block hash"));
+    corrupt(file,
+            "variable " + std::to_string(c.id) + ": the chunk at file offset " + std::to_string(c.fptr) + " (" +
+                std::to_string(c.chunk_size) + " bytes) fails its " +
+                (layout.chunk_hash_block() == 0 ? "MD5" : "block hash"),
+            Damage::checksum);
 }
 
 // The unused tail of a container reads as zero (the writer leaves it so,
@@ -202,14 +204,17 @@ bool is_ftiff(const File& file) {
 FileStructure read_structure(const File& file) {
     std::uint64_t size = file.size();
     if (size < static_cast<std::uint64_t>(kFileBlockBytes)) {
-        corrupt(file, "truncated: " + std::to_string(size) + " bytes, shorter than the 96-byte file block");
+        corrupt(file, "truncated: " + std::to_string(size) + " bytes, shorter than the 96-byte file block",
+                Damage::size);
     }
     FileBlockBytes fbb;
     file.read_exact_at(fbb, 0);
     FileStructure s{decode_file_block(fbb, file.path().string()), Layout{}};
     if (s.fb.fs < kFileBlockBytes || static_cast<std::uint64_t>(s.fb.fs) != size) {
-        corrupt(file, "has " + std::to_string(size) + " bytes, its file block says " + std::to_string(s.fb.fs) +
-                          (static_cast<std::uint64_t>(s.fb.fs) > size ? " (truncated)" : ""));
+        corrupt(file,
+                "has " + std::to_string(size) + " bytes, its file block says " + std::to_string(s.fb.fs) +
+                    (static_cast<std::uint64_t>(s.fb.fs) > size ? " (truncated)" : ""),
+                static_cast<std::uint64_t>(s.fb.fs) > size ? Damage::size : Damage::structure);
     }
     std::vector<Block> blocks;
     Md5Hasher metadata;
@@ -245,7 +250,8 @@ FileStructure read_structure(const File& file) {
         offset += block.dbsize;
         blocks.push_back(std::move(block));
     }
-    if (hex(metadata.finish()) != s.fb.checksum) corrupt(file, "the block records fail the file block's checksum");
+    if (hex(metadata.finish()) != s.fb.checksum)
+        corrupt(file, "the block records fail the file block's checksum", Damage::checksum);
     // The records are as written; they must also make sense: the containers
     // of a block follow one another without gap or overlap and fill it.
     for (const Block& b : blocks) {

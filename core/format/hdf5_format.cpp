@@ -111,10 +111,10 @@ bool verify_outside_datasets(const fs::path& path, const FileRecord& record) {
     }
     const std::uint32_t crc = crc32_around_datasets(file, *placed, record.size);
     if (crc != record.crc32) {
-        fail(ErrorKind::corrupt, "checkpoint file '" + path.string() +
-                                     "' fails its checksum: HDF5's records and free space, with the datasets' "
-                                     "recorded CRC-32s, give " +
-                                     crc32_hex(crc) + ", the file's is " + crc32_hex(record.crc32));
+        fail(Damage::checksum, "checkpoint file '" + path.string() +
+                                   "' fails its checksum: HDF5's records and free space, with the datasets' "
+                                   "recorded CRC-32s, give " +
+                                   crc32_hex(crc) + ", the file's is " + crc32_hex(record.crc32));
     }
     return true;
 }
@@ -168,9 +168,9 @@ class Hdf5Reader final : public CheckpointReader {
         }
         const std::uint32_t crc = running.value();
         if (crc != var.crc32) {
-            fail(ErrorKind::corrupt, "HDF5 file '" + site_.file.string() + "': dataset '" + path + "' (variable " +
-                                         std::to_string(var.id) + ") fails its checksum (metadata " +
-                                         crc32_hex(var.crc32) + ", computed " + crc32_hex(crc) + ")");
+            fail(Damage::checksum, "HDF5 file '" + site_.file.string() + "': dataset '" + path + "' (variable " +
+                                       std::to_string(var.id) + ") fails its checksum (metadata " +
+                                       crc32_hex(var.crc32) + ", computed " + crc32_hex(crc) + ")");
         }
     }
 

@@ -126,10 +126,10 @@ void GlobalFileReader::verify(const std::string& path, const SubsetRecord& s) co
                                  crc.update(std::span<const std::byte>(buffer.data(), length));
                              });
     if (crc.value() != s.crc32) {
-        fail(ErrorKind::corrupt, "HDF5 file '" + open_->site.file.string() + "': the subset of '" + path +
-                                     "' that rank " + std::to_string(s.writer) + " wrote from variable " +
-                                     std::to_string(s.var) + " fails its checksum (recorded " + crc32_hex(s.crc32) +
-                                     ", computed " + crc32_hex(crc.value()) + ")");
+        fail(Damage::checksum, "HDF5 file '" + open_->site.file.string() + "': the subset of '" + path +
+                                   "' that rank " + std::to_string(s.writer) + " wrote from variable " +
+                                   std::to_string(s.var) + " fails its checksum (recorded " + crc32_hex(s.crc32) +
+                                   ", computed " + crc32_hex(crc.value()) + ")");
     }
 }
 

@@ -104,8 +104,8 @@ void decode_packed_var(const File& file, const Extents& extents, const VarRecord
         use(raw);
     }
     if (crc != var.crc32) {
-        fail(ErrorKind::corrupt, what + " fails its checksum after decompression: stored " + crc32_hex(var.crc32) +
-                                     ", read " + crc32_hex(crc));
+        fail(Damage::checksum, what + " fails its checksum after decompression: stored " + crc32_hex(var.crc32) +
+                                   ", read " + crc32_hex(crc));
     }
 }
 

@@ -161,9 +161,9 @@ void read_posix_var(const File& file, const VarRecord& var, std::span<std::byte>
 
 void check_recorded_size(const fs::path& path, std::uint64_t size, const FileRecord& record) {
     if (size != record.size) {
-        fail(ErrorKind::corrupt, "checkpoint file '" + path.string() + "' has " + std::to_string(size) +
-                                     " bytes, its metadata says " + std::to_string(record.size) +
-                                     (size < record.size ? " (truncated)" : ""));
+        fail(Damage::size, "checkpoint file '" + path.string() + "' has " + std::to_string(size) +
+                               " bytes, its metadata says " + std::to_string(record.size) +
+                               (size < record.size ? " (truncated)" : ""));
     }
 }
 
@@ -176,8 +176,8 @@ void verify_posix_file(const fs::path& path, const FileRecord& record, std::size
     check_recorded_size(path, File::open_read(path).size(), record);
     std::uint32_t crc = crc32_of_file(path, buffer_bytes);
     if (crc != record.crc32) {
-        fail(ErrorKind::corrupt, "checkpoint file '" + path.string() + "' fails its checksum (stored " +
-                                     crc32_hex(record.crc32) + ", computed " + crc32_hex(crc) + ")");
+        fail(Damage::checksum, "checkpoint file '" + path.string() + "' fails its checksum (stored " +
+                                   crc32_hex(record.crc32) + ", computed " + crc32_hex(crc) + ")");
     }
 }
 

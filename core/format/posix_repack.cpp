@@ -24,9 +24,9 @@ void produce_var(const File& in, const Extents& extents, const VarRecord& var, s
         sink(piece);
     });
     if (crc.value() != var.crc32) {
-        fail(ErrorKind::corrupt, "variable " + std::to_string(var.id) + " in '" + in.path().string() +
-                                     "' fails its checksum: stored " + crc32_hex(var.crc32) + ", read " +
-                                     crc32_hex(crc.value()));
+        fail(Damage::checksum, "variable " + std::to_string(var.id) + " in '" + in.path().string() +
+                                   "' fails its checksum: stored " + crc32_hex(var.crc32) + ", read " +
+                                   crc32_hex(crc.value()));
     }
 }
 

@@ -18,9 +18,9 @@ Extents whole_file(const File& file, const FileRecord& record) {
 Extents mpiio_slice(const File& file, const FileRecord& record) {
     std::uint64_t size = file.size();
     if (size < record.offset + record.size) {
-        fail(ErrorKind::corrupt, "checkpoint file '" + file.path().string() + "' has " + std::to_string(size) +
-                                     " bytes; the slice of rank " + std::to_string(record.rank) + " ends at " +
-                                     std::to_string(record.offset + record.size) + " (truncated)");
+        fail(Damage::size, "checkpoint file '" + file.path().string() + "' has " + std::to_string(size) +
+                               " bytes; the slice of rank " + std::to_string(record.rank) + " ends at " +
+                               std::to_string(record.offset + record.size) + " (truncated)");
     }
     return {{record.offset, record.size}};
 }
@@ -64,9 +64,9 @@ class StreamReader final : public CheckpointReader {
 void verify_stream_crc(const File& file, const Extents& extents, const FileRecord& record, std::size_t buffer_bytes) {
     std::uint32_t crc = crc32_of_extents(file, extents, buffer_bytes);
     if (crc != record.crc32) {
-        fail(ErrorKind::corrupt, "checkpoint file '" + file.path().string() + "': the data of rank " +
-                                     std::to_string(record.rank) + " fails its checksum (stored " +
-                                     crc32_hex(record.crc32) + ", computed " + crc32_hex(crc) + ")");
+        fail(Damage::checksum, "checkpoint file '" + file.path().string() + "': the data of rank " +
+                                   std::to_string(record.rank) + " fails its checksum (stored " +
+                                   crc32_hex(record.crc32) + ", computed " + crc32_hex(crc) + ")");
     }
 }
 

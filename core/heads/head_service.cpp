@@ -109,14 +109,14 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
                 for (CheckpointRef r; head >> r;) retired.push_back(r);
                 data.push_back(parse_file_record(post.substr(nl + 1), "request to the head"));
             }
-            if (ref.level == 4 && is_shared(file_format(ctx_.config.ckpt_io, 4))) return;  // below, collectively
+            const LevelDescriptor& level = ctx_.levels[ref.level];
+            if (is_global(ref.level) && is_shared(level.format)) return;  // below, collectively
             for (std::size_t i = 0; i < data.size(); ++i) {
-                if (ref.level == 4) {
-                    CheckpointRef local{ref.seq, 1, ref.ckpt_id, ref.own_dir};
+                if (is_global(ref.level)) {
+                    CheckpointRef local{ref.seq, level.committed_at, ref.ckpt_id, ref.own_dir};
                     mine.push_back(copy_for_level(ctx_, ctx_.data_path_for(local, data[i].rank, ctx_.topo.node_id),
                                                   ctx_.layout.make_dir(ctx_.layout.ckpt_dir(ref, 0)), data[i],
-                                                  file_format(ctx_.config.ckpt_io, local.level), local.level,
-                                                  ref.level));
+                                                  ctx_.levels[local.level].format, local.level, ref.level));
                     continue;
                 }
                 GroupMember m = head_member(ctx_.topo, sector_, static_cast<int>(i));
@@ -124,17 +124,17 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
                 mine.push_back(redundancy_of(ref.level)->write(ctx_.redundancy_io(), m, ref, data[i]));
             }
         });
-        const IoMode io = file_format(ctx_.config.ckpt_io, ref.level);
-        if (ref.level == 4 && is_shared(io)) {
+        if (is_global(ref.level) && is_shared(ctx_.levels[ref.level].format)) {
             // The heads write the node's ranks' L1 files into one shared file.
             std::vector<std::pair<FileRecord, fs::path>> sources;
             for (const FileRecord& r : data) {
                 sources.emplace_back(
-                    r, ctx_.data_path_for({ref.seq, 1, ref.ckpt_id, ref.own_dir}, r.rank, ctx_.topo.node_id));
+                    r, ctx_.data_path_for({ref.seq, ctx_.levels[ref.level].committed_at, ref.ckpt_id, ref.own_dir},
+                                          r.rank, ctx_.topo.node_id));
             }
             mine = flush_into_shared_file(ctx_, heads_, ref, sources);
         }
-        commit_metadata(ctx_, heads_, ref, mine, io);
+        commit_metadata(ctx_, heads_, ref, mine, ctx_.levels[ref.level].format);
         ctx_.log.debug(fti_messages::node_flag(ctx_.topo.node_id, ref.level));
         // Before the verdict, as FTI's heads: a program that reads it and
         // ends finds only the newer checkpoint's files.

@@ -328,9 +328,8 @@ void File::read_exact_at(std::span<std::byte> data, std::uint64_t offset) const 
             fail_errno("cannot read", path_, errno);
         }
         if (n == 0) {
-            fail(ErrorKind::corrupt, "file '" + path_.string() + "' is truncated: expected " +
-                                         std::to_string(offset + data.size()) + " bytes, it ends at " +
-                                         std::to_string(pos));
+            fail(Damage::size, "file '" + path_.string() + "' is truncated: expected " +
+                                   std::to_string(offset + data.size()) + " bytes, it ends at " + std::to_string(pos));
         }
         p += n;
         pos += n;

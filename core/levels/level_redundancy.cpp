@@ -45,10 +45,17 @@ class GroupFunctions final : public Redundancy {
 const Redundancy* redundancy_of(int level) {
     // A partner copy is checked against its file's CRC-32; parity has nothing to check it against.
     static const GroupFunctions partner_copy(write_partner_copy, repair_partner_copies, partner_copy_loss, true,
-                                             "partner copy");
-    static const GroupFunctions parity(write_parity, repair_parity, parity_loss, false, "Reed-Solomon");
-    if (level == 2) return &partner_copy;
-    if (level == 3) return &parity;
+                                             redundancy_name(GroupRedundancy::partner_copy));
+    static const GroupFunctions parity(write_parity, repair_parity, parity_loss, false,
+                                       redundancy_name(GroupRedundancy::reed_solomon));
+    switch (redundancy_kind(level)) {
+        case GroupRedundancy::partner_copy:
+            return &partner_copy;
+        case GroupRedundancy::reed_solomon:
+            return &parity;
+        case GroupRedundancy::none:
+            break;
+    }
     return nullptr;
 }
 

@@ -48,8 +48,7 @@ std::string protect_again(int id, double mb_per_rank) {
 }
 
 std::string checkpoint_taken(int ckpt_id, int level, double mb_per_rank, double seconds) {
-    return format("Ckpt. ID %d (L%d) (%.2f MB/proc) taken in %.2f sec.", ckpt_id, level > 4 ? 4 : level, mb_per_rank,
-                  seconds);
+    return format("Ckpt. ID %d (L%d) (%.2f MB/proc) taken in %.2f sec.", ckpt_id, level, mb_per_rank, seconds);
 }
 
 std::string node_flag(int node_id, int level) {

@@ -21,7 +21,8 @@ inline const char* const kRecoveryFailedReason = "Error => no recoverable checkp
 std::string protect_first(int id, const std::string& name, double mb_per_rank);
 std::string protect_again(int id, double mb_per_rank);
 
-// FTI_Checkpoint: `level` as FTI names it (an L4 differential one is L4).
+// FTI_Checkpoint: `level` as FTI reports it (reported_level: an L4
+// differential checkpoint is L4).
 std::string checkpoint_taken(int ckpt_id, int level, double mb_per_rank, double seconds);
 // The one process of each node that completes a checkpoint's level (the
 // head, or the node's first application rank), at verbosity 1.

@@ -28,7 +28,7 @@ std::vector<VisibleCheckpoint> all_candidates(const Context& ctx) {
         if (a.own_dir != b.own_dir) return !a.own_dir;
         const auto newer_a = a.own_dir ? a.seq : static_cast<std::uint64_t>(a.ckpt_id);
         const auto newer_b = b.own_dir ? b.seq : static_cast<std::uint64_t>(b.ckpt_id);
-        return newer_a != newer_b ? newer_a > newer_b : a.level < b.level;
+        return newer_a != newer_b ? newer_a > newer_b : read_first(a.level, b.level);
     });
     return out;
 }

@@ -206,7 +206,7 @@ void Recovery::settle_recovery(std::exception_ptr failure, const std::vector<int
 }
 
 void Recovery::adopt_dcp_baseline(const std::vector<int>& ids) {
-    if (source_->ref.level != kDcpLevel) return;
+    if (!is_differential(source_->ref.level)) return;
     // The recovered variables now equal the dCP file: the next dCP
     // checkpoint writes only their changes (and any other variable whole).
     const DcpOptions options = dcp_options(ctx_);

@@ -8,7 +8,7 @@
 namespace mlckpt::core {
 
 bool tried_before(const CheckpointRef& a, const CheckpointRef& b) {
-    return a.seq != b.seq ? a.seq > b.seq : a.level < b.level;
+    return a.seq != b.seq ? a.seq > b.seq : read_first(a.level, b.level);
 }
 
 std::optional<std::string> misfit(const CheckpointMeta& meta, const RunShape& run) {

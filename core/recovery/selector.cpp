@@ -55,7 +55,7 @@ RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& met
     // differential file's directory goes with its name (DcpNames).
     const bool own = rec.rank == ctx.rank() && redundancy_of(ref.level) == nullptr;
     fs::path path;
-    if (own && ref.level == kDcpLevel) {
+    if (own && is_differential(ref.level)) {
         path = ctx.layout.for_checkpoint(meta).ckpt_dir(ref, rec.node) / rec.file;
     } else if (own) {
         path = ctx.layout.ckpt_dir(ref, rec.node) / rec.file;
@@ -113,7 +113,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const Ran
     const bool grouped = redundancy != nullptr;
     Holdings mine;
     const bool whole = check == Verification::whole;
-    if (ref.level == kDcpLevel && !source.record.layers.empty()) return check_dcp_layers(ctx, std::move(source));
+    if (is_differential(ref.level) && !source.record.layers.empty()) return check_dcp_layers(ctx, std::move(source));
     std::string data_problem = problem_with(source.path, own, meta.io, ctx.io_buffer_bytes(), whole);
     mine.data_ok = data_problem.empty();
     source.data_verified = whole;
@@ -179,7 +179,7 @@ bool try_candidate(Context& ctx, const CheckpointRef& ref, Verification check, S
             // Rebuilt at this restart: record it, so a later failure can use it.
             commit_metadata(ctx, ctx.app, ref, {source.record, *source.redundancy}, source.io);
         }
-        if (source.ref.level == kDcpLevel && !source.record.layers.empty() &&
+        if (is_differential(source.ref.level) && !source.record.layers.empty() &&
             source.record.layers.size() != part.meta.file_of(ctx.rank()).layers.size()) {
             fall_back_to_layer(ctx, ref, source);
         }

@@ -27,7 +27,7 @@ Session::Session(const std::string& config_path, MPI_Comm global)
       world_(dup_comm(global, "the library's duplicate of the communicator given to FTI_Init")),
       ctx_(build_context(config_path, world_.get())),
       registry_(ctx_.config.max_var_id),
-      scheduler_(ctx_.config.ckpt_interval_min, ctx_.config.max_sync_intv, ctx_.config.fast_forward,
+      scheduler_(ctx_.levels.intervals(), ctx_.config.max_sync_intv, ctx_.config.fast_forward,
                  [this](const std::string& line) { ctx_.log.debug(line); }),
       injector_(ctx_.config.injection, ctx_.config.path, MPI_Wtime()),
       global_file_(ctx_),
@@ -86,11 +86,12 @@ Session::Session(const std::string& config_path, MPI_Comm global)
 // Containers align chunks to the file system's block size unless the
 // configuration sets one: read once, from glbl_dir, the same for everybody.
 void Session::resolve_container_block_size() {
-    Config& c = ctx_.config;
+    const Config& c = ctx_.config;
+    ctx_.container_block_size = c.container_block_size;
     if (c.ckpt_io != IoMode::container || c.container_block_size != 0) return;
     std::int32_t size = ctx_.topo.world_rank == 0 ? file_system_block_size(c.glbl_dir) : 0;
     bcast(&size, 1, MPI_INT32_T, 0, world_.get(), "the block size of glbl_dir");
-    c.container_block_size = size;
+    ctx_.container_block_size = size;
     ctx_.log.debug("container chunks aligned to " + std::to_string(size) + " bytes (the block size of glbl_dir)");
 }
 
@@ -111,7 +112,7 @@ void Session::init_application_rank(MPI_Comm user) {
         }
     });
     if (c.enable_staging) staging_ = std::make_unique<Staging>(ctx_, world_.get(), staging_comm_.get());
-    load_catalog_and_clean(ctx_);
+    load_catalog_and_clean(ctx_, c.failure > 0);
     first_seq_of_run_ = ctx_.catalog.next_seq();
 
     ctx_.log.info(fti_messages::execution_id(ctx_.layout.exec_id(), c.failure > 0));
@@ -190,13 +191,13 @@ bool Session::snapshot() {
         allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, ctx_.app, "FTI_Snapshot's iteration length");
         return sum / ctx_.topo.app_size;
     };
-    int level = scheduler_.on_iteration(mean_over_ranks, MPI_Wtime());
+    const std::optional<int> level = scheduler_.on_iteration(mean_over_ranks, MPI_Wtime());
     struct EndOfCall {
         SnapshotScheduler& scheduler;
         ~EndOfCall() { scheduler.after_call(MPI_Wtime()); }
     } end_of_call{scheduler_};
-    if (level == 0) return false;
-    checkpoint(ctx_.catalog.last_ckpt_id() + 1, level);
+    if (!level) return false;
+    checkpoint(ctx_.catalog.last_ckpt_id() + 1, *level);
     return true;
 }
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "config/levels.hpp"
+
 namespace mlckpt::core {
 
 SnapshotScheduler::SnapshotScheduler(const std::array<double, 4>& minutes, int max_sync_interval, int fast_forward,
@@ -18,7 +20,7 @@ SnapshotScheduler::SnapshotScheduler(const std::array<double, 4>& minutes, int m
     }
 }
 
-int SnapshotScheduler::on_iteration(const MeanOverRanks& mean_over_ranks, double now_seconds) {
+std::optional<int> SnapshotScheduler::on_iteration(const MeanOverRanks& mean_over_ranks, double now_seconds) {
     const double previous = iteration_start_;
     iteration_start_ = now_seconds;
     if (calls_ > 0) {
@@ -27,7 +29,7 @@ int SnapshotScheduler::on_iteration(const MeanOverRanks& mean_over_ranks, double
     }
     ++calls_;
     checked_ = next_check_ == calls_;
-    if (!checked_) return 0;
+    if (!checked_) return std::nullopt;
 
     // One more tick has passed (iterations longer than a tick: the ticks
     // the iterations took).
@@ -38,11 +40,10 @@ int SnapshotScheduler::on_iteration(const MeanOverRanks& mean_over_ranks, double
                          ? static_cast<std::int64_t>(static_cast<double>(calls_) * global_mean_ / tick_seconds)
                          : ticks_counted_ + 1;
     const double minutes = static_cast<double>(ticks_counted_) * tick_minutes_;
-    int level = 0;
-    for (int l = 1; l <= 4; ++l) {
-        const auto i = static_cast<std::size_t>(l - 1);
+    std::optional<int> level;
+    for (std::size_t i = 0; i < kBaseLevels.size(); ++i) {
         if (minutes_[i] > 0.0 && minutes >= static_cast<double>(intervals_passed_[i]) * minutes_[i] * (1.0 - 1e-9)) {
-            level = l;
+            level = kBaseLevels[i];
             ++intervals_passed_[i];  // counted whether or not the checkpoint succeeds, as FTI
         }
     }

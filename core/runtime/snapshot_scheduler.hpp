@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace mlckpt::core {
@@ -25,14 +26,15 @@ namespace mlckpt::core {
 class SnapshotScheduler {
   public:
     // `debug` receives FTI's debug lines (verbosity 1).
+    // `minutes`: ckpt_l<L> of each of kBaseLevels (config/levels.hpp), in order.
     SnapshotScheduler(const std::array<double, 4>& minutes, int max_sync_interval, int fast_forward,
                       std::function<void(const std::string&)> debug = {});
 
     // The mean of a value over the ranks (collective).
     using MeanOverRanks = std::function<double(double)>;
     // Collective at sync iterations (mean_over_ranks is called there).
-    // Returns the level due now (0 = none).
-    int on_iteration(const MeanOverRanks& mean_over_ranks, double now_seconds);
+    // Returns the level due now, if any.
+    std::optional<int> on_iteration(const MeanOverRanks& mean_over_ranks, double now_seconds);
     // At the end of the call: after a check the timer restarts, so that a
     // checkpoint's own time is no iteration's.
     void after_call(double now_seconds) {

@@ -16,7 +16,7 @@ void DatasetList::load() {
     datasets_.clear();
     std::vector<CheckpointRef> refs = ctx_.catalog.refs();
     std::sort(refs.begin(), refs.end(), [](const CheckpointRef& a, const CheckpointRef& b) {
-        return a.seq != b.seq ? a.seq > b.seq : a.level < b.level;
+        return a.seq != b.seq ? a.seq > b.seq : read_first(a.level, b.level);
     });
     for (const CheckpointRef& ref : refs) {
         DatasetInfo info{ref, {}};
@@ -61,11 +61,11 @@ void DatasetList::retire_after(const CheckpointRef& committed, int cache_size, i
     int in_prefix = 0;
     std::set<std::uint64_t> flushed;
     for (const DatasetInfo& d : datasets_) {
-        if (d.ref.level == 4) flushed.insert(d.ref.seq);
+        if (is_global(d.ref.level)) flushed.insert(d.ref.seq);
     }
     const DatasetInfo* newest_prefix = nullptr;
     for (const DatasetInfo& d : datasets_) {
-        if (d.ref.level == 4 && d.ref.seq == committed.seq) newest_prefix = &d;
+        if (is_global(d.ref.level) && d.ref.seq == committed.seq) newest_prefix = &d;
     }
     const std::string name = datasets_.front().meta.name;  // the dataset just committed
     for (const DatasetInfo& d : datasets_) {
@@ -74,10 +74,10 @@ void DatasetList::retire_after(const CheckpointRef& committed, int cache_size, i
         if (d.meta.name == name) {
             // A name names one dataset: the new one replaces an older one of
             // its name (written, say, after the checkpoint a restart used).
-            (d.ref.level == 4 ? overwritten : victims).push_back(d);
+            (is_global(d.ref.level) ? overwritten : victims).push_back(d);
         } else if (!d.meta.valid) {
-            (d.ref.level == 4 ? overwritten : victims).push_back(d);  // the application's files stay
-        } else if (d.ref.level != 4) {
+            (is_global(d.ref.level) ? overwritten : victims).push_back(d);  // the application's files stay
+        } else if (!is_global(d.ref.level)) {
             if (!checkpoint && flushed.count(d.ref.seq) != 0) {
                 victims.push_back(d);
             } else if (checkpoint && ++cached >= cache_size) {
@@ -95,7 +95,7 @@ void DatasetList::retire_after(const CheckpointRef& committed, int cache_size, i
     }
     // The new dataset itself: a cached copy of output that is in the prefix now.
     for (const DatasetInfo& d : datasets_) {
-        if (d.ref.seq == committed.seq && d.ref.level != 4 && (d.meta.flags & kScrCheckpoint) == 0 &&
+        if (d.ref.seq == committed.seq && !is_global(d.ref.level) && (d.meta.flags & kScrCheckpoint) == 0 &&
             newest_prefix != nullptr) {
             victims.push_back(d);
         }
@@ -146,9 +146,9 @@ void DatasetList::retire(const std::vector<DatasetInfo>& victims, bool remove_pr
     // A cached copy is one checkpoint directory per node (every rank's files
     // and redundancy): its node's first rank removes it in the background.
     for (const DatasetInfo& d : victims) {
-        if (d.ref.level != 4 && ctx_.topo.node_index == 0) {
+        if (!is_global(d.ref.level) && ctx_.topo.node_index == 0) {
             ctx_.background->remove_tree(ctx_.layout.ckpt_dir(d.ref, ctx_.topo.node_id));
-        } else if (d.ref.level == 4) {
+        } else if (is_global(d.ref.level)) {
             for (const FileRecord& f : d.meta.files) {
                 if (remove_prefix_files && f.rank == ctx_.rank()) remove_file(fs::path(f.origpath) / f.origname);
             }

@@ -11,14 +11,6 @@ namespace mlckpt::core {
 
 namespace {
 
-std::vector<FileRecord> files_of_rank(const CheckpointMeta& meta, int rank) {
-    std::vector<FileRecord> out;
-    for (const FileRecord& f : meta.files) {
-        if (f.rank == rank) out.push_back(f);
-    }
-    return out;
-}
-
 // Collective over the group. The metadata the level's repair reads: one
 // stream per member of the group (its files in record order) instead of
 // its files, and the parity named as the level names it. Each member knows
@@ -27,7 +19,7 @@ CheckpointMeta stream_view(const Context& ctx, const DatasetInfo& copy) {
     CheckpointMeta view = copy.meta;
     view.files.clear();
     const std::string name = ctx.layout.data_file(copy.ref, ctx.rank(), 0).filename().string();
-    const FileRecord own = stream_record(files_of_rank(copy.meta, ctx.rank()), ctx.rank(), 0, name);
+    const FileRecord own = stream_record(copy.meta.files_of_rank(ctx.rank()), ctx.rank(), 0, name);
     for (const std::string& text : allgather_strings(ctx.group, serialize_file_record(own))) {
         view.files.push_back(parse_file_record(text, "a group member's stream"));
     }
@@ -44,7 +36,7 @@ CheckpointMeta stream_view(const Context& ctx, const DatasetInfo& copy) {
 void repair_group(Context& ctx, const DatasetInfo& copy, bool data_ok, bool redundancy_ok) {
     const Redundancy* redundancy = redundancy_of(copy.ref.level);
     const GroupMember member = own_member(ctx.topo, ctx.group);
-    const std::vector<FileRecord> mine = files_of_rank(copy.meta, ctx.rank());
+    const std::vector<FileRecord> mine = copy.meta.files_of_rank(ctx.rank());
     const fs::path stream = ctx.layout.data_file(copy.ref, ctx.rank(), ctx.topo.node_id);
     const Directory dir = ctx.layout.make_dir(stream.parent_path());
     const Directory own_dir = ctx.layout.make_dir(ctx.layout.routed_dir(copy.ref, ctx.rank(), ctx.topo.node_id));
@@ -76,7 +68,7 @@ void repair_group(Context& ctx, const DatasetInfo& copy, bool data_ok, bool redu
 }  // namespace
 
 fs::path dataset_file_path(const Context& ctx, const DatasetInfo& copy, const FileRecord& record) {
-    if (copy.ref.level == 4) return fs::path(record.origpath) / record.origname;
+    if (is_global(copy.ref.level)) return fs::path(record.origpath) / record.origname;
     return ctx.layout.routed_dir(copy.ref, record.rank, ctx.topo.node_id) / record.file;
 }
 
@@ -90,13 +82,13 @@ std::optional<LoadedDataset> load_dataset(Context& ctx, const DatasetInfo& copy,
     // This rank's files, then its share of the redundancy.
     LoadedDataset loaded{copy, {}};
     std::string mine;
-    for (const FileRecord& f : files_of_rank(copy.meta, ctx.rank())) {
+    for (const FileRecord& f : copy.meta.files_of_rank(ctx.rank())) {
         const fs::path path = dataset_file_path(ctx, copy, f);
         if (auto p = check_routed_file(path, f, ctx.io_buffer_bytes())) mine += (mine.empty() ? "" : "; ") + *p;
         loaded.files.emplace_back(f, path);
     }
     bool redundancy_ok = true;
-    const bool grouped = copy.ref.level == 2 || copy.ref.level == 3;
+    const bool grouped = has_group_redundancy(copy.ref.level);
     if (grouped) {
         const FileRecord* kept = copy.meta.redundancy_held_by(ctx.rank());
         const fs::path path = ctx.redundancy_path(copy.ref, ctx.topo.node_id);

@@ -367,7 +367,7 @@ ScrSettings resolve_scr_settings(const ScrParameterTable& app, const EnvLookup& 
     if (auto v = get("SCR_COPY_TYPE")) {
         std::string t = trim(v->value);
         std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::toupper(c); });
-        static const std::map<std::string, int> levels = {{"SINGLE", 1}, {"PARTNER", 2}, {"XOR", 3}, {"RS", 3}};
+        static const std::map<std::string, int> levels = {{"SINGLE", kL1}, {"PARTNER", kL2}, {"XOR", kL3}, {"RS", kL3}};
         auto it = levels.find(t);
         if (it == levels.end()) bad_value("SCR_COPY_TYPE", *v, "SINGLE, PARTNER, XOR or RS");
         s.copy_type = t;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "config/levels.hpp"
 
 namespace mlckpt::core {
 
@@ -66,7 +67,7 @@ struct ScrSettings {
     std::string prefix;                           // SCR_PREFIX (default: the working directory)
     std::string cache_base = "/dev/shm";          // SCR_CACHE_BASE
     std::string copy_type = "XOR";                // SCR_COPY_TYPE: SINGLE, PARTNER, XOR or RS
-    int copy_level = 3;                           // SINGLE 1, PARTNER 2, XOR and RS 3 (Reed-Solomon)
+    int copy_level = kL3;                         // SINGLE L1, PARTNER L2, XOR and RS L3 (Reed-Solomon)
     int set_size = 8;                             // SCR_SET_SIZE: nodes per redundancy set
     int cache_size = 1;                           // SCR_CACHE_SIZE: checkpoints kept in cache
     bool cache_bypass = true;                     // SCR_CACHE_BYPASS: files written straight to the prefix (SCR 3)

@@ -28,7 +28,6 @@ Config engine_config(const ScrSettings& s, int group_size) {
     c.meta_dir = s.prefix;
     c.group_size = group_size;
     c.verbosity = s.debug > 0 ? 1 : 2;
-    c.failure = 1;  // metadata that cannot be found never lets the cache be cleaned
     c.exec_id = kScrPrefixDir;
     c.wait_timeout = s.wait_timeout;
     return c;
@@ -74,15 +73,15 @@ ScrSession::ScrSession(ScrSettings settings, MPI_Comm world, fs::path cwd)
           ScrSettings& s = settings_;
           if (s.node_size == 0) s.node_size = ranks_on_this_host(world_.get());
           Context ctx = make_context(engine_config(s, s.set_size), world_.get());
-          if (s.copy_level > 1 && !s.cache_bypass && !ctx.topo.groups_valid) {
+          if (has_group_redundancy(s.copy_level) && !s.cache_bypass && !ctx.topo.groups_valid) {
               const int g = usable_set_size(s.set_size, ctx.topo.nodes);
               if (g == 0) {
                   s.warnings.push_back("SCR_COPY_TYPE=" + s.copy_type + " needs at least 2 nodes, the run has " +
                                        plural(static_cast<std::size_t>(ctx.topo.nodes), "node") +
                                        ": datasets are kept as SINGLE");
-                  s.copy_level = 1;
+                  s.copy_level = kL1;
               } else {
-                  ctx = make_context(engine_config(s, g), world_.get());
+                  return make_context(engine_config(s, g), world_.get());
               }
           }
           return ctx;
@@ -115,7 +114,6 @@ void ScrSession::init() {
         }
     }
     bcast(&fresh, 1, MPI_INT, 0, ctx_.app, "whether the prefix has a .scr directory");
-    if (fresh != 0) ctx_.config.failure = 0;
     run_collectively(ctx_.app, [&] {
         if (!settings_.cache_bypass) {
             ensure_writable_dir(settings_.cache_base, ctx_.layout.node_exec_dir(ctx_.topo.node_id), "SCR_CACHE_BASE",
@@ -123,8 +121,7 @@ void ScrSession::init() {
         }
         if (ctx_.rank() == 0) ensure_writable_dir(settings_.prefix, ctx_.layout.meta_exec_dir(), "SCR_PREFIX", 0);
     });
-    load_catalog_and_clean(ctx_);
-    ctx_.config.failure = 1;
+    load_catalog_and_clean(ctx_, fresh == 0);
     datasets_.load();
     if (!settings_.current.empty()) {
         // As SCR: a name that is no dataset is a warning, and the restart
@@ -139,17 +136,25 @@ void ScrSession::init() {
     last_checkpoint_end_ = now_seconds();
     ctx_.log.info("mlckpt " + std::string("SCR interface: ") + plural(ctx_.topo.app_size, "rank") + " on " +
                   plural(ctx_.topo.nodes, "node") + ", prefix '" + settings_.prefix + "', " +
-                  (settings_.cache_bypass
-                       ? std::string("cache bypassed")
-                       : "datasets cached as " + std::string(cache_level() == 1   ? "SINGLE"
-                                                             : cache_level() == 2 ? "PARTNER"
-                                                                                  : settings_.copy_type)) +
+                  (settings_.cache_bypass ? std::string("cache bypassed") : "datasets cached as " + copy_type_name()) +
                   ", " + std::to_string(datasets_.all().size()) + " committed cop" +
                   (datasets_.all().size() == 1 ? "y" : "ies") + " of datasets found");
 }
 
+std::string ScrSession::copy_type_name() const {
+    switch (redundancy_kind(cache_level())) {
+        case GroupRedundancy::none:
+            return "SINGLE";
+        case GroupRedundancy::partner_copy:
+            return "PARTNER";
+        case GroupRedundancy::reed_solomon:
+            break;
+    }
+    return settings_.copy_type;  // XOR or RS, as the application named it
+}
+
 int ScrSession::cache_level() const {
-    return settings_.cache_bypass ? 4 : settings_.copy_level;
+    return settings_.cache_bypass ? kL4 : settings_.copy_level;
 }
 
 void ScrSession::require_phase(Phase phase, const char* call) const {
@@ -281,7 +286,7 @@ void ScrSession::complete_output(bool valid) {
     if (!valid) problem = "the application called SCR_Complete_output with valid = 0";
     // Bypassing the cache, ranks may write parts of one shared file (SCR
     // allows it there): every rank's writes end before any rank measures it.
-    if (out.ref.level == 4) barrier(ctx_.app);
+    if (is_global(out.ref.level)) barrier(ctx_.app);
     std::vector<FileRecord> records = seal_files(out, problem);
     fault_point("after_data_write", ctx_.rank(), out.ref.seq);
     const std::vector<std::string> problems = gather_strings(ctx_.app, problem.value_or(""), 0);
@@ -310,7 +315,7 @@ void ScrSession::complete_output(bool valid) {
     const bool due = (out.label.flags & kScrOutput) != 0 ||
                      (checkpoint && settings_.flush > 0 && out.ref.ckpt_id % settings_.flush == 0);
     std::exception_ptr flush_failure;
-    if (out.ref.level != 4 && due) {
+    if (!is_global(out.ref.level) && due) {
         try {
             flush_to_prefix(out.ref, records, out.label);
         } catch (const Error&) {
@@ -337,7 +342,7 @@ void ScrSession::complete_output(bool valid) {
 
 void ScrSession::commit_output(const Output& out, std::vector<FileRecord> records) {
     const CheckpointRef ref = out.ref;
-    if (out.label.valid && (ref.level == 2 || ref.level == 3)) {
+    if (out.label.valid && (has_group_redundancy(ref.level))) {
         std::vector<fs::path> paths;
         for (const FileRecord& f : records) {
             paths.push_back(ctx_.layout.routed_dir(ref, ctx_.rank(), ctx_.topo.node_id) / f.file);
@@ -377,7 +382,7 @@ void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<
 }
 
 void ScrSession::discard_output(const Output& out) noexcept {
-    if (out.ref.level == 4) return;  // the application's own paths: left as they are
+    if (is_global(out.ref.level)) return;  // the application's own paths: left as they are
     remove_tree(ctx_.layout.routed_dir(out.ref, ctx_.rank(), ctx_.topo.node_id));
     discard_group_redundancy(ctx_, out.ref);
 }
@@ -494,7 +499,7 @@ void ScrSession::finalize() {
     if (settings_.flush > 0 && !datasets.empty()) {
         const DatasetInfo newest = datasets.front();
         const bool flushed = std::any_of(datasets.begin(), datasets.end(), [&](const DatasetInfo& d) {
-            return d.ref.seq == newest.ref.seq && d.ref.level == 4;
+            return d.ref.seq == newest.ref.seq && is_global(d.ref.level);
         });
         if (!flushed && newest.meta.valid && (newest.meta.flags & kScrCheckpoint) != 0) {
             std::vector<FileRecord> mine;

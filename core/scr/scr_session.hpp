@@ -74,6 +74,8 @@ class ScrSession {
 
     void init();
     int cache_level() const;
+    // SCR_COPY_TYPE as the datasets are cached: SINGLE, PARTNER, XOR or RS.
+    std::string copy_type_name() const;
     void require_phase(Phase phase, const char* call) const;
     std::vector<FileRecord> seal_files(const Output& out, std::optional<std::string>& problem) const;
     // Collective: the dataset's redundancy and its commit; on failure

@@ -5,10 +5,6 @@
 
 namespace mlckpt::core {
 
-std::string level_name(int level) {
-    return level == kDcpLevel ? "L4 differential" : "L" + std::to_string(level);
-}
-
 std::ostream& operator<<(std::ostream& out, const CheckpointRef& ref) {
     return out << ref.seq << ' ' << ref.level << ' ' << ref.ckpt_id << ' ' << (ref.own_dir ? 1 : 0);
 }

@@ -7,17 +7,13 @@
 #include <iosfwd>
 #include <string>
 
+#include "config/levels.hpp"
+
 namespace mlckpt::core {
-
-// The catalog level of L4 differential checkpoints (FTI_L4_DCP).
-constexpr int kDcpLevel = 8;
-
-// For messages: "L1" to "L4", "L4 differential".
-std::string level_name(int level);
 
 struct CheckpointRef {
     std::uint64_t seq = 0;
-    int level = 1;
+    int level = kL1;  // config/levels.hpp
     int ckpt_id = 0;
     // Its files are in a directory of its own, l<L>/ckpt<seq>/, rather than
     // in l<L>/ itself as FTI keeps them: a checkpoint whose id repeats that

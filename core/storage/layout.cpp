@@ -10,12 +10,6 @@
 
 namespace mlckpt::core {
 
-IoMode file_format(IoMode configured, int level) {
-    if (level == kDcpLevel) return IoMode::ftiff;
-    if (is_shared(configured) && level != 4) return IoMode::posix;
-    return configured;
-}
-
 StorageLayout::StorageLayout(const Config& config, std::string exec_id, std::vector<int> file_ranks)
     : ckpt_dir_(config.ckpt_dir),
       glbl_dir_(config.glbl_dir),
@@ -37,7 +31,7 @@ StorageLayout StorageLayout::for_checkpoint(const CheckpointMeta& meta) const {
     for (const FileRecord& r : meta.files) {
         int named = 0;
         if (r.type != "FULL" || r.rank < 0) continue;
-        if (meta.level == kDcpLevel) {
+        if (is_differential(meta.level)) {
             if (!parse_dcp_file_name(r.file, named, copy.dcp_names_)) continue;
         } else if (!parse_data_file_rank(r.file, named)) {
             continue;
@@ -94,28 +88,34 @@ const fs::path& StorageLayout::base_of(const fs::path& dir) const {
 }
 
 fs::path StorageLayout::level_dir(int level, int node) const {
-    if (level == kDcpLevel) return global_exec_dir() / dcp_dir_name(dcp_names_);  // one file per rank, in place
-    if (level >= 4) return global_exec_dir() / "l4";
-    return node_exec_dir(node) / ("l" + std::to_string(level));
+    if (is_differential(level)) return global_exec_dir() / dcp_dir_name(dcp_names_);  // one file per rank, in place
+    if (is_node_local(level)) return node_exec_dir(node) / ("l" + std::to_string(level));
+    return global_exec_dir() / ("l" + std::to_string(kL4));
 }
 
 fs::path StorageLayout::ckpt_dir(const CheckpointRef& ref, int node) const {
     fs::path dir = level_dir(ref.level, node);
-    if (ref.own_dir && ref.level != kDcpLevel) dir /= own_dir_name(ref.seq);
+    if (ref.own_dir && !is_differential(ref.level)) dir /= own_dir_name(ref.seq);
     return dir;
 }
 
 fs::path StorageLayout::data_file(const CheckpointRef& ref, int owner, int node) const {
     fs::path dir = ckpt_dir(ref, node);
-    if (ref.level == kDcpLevel) return dir / dcp_file_name(file_rank(owner), dcp_names_);
-    return dir / data_file_name(ref.ckpt_id, file_rank(owner), file_format(io_, ref.level));
+    if (is_differential(ref.level)) return dir / dcp_file_name(file_rank(owner), dcp_names_);
+    return dir / data_file_name(ref.ckpt_id, file_rank(owner), format_at(io_, ref.level));
 }
 
 fs::path StorageLayout::redundancy_file(const CheckpointRef& ref, int holder, int node) const {
     fs::path dir = ckpt_dir(ref, node);
-    const IoMode format = file_format(io_, ref.level);
-    if (ref.level == 2) return dir / partner_file_name(ref.ckpt_id, file_rank(holder), format);
-    if (ref.level == 3) return dir / parity_file_name(ref.ckpt_id, file_rank(holder), format);
+    const IoMode format = format_at(io_, ref.level);
+    switch (redundancy_kind(ref.level)) {
+        case GroupRedundancy::partner_copy:
+            return dir / partner_file_name(ref.ckpt_id, file_rank(holder), format);
+        case GroupRedundancy::reed_solomon:
+            return dir / parity_file_name(ref.ckpt_id, file_rank(holder), format);
+        case GroupRedundancy::none:
+            break;
+    }
     return {};
 }
 
@@ -150,7 +150,7 @@ fs::path StorageLayout::meta_file(int level, std::uint64_t seq) const {
 }
 
 fs::path StorageLayout::meta_copy_dir(int level, int node) const {
-    return (level >= 4 ? global_exec_dir() : node_exec_dir(node)) / "meta";
+    return (is_node_local(level) ? node_exec_dir(node) : global_exec_dir()) / "meta";
 }
 
 fs::path StorageLayout::meta_copy(int level, std::uint64_t seq, int node) const {

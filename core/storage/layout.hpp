@@ -54,11 +54,6 @@ namespace mlckpt::core {
 
 namespace fs = std::filesystem;
 
-// The format the files of a `level` checkpoint take under ckpt_io
-// `configured`: L1-L3 keep one file per rank (POSIX unless FTI-FF), the
-// shared modes apply at L4, and L4 differential files are FTI-FF.
-IoMode file_format(IoMode configured, int level);
-
 class StorageLayout {
   public:
     // `file_ranks`: the rank each application rank's files are named after

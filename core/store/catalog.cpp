@@ -26,7 +26,7 @@ void Catalog::keep_unrecorded(std::uint64_t highest_seq, std::string description
 const CheckpointRef* Catalog::newest() const {
     const CheckpointRef* best = nullptr;
     for (const CheckpointRef& r : refs_) {
-        if (best == nullptr || r.seq > best->seq || (r.seq == best->seq && r.level < best->level)) {
+        if (best == nullptr || r.seq > best->seq || (r.seq == best->seq && read_first(r.level, best->level))) {
             best = &r;
         }
     }
@@ -43,19 +43,10 @@ bool Catalog::contains(std::uint64_t seq, int level) const {
                        [&](const CheckpointRef& r) { return r.seq == seq && r.level == level; });
 }
 
-namespace {
-
-// L4 differential checkpoints rank as L4.
-int rank_of(int level) {
-    return level == kDcpLevel ? 4 : level;
-}
-
-}  // namespace
-
 std::vector<CheckpointRef> Catalog::superseded_by(int level, std::uint64_t seq) const {
     std::vector<CheckpointRef> out;
     for (const CheckpointRef& r : refs_) {
-        if (r.seq < seq && rank_of(r.level) <= rank_of(level)) out.push_back(r);
+        if (r.seq < seq && supersedes(level, r.level)) out.push_back(r);
     }
     return out;
 }

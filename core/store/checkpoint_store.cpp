@@ -79,12 +79,12 @@ void remove_unkept_meta_copies(const Catalog& keep, const fs::path& dir) {
 void drop_superseded_dcp_metadata(const Context& ctx, Catalog& found) {
     const CheckpointRef* newest = nullptr;
     for (const CheckpointRef& r : found.refs()) {
-        if (r.level == kDcpLevel && (newest == nullptr || r.seq > newest->seq)) newest = &r;
+        if (is_differential(r.level) && (newest == nullptr || r.seq > newest->seq)) newest = &r;
     }
     if (newest == nullptr) return;
     std::vector<CheckpointRef> stale;
     for (const CheckpointRef& r : found.refs()) {
-        if (r.level == kDcpLevel && r.seq < newest->seq) stale.push_back(r);
+        if (is_differential(r.level) && r.seq < newest->seq) stale.push_back(r);
     }
     for (const CheckpointRef& r : stale) {
         remove_metadata(ctx, r);
@@ -221,7 +221,7 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
             out.write_all(piece);
         });
         if (crc.value() != record.crc32) {
-            fail(ErrorKind::corrupt, "cannot copy '" + source.string() + "': it fails its checksum");
+            fail(Damage::checksum, "cannot copy '" + source.string() + "': it fails its checksum");
         }
         out.sync();
         out.close();
@@ -235,8 +235,8 @@ void copy_verified(const fs::path& source, const Directory& dir, const FileRecor
 
 FileRecord copy_for_level(const Context& ctx, const fs::path& source, const Directory& dir, const FileRecord& record,
                           IoMode io, int from_level, int to_level) {
-    const Codec codec = ctx.config.codec_of_level(to_level);
-    if (io != IoMode::posix || codec == ctx.config.codec_of_level(from_level)) {
+    const Codec codec = ctx.levels[to_level].codec;
+    if (io != IoMode::posix || codec == ctx.levels[from_level].codec) {
         copy_verified(source, dir, record, ctx.io_buffer_bytes());
         return record;
     }
@@ -252,13 +252,13 @@ CheckpointMeta read_meta(const Context& ctx, const CheckpointRef& ref) {
 }
 
 CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
-    CheckpointRef target{ref.seq, 4, ref.ckpt_id, ref.own_dir};
+    CheckpointRef target{ref.seq, kL4, ref.ckpt_id, ref.own_dir};
     const CheckpointMeta meta = distribute_meta(ctx, ref, MetaScope::own).meta;
     FileRecord mine = meta.file_of(ctx.rank());
     fs::path source = ctx.layout.ckpt_dir(ref, mine.node) / mine.file;
     // Per-rank files go into the shared file of ckpt_io 2 or 4; files of
     // another format (written by an earlier run) are copied as they are.
-    const IoMode shared = file_format(ctx.config.ckpt_io, 4);
+    const IoMode shared = ctx.levels[kL4].format;
     const IoMode io = meta.io == IoMode::posix && is_shared(shared) ? shared : meta.io;
     fs::path copy;
     try {
@@ -267,7 +267,7 @@ CheckpointRef flush_to_l4(Context& ctx, const CheckpointRef& ref) {
         } else {
             run_collectively(ctx.app, [&] {
                 const Directory dir = ctx.layout.make_dir(ctx.layout.ckpt_dir(target, 0));
-                mine = copy_for_level(ctx, source, dir, mine, io, ref.level, 4);
+                mine = copy_for_level(ctx, source, dir, mine, io, ref.level, kL4);
                 copy = dir.path_of(mine.file);
             });
         }
@@ -346,17 +346,17 @@ void keep_data_without_metadata(Context& ctx) {
                                                           .string();
             const std::string which =
                 found.own_dir ? "ckpt" + std::to_string(found.seq) : "checkpoint " + std::to_string(found.ckpt_id);
-            if (found.level == kDcpLevel) {
+            if (is_differential(found.level)) {
                 std::string dirs;
                 for (const fs::path& dir : ctx.layout.dcp_dirs()) {
                     std::error_code ec;
                     if (fs::exists(dir, ec)) dirs += (dirs.empty() ? "'" : "' and '") + dir.string();
                 }
                 parts.push_back("L4 differential files in " + dirs + "'");
-            } else if (found.level == 4) {
-                parts.push_back("L4 " + which + " ('" + where + "')");
+            } else if (is_global(found.level)) {
+                parts.push_back(level_name(found.level) + " " + which + " ('" + where + "')");
             } else {
-                parts.push_back("L" + std::to_string(found.level) + " " + which + " on " +
+                parts.push_back(level_name(found.level) + " " + which + " on " +
                                 plural(static_cast<std::size_t>(count), "node") + " ('" + where + "' and the like)");
             }
         }
@@ -406,7 +406,7 @@ bool restore_from_copy(const Context& ctx, std::uint64_t seq, int level, Catalog
 // the copies beside the data hold (write_meta_copy).
 void restore_lost_metadata(const Context& ctx, Catalog& found) {
     std::set<std::pair<std::uint64_t, int>> candidates;
-    for (const int level : {1, 4}) {  // the node's copies (L1-L3), the global ones (L4, L4 differential)
+    for (const int level : {kL1, kL4}) {  // the node's copies (L1-L3), the global ones (L4, L4 differential)
         std::error_code ec;
         const fs::path dir = ctx.layout.meta_copy_dir(level, ctx.topo.node_id);
         for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -459,7 +459,20 @@ void remove_unnamed_dcp_files(const Context& ctx, const CheckpointMeta& meta) {
 
 }  // namespace
 
-void load_catalog_and_clean(Context& ctx) {
+bool restores_metadata_from_copy(MetaFound found, bool none_left, bool restarting) {
+    switch (found) {
+        case MetaFound::damaged:
+            return true;
+        case MetaFound::missing:
+            return none_left && restarting;
+        case MetaFound::intact:
+        case MetaFound::inconsistent:
+            break;
+    }
+    return false;
+}
+
+void load_catalog_and_clean(Context& ctx, bool restarting) {
     std::string text;
     std::string damaged_text;
     int lost = 0;                              // a restart whose metadata directory holds nothing
@@ -487,9 +500,10 @@ void load_catalog_and_clean(Context& ctx) {
                         continue;
                     }
                     found.add({seq, level, meta.ckpt_id, meta.own_dir});
-                    if (level == kDcpLevel && (!newest_dcp || newest_dcp->seq < seq)) newest_dcp = std::move(meta);
+                    if (is_differential(level) && (!newest_dcp || newest_dcp->seq < seq)) newest_dcp = std::move(meta);
                 } catch (const Error& e) {
-                    if (restore_from_copy(ctx, seq, level, found, "was damaged (" + std::string(e.what()) + ")")) {
+                    if (restores_metadata_from_copy(MetaFound::damaged, false, restarting) &&
+                        restore_from_copy(ctx, seq, level, found, "was damaged (" + std::string(e.what()) + ")")) {
                         continue;
                     }
                     ctx.log.warning(std::string("ignoring damaged metadata (its data is left in place): ") + e.what());
@@ -497,7 +511,7 @@ void load_catalog_and_clean(Context& ctx) {
                 }
             }
         }
-        if (found.empty() && damaged.empty() && ctx.config.failure > 0) {
+        if (restores_metadata_from_copy(MetaFound::missing, found.empty() && damaged.empty(), restarting)) {
             lost = 1;
             restore_lost_metadata(ctx, found);
         }
@@ -522,14 +536,14 @@ void load_catalog_and_clean(Context& ctx) {
     } else {
         // One rank per node cleans that node's storage; rank 0 the global one.
         if (ctx.topo.node_index == 0) {
-            for (int level = 1; level <= 3; ++level) {
+            for (int level : kNodeLocalLevels) {
                 remove_uncommitted(ctx, keep, ctx.layout.level_dir(level, ctx.topo.node_id), level);
             }
-            remove_unkept_meta_copies(keep, ctx.layout.meta_copy_dir(1, ctx.topo.node_id));
+            remove_unkept_meta_copies(keep, ctx.layout.meta_copy_dir(kL1, ctx.topo.node_id));
         }
         if (ctx.rank() == 0) {
-            remove_uncommitted(ctx, keep, ctx.layout.level_dir(4, 0), 4);
-            remove_unkept_meta_copies(keep, ctx.layout.meta_copy_dir(4, 0));
+            remove_uncommitted(ctx, keep, ctx.layout.level_dir(kL4, 0), kL4);
+            remove_unkept_meta_copies(keep, ctx.layout.meta_copy_dir(kL4, 0));
         }
     }
     try {
@@ -542,7 +556,7 @@ void load_catalog_and_clean(Context& ctx) {
     barrier(ctx.app);
     std::vector<CheckpointRef> dcp_kept;
     std::copy_if(keep.refs().begin(), keep.refs().end(), std::back_inserter(dcp_kept),
-                 [](const CheckpointRef& r) { return r.level == kDcpLevel; });
+                 [](const CheckpointRef& r) { return is_differential(r.level); });
     if (ctx.rank() == 0 && !keep_all) {
         if (dcp_kept.empty()) {
             for (const fs::path& dir : ctx.layout.dcp_dirs()) remove_tree(dir);

@@ -85,7 +85,25 @@ std::map<VisibleCheckpoint, int> gather_visible_checkpoints(const Context& ctx,
 // Collective. Loads the catalog of committed checkpoints from the metadata
 // directory (rank 0 reads it, everybody gets it), then removes leftovers of
 // checkpoints that never committed or were retired. A restart that finds no
-// metadata at all removes nothing (Catalog::keep_unrecorded).
-void load_catalog_and_clean(Context& ctx);
+// metadata at all removes nothing (Catalog::keep_unrecorded). `restarting`:
+// the run restarts the execution (FTI: [restart] failure > 0; SCR: the
+// prefix holds its datasets' directory), so that metadata lost altogether
+// is restored from the copies beside the data.
+void load_catalog_and_clean(Context& ctx, bool restarting);
+
+// What a restart finds of a checkpoint's metadata file.
+enum class MetaFound {
+    intact,
+    inconsistent,  // it parses, but is incomplete or of another checkpoint than its name says
+    damaged,       // it does not parse or fails its checksum
+    missing,
+};
+// Whether load_catalog_and_clean restores a checkpoint's metadata from the
+// copy beside its data (when that copy verifies): damaged metadata always;
+// missing metadata only when none of the execution's is left (`none_left`)
+// and the configuration asks for a restart (`restarting`); inconsistent
+// metadata never (the checkpoint is passed over). `mlckpt verify` applies
+// the same rule to the files it finds.
+bool restores_metadata_from_copy(MetaFound found, bool none_left, bool restarting);
 
 }  // namespace mlckpt::core

@@ -25,8 +25,8 @@ Context make_context(const Config& config, MPI_Comm world) {
         check_container_files(config, topo);
     });
     Logger log(config.verbosity, topo.is_head ? rank : topo.app_rank, topo.app_rank == 0, rank);
-    Context ctx{config,        topo, StorageLayout(config, config.exec_id, topo.app_to_world), log, MPI_COMM_NULL,
-                MPI_COMM_NULL, {}};
+    Context ctx{config, Levels(config), topo,          StorageLayout(config, config.exec_id, topo.app_to_world),
+                log,    MPI_COMM_NULL,  MPI_COMM_NULL, {}};
     ctx.cpu_share = cpu_share(host.get());
     set_codec_threads(static_cast<std::size_t>(ctx.cpu_share.cpus));
     return ctx;

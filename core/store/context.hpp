@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "config/config.hpp"
+#include "config/levels.hpp"
 #include "io/background_work.hpp"
 #include "levels/redundancy.hpp"
 #include "log/log.hpp"
@@ -20,7 +21,10 @@
 namespace mlckpt::core {
 
 struct Context {
-    Config config;
+    // Read once, never changed: behaviour is steered by arguments, not by
+    // changing the configuration.
+    const Config config;
+    const Levels levels;  // what the configuration makes of each level
     Topology topo;
     StorageLayout layout;
     Logger log;
@@ -38,6 +42,10 @@ struct Context {
     // anything (but the removals that checkpoint's own call queued) and at
     // FTI_Finalize.
     std::unique_ptr<BackgroundWork> background = std::make_unique<BackgroundWork>();
+    // ckpt_io = 4: the alignment of container chunks, [advanced]
+    // container_block_size or, when that is 0, glbl_dir's block size (read
+    // once at FTI_Init: Session).
+    int container_block_size = 0;
     // The CPUs this rank may keep busy without taking one from another rank
     // of its host: threads for passes over the protected data.
     CpuShare cpu_share{};

@@ -46,8 +46,8 @@ void end_execution(Context& ctx, const RunOutcome& outcome) {
     }
     if (c.keep_last_ckpt && newest != nullptr) {
         CheckpointRef kept = *newest;
-        if (ctx.catalog.contains(kept.seq, 4)) kept.level = 4;  // the heads' L1 copy of an L4 checkpoint
-        if (kept.level < 4) kept = flush_to_l4(ctx, kept);
+        if (ctx.catalog.contains(kept.seq, kL4)) kept.level = kL4;  // the heads' L1 copy of an L4 checkpoint
+        if (is_node_local(kept.level)) kept = flush_to_l4(ctx, kept);
         set_restart_state(ctx, 2);
         std::vector<CheckpointRef> others;
         for (const CheckpointRef& r : ctx.catalog.refs()) {

@@ -122,7 +122,7 @@ Retirers head_retirers(const Context& ctx, MPI_Comm heads) {
 void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& refs, const Retirers& who,
                         const Catalog& others) {
     if (refs.empty()) return;
-    auto archived = [&](const CheckpointRef& r) { return r.level == 4 && ctx.config.keep_l4_ckpt; };
+    auto archived = [&](const CheckpointRef& r) { return is_full_l4(r.level) && ctx.config.keep_l4_ckpt; };
     if (who.leader) {
         for (const CheckpointRef& r : refs) {
             try {
@@ -147,9 +147,9 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
     // Successive L4 differential checkpoints share one file per rank: it
     // goes only with the last of them.
     auto dcp_file_lives_on = [&](const CheckpointRef& r) {
-        if (r.level != kDcpLevel) return false;
+        if (!is_differential(r.level)) return false;
         return std::any_of(others.refs().begin(), others.refs().end(), [&](const CheckpointRef& o) {
-            return o.level == kDcpLevel && std::none_of(refs.begin(), refs.end(), [&](const CheckpointRef& x) {
+            return is_differential(o.level) && std::none_of(refs.begin(), refs.end(), [&](const CheckpointRef& x) {
                        return x.seq == o.seq && x.level == o.level;
                    });
         });
@@ -185,7 +185,7 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
     };
     for (const CheckpointRef& r : refs) {
         if (archived(r)) continue;
-        if (r.level == kDcpLevel) {
+        if (is_differential(r.level)) {
             // This run's names first. A checkpoint of an earlier run may have
             // left its files under other names (another ckpt_io's, an
             // earlier version's): this run's first dCP checkpoint wrote new
@@ -221,13 +221,13 @@ void retire_checkpoints(const Context& ctx, const std::vector<CheckpointRef>& re
     }
     // A shared L4 file belongs to no rank in particular: the leader removes
     // what is left once every process removed its files.
-    bool any_l4 =
-        std::any_of(refs.begin(), refs.end(), [&](const CheckpointRef& r) { return r.level == 4 && !archived(r); });
+    bool any_l4 = std::any_of(refs.begin(), refs.end(),
+                              [&](const CheckpointRef& r) { return is_full_l4(r.level) && !archived(r); });
     if (any_l4) {
         barrier(who.comm);
         if (who.leader) {
             for (const CheckpointRef& r : refs) {
-                if (r.level != 4 || archived(r)) continue;
+                if (!is_full_l4(r.level) || archived(r)) continue;
                 // Files in FTI's layout go now, before a newer checkpoint may take their names.
                 if (r.own_dir) {
                     ctx.background->remove_tree(ctx.layout.ckpt_dir(r, 0));

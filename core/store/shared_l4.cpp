@@ -30,7 +30,7 @@ class VerifiedFileStream final : public ByteStream {
     std::span<const std::byte> next(std::size_t max) override {
         if (pos_ == record_.size) {
             if (crc_.value() != record_.crc32) {
-                fail(ErrorKind::corrupt, "cannot copy '" + file_.path().string() + "' to L4: it fails its checksum");
+                fail(Damage::checksum, "cannot copy '" + file_.path().string() + "' to L4: it fails its checksum");
             }
             return {};
         }
@@ -62,7 +62,7 @@ SharedFileSpec shared_file_spec(const Context& ctx, const CheckpointRef& ref) {
     spec.ckpt_id = ref.ckpt_id;
     spec.ranks = ctx.topo.app_size;
     spec.piece_bytes = mpiio_piece_bytes(ctx.config);
-    spec.block_size = ctx.config.container_block_size;
+    spec.block_size = ctx.container_block_size;
     spec.files = ctx.config.container_files;
     return spec;
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "config/levels.hpp"
 #include "temp_dir.hpp"
 
 namespace mlckpt::core {
@@ -64,10 +65,10 @@ TEST(Config, MinimalFileGetsDefaults) {
     EXPECT_FALSE(c.enable_staging);
     EXPECT_FALSE(c.async_snapshot);
     EXPECT_EQ(c.async_snapshot_mb, 4096);
-    EXPECT_FALSE(c.promoted_after_commit(4));
-    EXPECT_EQ(c.committed_level(4), 4) << "an inline L4 checkpoint is committed at L4";
-    for (int level = 1; level <= 4; ++level) EXPECT_EQ(c.interval_minutes(level), 0.0);
-    EXPECT_TRUE(c.is_inline(2));
+    EXPECT_FALSE(Levels(c)[4].promoted_after_commit);
+    EXPECT_EQ(Levels(c)[4].committed_at, 4) << "an inline L4 checkpoint is committed at L4";
+    for (int level : kBaseLevels) EXPECT_EQ(Levels(c)[level].interval_minutes, 0.0);
+    EXPECT_TRUE(Levels(c)[2].inline_work);
 }
 
 TEST(Config, EveryKeyIsRead) {
@@ -88,11 +89,11 @@ TEST(Config, EveryKeyIsRead) {
                                      "[injection]\nrank = 0\n"));
     EXPECT_TRUE(c.head);
     EXPECT_EQ(c.node_size, 4);
-    EXPECT_EQ(c.interval_minutes(3), 3.0);
-    EXPECT_EQ(c.interval_minutes(4), 0.5);
-    EXPECT_FALSE(c.is_inline(2));
-    EXPECT_TRUE(c.is_inline(3));
-    EXPECT_FALSE(c.is_inline(4));
+    EXPECT_EQ(Levels(c)[3].interval_minutes, 3.0);
+    EXPECT_EQ(Levels(c)[4].interval_minutes, 0.5);
+    EXPECT_FALSE(Levels(c)[2].inline_work);
+    EXPECT_TRUE(Levels(c)[3].inline_work);
+    EXPECT_FALSE(Levels(c)[4].inline_work);
     EXPECT_TRUE(c.keep_last_ckpt);
     EXPECT_TRUE(c.keep_l4_ckpt);
     EXPECT_TRUE(c.keep_heads_alive);
@@ -103,11 +104,12 @@ TEST(Config, EveryKeyIsRead) {
     EXPECT_TRUE(c.enable_staging);
     EXPECT_TRUE(c.async_snapshot);
     EXPECT_EQ(c.async_snapshot_mb, 512);
-    EXPECT_TRUE(c.promoted_after_commit(3)) << "a snapshot is promoted after its commit even when inline_l3 = 1";
-    EXPECT_FALSE(c.promoted_after_commit(1));
-    EXPECT_EQ(c.committed_level(4), 1) << "an L4 checkpoint completed after its commit is first committed at L1";
-    EXPECT_EQ(c.committed_level(3), 3) << "L2 and L3 are committed at their level with the file alone";
-    EXPECT_EQ(c.committed_level(1), 1);
+    EXPECT_TRUE(Levels(c)[3].promoted_after_commit)
+        << "a snapshot is promoted after its commit even when inline_l3 = 1";
+    EXPECT_FALSE(Levels(c)[1].promoted_after_commit);
+    EXPECT_EQ(Levels(c)[4].committed_at, 1) << "an L4 checkpoint completed after its commit is first committed at L1";
+    EXPECT_EQ(Levels(c)[3].committed_at, 3) << "L2 and L3 are committed at their level with the file alone";
+    EXPECT_EQ(Levels(c)[1].committed_at, 1);
     EXPECT_EQ(c.dcp_mode, DcpMode::crc32);
     EXPECT_EQ(c.dcp_block_size, 4096);
     EXPECT_EQ(c.max_var_id, 99);
@@ -122,17 +124,17 @@ TEST(Config, EveryKeyIsRead) {
 TEST(Config, CompressionPerLevel) {
     TempDir dir;
     Config c = load_config(dir.write("c.fti", kMinimal));
-    EXPECT_FALSE(c.compresses()) << "off by default: an FTI configuration writes FTI's bytes";
+    EXPECT_FALSE(Levels(c).any_compressed()) << "off by default: an FTI configuration writes FTI's bytes";
     EXPECT_EQ(c.compression_block_kb, 1024);
     c = load_config(
         dir.write("c.fti", std::string(kMinimal) + "[compression]\nl2 = lz4\nl4 = zstd\nblock_size = 64\n"));
-    EXPECT_EQ(c.codec_of_level(1), Codec::none);
-    EXPECT_EQ(c.codec_of_level(2), Codec::lz4);
-    EXPECT_EQ(c.codec_of_level(3), Codec::none);
-    EXPECT_EQ(c.codec_of_level(4), Codec::zstd);
-    EXPECT_EQ(c.codec_of_level(8), Codec::none) << "L4 differential files are FTI-FF";
+    EXPECT_EQ(Levels(c)[1].codec, Codec::none);
+    EXPECT_EQ(Levels(c)[2].codec, Codec::lz4);
+    EXPECT_EQ(Levels(c)[3].codec, Codec::none);
+    EXPECT_EQ(Levels(c)[4].codec, Codec::zstd);
+    EXPECT_EQ(Levels(c)[8].codec, Codec::none) << "L4 differential files are FTI-FF";
     EXPECT_EQ(c.compression_block_kb, 64);
-    EXPECT_TRUE(c.compresses());
+    EXPECT_TRUE(Levels(c).any_compressed());
 
     auto with = [](const std::string& basic, const std::string& compression) {
         return error_of(std::string(kMinimal) + basic + "[compression]\n" + compression);
@@ -159,7 +161,7 @@ TEST(Config, CompressionPerLevel) {
     // files are copied as L1 wrote them, which a warning says when the
     // levels disagree.
     c = load_config(dir.write("c.fti", std::string(kMinimal) + "ckpt_io = 5\n[compression]\nl1 = zstd\nl4 = lz4\n"));
-    EXPECT_EQ(c.codec_of_level(1), Codec::zstd);
+    EXPECT_EQ(Levels(c)[1].codec, Codec::zstd);
     EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
     c = load_config(dir.write("c.fti", std::string(kMinimal) + "ckpt_io = 5\n[compression]\nl4 = lz4\n"));
     ASSERT_EQ(c.warnings.size(), 1u);
@@ -294,7 +296,7 @@ TEST(Config, FlagsAcceptIniparserSpellings) {
         dir.write("c.fti", std::string(kMinimal) + "keep_last_ckpt = Yes\nkeep_l4_ckpt = TRUE\ninline_l2 = no\n"));
     EXPECT_TRUE(c.keep_last_ckpt);
     EXPECT_TRUE(c.keep_l4_ckpt);
-    EXPECT_FALSE(c.is_inline(2));
+    EXPECT_FALSE(Levels(c)[2].inline_work);
 }
 
 TEST(Config, MaxSyncIntervalZeroMeansDefault) {
@@ -312,7 +314,7 @@ TEST(Config, ValuesFtiReplacesLoadWithAWarning) {
         const char* warning;  // "" when FTI says nothing either
         void (*check)(const Config&);
     } cases[] = {
-        {"ckpt_l4 = -1", "", [](const Config& c) { EXPECT_EQ(c.interval_minutes(4), 0.0); }},
+        {"ckpt_l4 = -1", "", [](const Config& c) { EXPECT_EQ(Levels(c)[4].interval_minutes, 0.0); }},
         {"group_size = 0", "", [](const Config& c) { EXPECT_EQ(c.group_size, 1); }},
         {"group_size = -1", "", [](const Config& c) { EXPECT_EQ(c.group_size, 1); }},
         {"group_size = 64", "", [](const Config& c) { EXPECT_EQ(c.group_size, 64); }},
@@ -342,7 +344,7 @@ TEST(Config, ValuesFtiReplacesLoadWithAWarning) {
         {"enable_dcp = 1\ndcp_stack_size = 0", "[basic] dcp_stack_size = 0: not from 1 to 10; the default, 5, is used",
          [](const Config& c) { EXPECT_EQ(c.dcp_stack_size, 5); }},
         {"inline_l3 = 5", "[basic] inline_l3 = '5': not 0 or 1; taken as 1 (inline), as FTI does",
-         [](const Config& c) { EXPECT_TRUE(c.is_inline(3)); }},
+         [](const Config& c) { EXPECT_TRUE(Levels(c)[3].inline_work); }},
         {"[advanced]\ntransfer_size = -1", "[advanced] transfer_size = '-1': outside 1 to 65536 MiB; using 16 MiB",
          [](const Config& c) { EXPECT_EQ(c.transfer_size_mb, 16); }},
         {"[advanced]\nfast_forward = 5", "", [](const Config& c) { EXPECT_EQ(c.fast_forward, 5); }},

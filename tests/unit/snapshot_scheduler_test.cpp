@@ -26,8 +26,8 @@ Schedule run(const std::array<double, 4>& minutes, int calls, double seconds, in
     SnapshotScheduler s(minutes, max_sync, fast_forward, [&](const std::string& line) { r.lines.push_back(line); });
     double now = 100.0;
     for (int i = 0; i < calls; ++i) {
-        int level = s.on_iteration(same, now);
-        if (level != 0) r.due.emplace_back(i, level);
+        const std::optional<int> level = s.on_iteration(same, now);
+        if (level) r.due.emplace_back(i, *level);
         s.after_call(now);
         now += seconds;
     }
@@ -79,7 +79,7 @@ TEST(SnapshotScheduler, SlowerIterationsNeverStopTheChecks) {
     SnapshotScheduler s({0.002, 0, 0, 0}, 512, 1, [&](const std::string& line) { r.lines.push_back(line); });
     double now = 0.0;
     for (int i = 0; i < 200; ++i) {
-        if (s.on_iteration(same, now) != 0) r.due.emplace_back(i, 1);
+        if (s.on_iteration(same, now)) r.due.emplace_back(i, 1);
         s.after_call(now);
         now += i < 20 ? 0.01 : 0.04;  // 12 iterations a tick, then 3
     }

@@ -37,14 +37,6 @@ Config layout_config(const fs::path& prefix, const fs::path& cache) {
     return c;
 }
 
-std::vector<FileRecord> files_of_rank(const CheckpointMeta& meta, int rank) {
-    std::vector<FileRecord> out;
-    for (const FileRecord& f : meta.files) {
-        if (f.rank == rank) out.push_back(f);
-    }
-    return out;
-}
-
 // The node of `rank`: where it keeps its redundancy, else its files.
 int node_of(const CheckpointMeta& meta, int rank) {
     if (const FileRecord* r = meta.redundancy_held_by(rank)) return r->node;
@@ -54,13 +46,9 @@ int node_of(const CheckpointMeta& meta, int rank) {
     return -1;
 }
 
-std::string level_text(int level) {
-    return "L" + std::to_string(level);
-}
-
 // What the redundancy record of `holder` is, for messages.
 std::string redundancy_text(const FileRecord& r, int level) {
-    if (level == 2) {
+    if (redundancy_kind(level) == GroupRedundancy::partner_copy) {
         return "partner copy of rank " + std::to_string(r.rank) + " kept by rank " + std::to_string(r.holder);
     }
     return "parity kept by rank " + std::to_string(r.holder);
@@ -71,7 +59,7 @@ std::string redundancy_text(const FileRecord& r, int level) {
 std::optional<std::string> inconsistency(const CheckpointMeta& m, std::uint64_t seq, int level) {
     if (!m.complete) return std::string("it is incomplete");
     if (m.seq != seq || m.level != level) {
-        return "it is of seq " + std::to_string(m.seq) + " at L" + std::to_string(m.level) + ", not of its name";
+        return "it is of seq " + std::to_string(m.seq) + " at " + level_name(m.level) + ", not of its name";
     }
     if (m.ranks < 1) return "it gives " + std::to_string(m.ranks) + " ranks";
     for (const std::vector<FileRecord>* list : {&m.files, &m.redundancy}) {
@@ -112,7 +100,7 @@ std::vector<DatasetEntry> ScrPrefix::datasets(std::vector<UnreadableMeta>& unrea
         std::uint64_t seq = 0;
         int level = 0;
         if (!parse_meta_file_name(it->path().filename().string(), seq, level)) continue;
-        if (level < 1 || level > 4) continue;  // L4 differential: FTI's alone
+        if (!is_base_level(level)) continue;  // L4 differential: FTI's alone
         const fs::path path = it->path();
         struct stat st {};
         if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
@@ -141,17 +129,17 @@ std::vector<DatasetEntry> ScrPrefix::datasets(std::vector<UnreadableMeta>& unrea
     std::vector<DatasetEntry> out;
     for (auto it = by_seq.rbegin(); it != by_seq.rend(); ++it) {
         std::sort(it->second.copies.begin(), it->second.copies.end(),
-                  [](const DatasetCopy& a, const DatasetCopy& b) { return a.ref.level < b.ref.level; });
+                  [](const DatasetCopy& a, const DatasetCopy& b) { return read_first(a.ref.level, b.ref.level); });
         out.push_back(std::move(it->second));
     }
     std::sort(unreadable.begin(), unreadable.end(), [](const UnreadableMeta& a, const UnreadableMeta& b) {
-        return a.seq != b.seq ? a.seq > b.seq : a.level < b.level;
+        return a.seq != b.seq ? a.seq > b.seq : read_first(a.level, b.level);
     });
     return out;
 }
 
 fs::path ScrPrefix::file_path(const DatasetCopy& copy, const FileRecord& record) const {
-    if (copy.ref.level == 4) return fs::path(record.origpath) / record.origname;
+    if (is_global(copy.ref.level)) return fs::path(record.origpath) / record.origname;
     return layout_.routed_dir(copy.ref, record.rank, record.node) / record.file;
 }
 
@@ -178,25 +166,26 @@ CopyCheck ScrPrefix::check(const DatasetCopy& copy) const {
     const auto ranks = static_cast<std::size_t>(m.ranks);
     c.data_ok.assign(ranks, true);
     c.redundancy_ok.assign(ranks, true);
-    if (level != 4 && !cache_visible()) {
+    if (is_node_local(level) && !cache_visible()) {
         c.state = State::not_visible;
         c.reason = "no node directory of the cache '" + cache_.string() + "' holds this prefix's datasets";
         return c;
     }
-    const std::string where = level_text(level) + " ";
+    const std::string where = level_name(level) + " ";
     for (const FileRecord& f : m.files) {
         if (auto problem = check_routed_file(file_path(copy, f), f, kBufferBytes)) {
             c.problems.push_back(where + "file of rank " + std::to_string(f.rank) + ": " + *problem);
             c.data_ok[static_cast<std::size_t>(f.rank)] = false;
         }
     }
-    const bool grouped = level == 2 || level == 3;
+    const bool grouped = has_group_redundancy(level);
     if (grouped) {
         for (std::size_t h = 0; h < ranks; ++h) {
             const FileRecord* r = m.redundancy_held_by(static_cast<int>(h));
             if (r == nullptr) {
-                c.problems.push_back(where + "rank " + std::to_string(h) + " keeps no recorded " +
-                                     (level == 2 ? "partner copy" : "parity"));
+                c.problems.push_back(
+                    where + "rank " + std::to_string(h) + " keeps no recorded " +
+                    (redundancy_kind(level) == GroupRedundancy::partner_copy ? "partner copy" : "parity"));
                 c.redundancy_ok[h] = false;
             } else if (auto problem = check_routed_file(redundancy_path(copy, *r), *r, kBufferBytes)) {
                 c.problems.push_back(where + redundancy_text(*r, level) + ": " + *problem);
@@ -208,8 +197,8 @@ CopyCheck ScrPrefix::check(const DatasetCopy& copy) const {
     c.state = State::rebuildable;
     if (!grouped) {
         c.state = State::beyond_repair;
-        c.reason = level == 4 ? "the prefix copy (L4) keeps no redundancy to rebuild from"
-                              : "L1 (SINGLE) keeps no redundancy to rebuild from";
+        c.reason = is_global(level) ? "the prefix copy (L4) keeps no redundancy to rebuild from"
+                                    : "L1 (SINGLE) keeps no redundancy to rebuild from";
         return c;
     }
     // The restart's own rule (recovery/restart_rules), on what was checked here.
@@ -230,7 +219,7 @@ void ScrPrefix::rebuild(const DatasetCopy& copy, const CopyCheck& check, std::ve
              check.reason.empty() ? std::string("the copy cannot be rebuilt") : check.reason);
     }
     std::string failed;
-    if (copy.ref.level == 2) {
+    if (redundancy_kind(copy.ref.level) == GroupRedundancy::partner_copy) {
         failed = rebuild_partner(copy, check, written);
     } else {
         for (const GroupView& view : groups_of(copy.meta)) {
@@ -262,7 +251,7 @@ std::string ScrPrefix::rebuild_partner(const DatasetCopy& copy, const CopyCheck&
     for (const FileRecord& red : m.redundancy) {
         if (check.data_ok.at(static_cast<std::size_t>(red.rank))) continue;
         attempt("the files of rank " + std::to_string(red.rank), [&] {
-            const std::vector<FileRecord> files = files_of_rank(m, red.rank);
+            const std::vector<FileRecord> files = m.files_of_rank(red.rank);
             const Directory target = layout_.make_dir(layout_.routed_dir(copy.ref, red.rank, node_of(m, red.rank)));
             split_stream_file(redundancy_path(copy, red), files, target, kBufferBytes);
             for (const FileRecord& f : files) written.push_back(target.path_of(f.file));
@@ -273,7 +262,7 @@ std::string ScrPrefix::rebuild_partner(const DatasetCopy& copy, const CopyCheck&
         if (check.redundancy_ok.at(static_cast<std::size_t>(red.holder))) continue;
         attempt("the partner copy kept by rank " + std::to_string(red.holder), [&] {
             std::vector<fs::path> sources;
-            for (const FileRecord& f : files_of_rank(m, red.rank)) sources.push_back(file_path(copy, f));
+            for (const FileRecord& f : m.files_of_rank(red.rank)) sources.push_back(file_path(copy, f));
             const fs::path path = redundancy_path(copy, red);
             const Directory dir = layout_.make_dir(path.parent_path());
             write_stream_file(sources, dir, path.filename().string(), kBufferBytes, &red);
@@ -311,7 +300,7 @@ void ScrPrefix::rebuild_group(const DatasetCopy& copy, const CopyCheck& check, c
     std::vector<const FileRecord*> parity;
     std::uint64_t parity_size = 0;
     for (int r : group) {
-        files.push_back(files_of_rank(m, r));
+        files.push_back(m.files_of_rank(r));
         streams.push_back(stream_record(files.back(), r, node_of(m, r), ""));
         parity.push_back(m.redundancy_held_by(r));
         parity_size = std::max(parity_size, streams.back().size);

@@ -87,7 +87,7 @@ std::string flags_text(int flags) {
 }
 
 std::string copy_name(const DatasetCopy& c) {
-    return "L" + std::to_string(c.ref.level) + (c.ref.level == 4 ? " (prefix)" : " (cache)");
+    return level_name(c.ref.level) + (is_global(c.ref.level) ? " (prefix)" : " (cache)");
 }
 
 std::string dataset_name(const DatasetEntry& d) {
@@ -100,8 +100,8 @@ std::uint64_t total_size(const CheckpointMeta& m) {
     return size;
 }
 
-std::string redundancy_name(int level) {
-    return level == 2 ? "partner copies" : "Reed-Solomon parity";
+std::string redundancy_text(int level) {
+    return redundancy_kind(level) == GroupRedundancy::partner_copy ? "partner copies" : "Reed-Solomon parity";
 }
 
 // The dataset a restart would use (ScrSession::have_restart's order:
@@ -143,7 +143,7 @@ std::string restart_text(const Choice& c) {
     }
     std::string out = dataset_name(*c.dataset) + " from its " + copy_name(*c.copy) + " copy";
     if (c.check.state == State::rebuildable) {
-        out += ", once its damaged files are rebuilt from its " + redundancy_name(c.copy->ref.level) +
+        out += ", once its damaged files are rebuilt from its " + redundancy_text(c.copy->ref.level) +
                " (the restart does it, or mlckpt index --rebuild " + std::to_string(c.dataset->seq) + ")";
     }
     if (unseen) out += "; a newer cached copy not visible here may come first (--cache)";
@@ -202,8 +202,8 @@ void print_list_json(std::ostream& out, const Arguments& a, const std::vector<Da
         out << "], \"valid\": " << (m.valid ? "true" : "false") << ", \"copies\": [";
         for (std::size_t j = 0; j < d.copies.size(); ++j) {
             const int level = d.copies[j].ref.level;
-            out << (j ? ", " : "") << "{\"level\": " << level << ", \"in\": \"" << (level == 4 ? "prefix" : "cache")
-                << "\"}";
+            out << (j ? ", " : "") << "{\"level\": " << level << ", \"in\": \""
+                << (is_global(level) ? "prefix" : "cache") << "\"}";
         }
         out << "], \"ranks\": " << m.ranks << ", \"size\": " << total_size(m)
             << ", \"restart\": " << (choice.dataset == &d ? "true" : "false") << "}";
