@@ -34,9 +34,9 @@
 #include "command_line.hpp"
 #include "compress/block_codec.hpp"
 #include "compress/packed_frame.hpp"
-#include "format/hdf5_format.hpp"
-#include "format/hdf5_library.hpp"
-#include "format/posix_format.hpp"
+#include "format/hdf5/hdf5_format.hpp"
+#include "format/hdf5/hdf5_library.hpp"
+#include "format/posix/posix_format.hpp"
 #include "io/file.hpp"
 
 namespace {

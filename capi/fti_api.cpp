@@ -14,7 +14,7 @@
 #include <string>
 
 #include "all_configuration.hpp"
-#include "format/hdf5_schema.hpp"
+#include "format/hdf5/hdf5_schema.hpp"
 #include "fti.h"
 #include "runtime/session.hpp"
 #include "sessionless_log.hpp"

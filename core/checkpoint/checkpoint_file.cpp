@@ -5,9 +5,9 @@
 #include <algorithm>
 
 #include "common/fault_injection.hpp"
-#include "format/dcp_layers.hpp"
+#include "format/dcp/dcp_layers.hpp"
 #include "format/file_formats.hpp"
-#include "format/slice_writer.hpp"
+#include "format/shared/slice_writer.hpp"
 #include "io/file.hpp"
 #include "mpi/collective.hpp"
 #include "store/checkpoint_store.hpp"
@@ -87,7 +87,7 @@ class SharedCheckpointFile final : public CheckpointFile {
 
 // L4 differential: the rank's one file, updated in place; an update of a
 // file that holds a committed checkpoint goes through a redo journal
-// (format/dcp_writer.hpp).
+// (format/dcp/dcp_writer.hpp).
 class DcpFile final : public CheckpointFile {
   public:
     // `entry_durable`: the file's directory entry is durable already (it
@@ -136,7 +136,7 @@ class DcpFile final : public CheckpointFile {
 };
 
 // L4 differential with ckpt_io = 1: the rank's file is a stack of layers,
-// one per dCP checkpoint, appended (format/dcp_layers.hpp). The layers
+// one per dCP checkpoint, appended (format/dcp/dcp_layers.hpp). The layers
 // before this one stay as they are: a failed or interrupted append leaves
 // the committed ones, whatever lies past them is cut off by the next.
 class DcpLayerFile final : public CheckpointFile {

@@ -16,9 +16,9 @@
 #include <utility>
 #include <vector>
 
-#include "format/dcp_writer.hpp"
-#include "format/ftiff_layout.hpp"
-#include "format/hdf5_schema.hpp"
+#include "format/dcp/dcp_writer.hpp"
+#include "format/ftiff/ftiff_layout.hpp"
+#include "format/hdf5/hdf5_schema.hpp"
 #include "registry/registry.hpp"
 #include "store/context.hpp"
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "config/api_level.hpp"
-#include "format/hdf5_global_file.hpp"
+#include "format/hdf5/hdf5_global_file.hpp"
 #include "registry/registry.hpp"
 #include "store/context.hpp"
 

@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include "format/hdf5_global_file.hpp"
-#include "format/hdf5_schema.hpp"
+#include "format/hdf5/hdf5_global_file.hpp"
+#include "format/hdf5/hdf5_schema.hpp"
 #include "registry/registry.hpp"
 
 namespace mlckpt::core {

@@ -6,7 +6,7 @@
 
 #include "checkpoint/background_promotion.hpp"
 #include "checkpoint/hdf5_schema.hpp"
-#include "format/hdf5_library.hpp"
+#include "format/hdf5/hdf5_library.hpp"
 #include "log/fti_messages.hpp"
 #include "store/retirement.hpp"
 

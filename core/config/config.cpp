@@ -20,7 +20,7 @@
 #include "config/ini_structure.hpp"
 #include "config/levels.hpp"
 #include "format/file_formats.hpp"
-#include "format/hdf5_library.hpp"
+#include "format/hdf5/hdf5_library.hpp"
 
 namespace mlckpt::core {
 

@@ -40,7 +40,7 @@ struct VarRecord {
 };
 
 // One layer of a layered L4 differential file (ckpt_io = 1,
-// format/dcp_layers.hpp): the dCP checkpoint it holds and where its bytes
+// format/dcp/dcp_layers.hpp): the dCP checkpoint it holds and where its bytes
 // are in the file. Recorded for every layer of the file, so that a restart
 // can fall back to an older layer without that checkpoint's metadata.
 struct DcpLayer {

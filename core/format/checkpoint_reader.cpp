@@ -1,8 +1,8 @@
 #include "format/checkpoint_reader.hpp"
 
-#include "format/dcp_layers.hpp"
+#include "format/dcp/dcp_layers.hpp"
 #include "format/file_formats.hpp"
-#include "format/posix_format.hpp"
+#include "format/posix/posix_format.hpp"
 
 namespace mlckpt::core {
 

@@ -3,9 +3,9 @@
 #include <iterator>
 
 #include "common/error.hpp"
-#include "format/ftiff_reader.hpp"
-#include "format/hdf5_library.hpp"
-#include "format/posix_format.hpp"
+#include "format/ftiff/ftiff_reader.hpp"
+#include "format/hdf5/hdf5_library.hpp"
+#include "format/posix/posix_format.hpp"
 #include "format/stream_reader.hpp"
 
 namespace mlckpt::core {

@@ -8,10 +8,10 @@
 
 #include "format/checkpoint_reader.hpp"
 #include "format/file_writer.hpp"
-#include "format/ftiff_layout.hpp"
-#include "format/ftiff_writer.hpp"
-#include "format/hdf5_schema.hpp"
-#include "format/posix_format.hpp"
+#include "format/ftiff/ftiff_layout.hpp"
+#include "format/ftiff/ftiff_writer.hpp"
+#include "format/hdf5/hdf5_schema.hpp"
+#include "format/posix/posix_format.hpp"
 #include "io/file.hpp"
 
 namespace mlckpt::core {
@@ -37,7 +37,7 @@ struct FileFormat {
     // the engine then prepares (WriterSetup::layout and sizes).
     bool continues_layout;
     // At L4, one file (or a few) for every rank, written together through
-    // format/shared_file; at L1-L3 such a format writes POSIX files.
+    // format/shared/shared_file; at L1-L3 such a format writes POSIX files.
     bool shared;
     // Per-rank files; nullptr for shared formats.
     std::unique_ptr<FileWriter> (*create_writer)(const WriterSetup&);

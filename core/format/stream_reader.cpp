@@ -1,9 +1,9 @@
 #include "format/stream_reader.hpp"
 
 #include "common/error.hpp"
-#include "format/container_layout.hpp"
 #include "format/data_extents.hpp"
-#include "format/posix_format.hpp"
+#include "format/posix/posix_format.hpp"
+#include "format/shared/container_layout.hpp"
 #include "hash/crc32.hpp"
 
 namespace mlckpt::core {

@@ -4,8 +4,8 @@
 #include <set>
 #include <sstream>
 
-#include "format/ftiff_file.hpp"
-#include "format/posix_format.hpp"
+#include "format/ftiff/ftiff_file.hpp"
+#include "format/posix/posix_format.hpp"
 #include "mpi/collective.hpp"
 #include "store/checkpoint_store.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "common/plural.hpp"
-#include "format/dcp_writer.hpp"
+#include "format/dcp/dcp_writer.hpp"
 #include "levels/redundancy.hpp"
 #include "log/fti_messages.hpp"
 #include "mpi/collective.hpp"

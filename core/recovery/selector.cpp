@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "format/checkpoint_reader.hpp"
-#include "format/dcp_layers.hpp"
+#include "format/dcp/dcp_layers.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"

@@ -24,7 +24,7 @@ std::string data_file_name(int ckpt_id, int rank, IoMode format);
 // finds (or damages) FTI's file finds mlckpt's.
 enum class DcpNames {
     posix,   // dCP/dcp-id<N>-rank<r>.fti: FTI's POSIX dCP file (ckpt_io = 1), a stack
-             // of layers (format/dcp_layers.hpp), <N> the stack; dcp_file_name gives stack 0
+             // of layers (format/dcp/dcp_layers.hpp), <N> the stack; dcp_file_name gives stack 0
     ftiff,   // dCP/dCPFile-Rank<r>.fti: FTI's FTI-FF dCP file (ckpt_io = 3), and
              // mlckpt's under the modes FTI has no dCP for (2, 4, 5)
     legacy,  // dcp/dCP-Rank<r>.fti: mlckpt before it took FTI's names; read,

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "format/checkpoint_meta.hpp"
-#include "format/shared_file.hpp"
+#include "format/shared/shared_file.hpp"
 #include "io/file.hpp"
 #include "levels/redundancy.hpp"
 #include "mpi/collective.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "format/checkpoint_meta.hpp"
-#include "format/shared_file.hpp"
+#include "format/shared/shared_file.hpp"
 #include "store/context.hpp"
 
 namespace mlckpt::core {

@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "common/error.hpp"
-#include "format/container_layout.hpp"
 #include "format/data_extents.hpp"
+#include "format/shared/container_layout.hpp"
 #include "input_file.hpp"
 
 using namespace mlckpt::core;

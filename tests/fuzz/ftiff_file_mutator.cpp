@@ -5,7 +5,7 @@
 #include <string>
 
 #include "common/byte_order.hpp"
-#include "format/ftiff_layout.hpp"
+#include "format/ftiff/ftiff_layout.hpp"
 #include "hash/md5.hpp"
 #include "resealing_mutator.hpp"
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "format/ftiff_file.hpp"
+#include "format/ftiff/ftiff_file.hpp"
 #include "input_file.hpp"
 
 using namespace mlckpt::core;

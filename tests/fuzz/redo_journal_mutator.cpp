@@ -1,5 +1,5 @@
 // Keeps mutated journals past their CRC-32s: the header's and every
-// record's, walked as the roll forward reads them (format/redo_journal.hpp).
+// record's, walked as the roll forward reads them (format/dcp/redo_journal.hpp).
 #include <span>
 
 #include "common/byte_order.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "format/redo_journal.hpp"
+#include "format/dcp/redo_journal.hpp"
 #include "input_file.hpp"
 
 using namespace mlckpt::core;

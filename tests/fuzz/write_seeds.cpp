@@ -13,10 +13,10 @@
 #include "config/config.hpp"
 #include "config/restart_state.hpp"
 #include "format/checkpoint_meta.hpp"
-#include "format/container_layout.hpp"
-#include "format/ftiff_file.hpp"
+#include "format/dcp/redo_journal.hpp"
+#include "format/ftiff/ftiff_file.hpp"
 #include "format/packed_var.hpp"
-#include "format/redo_journal.hpp"
+#include "format/shared/container_layout.hpp"
 #include "io/file.hpp"
 
 using namespace mlckpt::core;

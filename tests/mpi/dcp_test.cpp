@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "file_checks.hpp"
-#include "format/ftiff_file.hpp"
+#include "format/ftiff/ftiff_file.hpp"
 #include "scenario.hpp"
 #include "verify.hpp"
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "format/checkpoint_meta.hpp"
-#include "format/posix_format.hpp"
+#include "format/posix/posix_format.hpp"
 #include "io/file.hpp"
 #include "scenario.hpp"
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "file_checks.hpp"
-#include "format/ftiff_file.hpp"
+#include "format/ftiff/ftiff_file.hpp"
 #include "ftiff_seed001.hpp"
 #include "inspect.hpp"
 #include "scenario.hpp"

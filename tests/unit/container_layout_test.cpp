@@ -1,7 +1,7 @@
-// The container layout of the core (format/container_layout): the worked
+// The container layout of the core (format/shared/container_layout): the worked
 // example of docs/formats.md, the split of ranks over files, reading back
 // with every check, and the inspect and extract tools on a real file.
-#include "format/container_layout.hpp"
+#include "format/shared/container_layout.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "expect_error.hpp"
-#include "format/shared_file.hpp"
+#include "format/shared/shared_file.hpp"
 #include "hash/crc32.hpp"
 #include "temp_dir.hpp"
 

@@ -1,4 +1,4 @@
-#include "format/ftiff_codec.hpp"
+#include "format/ftiff/ftiff_codec.hpp"
 
 #include <gtest/gtest.h>
 

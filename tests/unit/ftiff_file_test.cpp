@@ -1,4 +1,4 @@
-#include "format/ftiff_file.hpp"
+#include "format/ftiff/ftiff_file.hpp"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 
 #include "common/error.hpp"
 #include "expect_error.hpp"
-#include "format/ftiff_chunk_hash.hpp"
+#include "format/ftiff/ftiff_chunk_hash.hpp"
 #include "hash/crc32.hpp"
 #include "hash/md5.hpp"
 #include "temp_dir.hpp"

@@ -1,6 +1,6 @@
 // The FTI-FF container model reproduces, field for field, the seven
 // checkpoints of the example in the FTI-FF specification (seed 001).
-#include "format/ftiff_layout.hpp"
+#include "format/ftiff/ftiff_layout.hpp"
 
 #include <gtest/gtest.h>
 

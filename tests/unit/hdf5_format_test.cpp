@@ -3,7 +3,7 @@
 // damaged dataset (when it is read), a damaged record of HDF5's (when the
 // file is opened), a truncated file and an HDF5 failure are errors that
 // name the file.
-#include "format/hdf5_format.hpp"
+#include "format/hdf5/hdf5_format.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,8 +14,8 @@
 #include "checkpoint/hdf5_schema.hpp"
 #include "expect_error.hpp"
 #include "format/file_formats.hpp"
-#include "format/hdf5_global_file.hpp"
-#include "format/posix_format.hpp"
+#include "format/hdf5/hdf5_global_file.hpp"
+#include "format/posix/posix_format.hpp"
 #include "hash/crc32.hpp"
 #include "registry/registry.hpp"
 #include "temp_dir.hpp"

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "format/checkpoint_meta.hpp"
-#include "format/ftiff_file.hpp"
-#include "format/posix_format.hpp"
+#include "format/ftiff/ftiff_file.hpp"
+#include "format/posix/posix_format.hpp"
 #include "json.hpp"
 #include "temp_dir.hpp"
 

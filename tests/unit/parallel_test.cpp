@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/parallel_ranges.hpp"
-#include "format/dcp_writer.hpp"
+#include "format/dcp/dcp_writer.hpp"
 #include "hash/crc32.hpp"
 #include "hash/md5.hpp"
 #include "test_bytes.hpp"

@@ -1,4 +1,4 @@
-#include "format/posix_format.hpp"
+#include "format/posix/posix_format.hpp"
 
 #include <unistd.h>
 

@@ -2,7 +2,7 @@
 // update byte for byte (content and size), whether or not an earlier apply
 // was cut short, and a journal that is not sealed or is damaged is refused
 // before any byte of the file changes.
-#include "format/redo_journal.hpp"
+#include "format/dcp/redo_journal.hpp"
 
 #include <gtest/gtest.h>
 

@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "format/checkpoint_meta.hpp"
-#include "format/ftiff_file.hpp"
-#include "format/redo_journal.hpp"
+#include "format/dcp/redo_journal.hpp"
+#include "format/ftiff/ftiff_file.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
 #include "storage/layout.hpp"

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "format/container_layout.hpp"
+#include "format/shared/container_layout.hpp"
 
 namespace mlckpt::tools {
 

@@ -11,7 +11,7 @@
 #include "format/checkpoint_meta.hpp"
 #include "format/data_extents.hpp"
 #include "format/packed_var.hpp"
-#include "format/posix_format.hpp"
+#include "format/posix/posix_format.hpp"
 #include "hash/crc32.hpp"
 #include "io/file.hpp"
 #include "json.hpp"

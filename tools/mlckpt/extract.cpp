@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "common/error.hpp"
-#include "format/container_layout.hpp"
+#include "format/shared/container_layout.hpp"
 #include "io/file.hpp"
 #include "json.hpp"
 

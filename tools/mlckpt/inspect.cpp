@@ -11,9 +11,9 @@
 #include <regex>
 
 #include "common/error.hpp"
-#include "format/container_layout.hpp"
-#include "format/dcp_layers.hpp"
-#include "format/ftiff_file.hpp"
+#include "format/dcp/dcp_layers.hpp"
+#include "format/ftiff/ftiff_file.hpp"
+#include "format/shared/container_layout.hpp"
 #include "hash/crc32.hpp"
 
 namespace mlckpt::tools {

@@ -6,9 +6,9 @@
 #include <cstring>
 
 #include "format/checkpoint_reader.hpp"
-#include "format/dcp_layers.hpp"
-#include "format/posix_format.hpp"
-#include "format/redo_journal.hpp"
+#include "format/dcp/dcp_layers.hpp"
+#include "format/dcp/redo_journal.hpp"
+#include "format/posix/posix_format.hpp"
 #include "read_limits.hpp"
 
 namespace mlckpt::tools::verifying {
