@@ -55,7 +55,7 @@
 #                 with the time, the runner's settings and hang notes as
 #                 "[harness]" lines), raw/SUITE/CASE.log (ITF's log of each
 #                 failing case, the application's output included) and
-#                 raw/build/PROGRAM.log (the compiler's output); the run's
+#                 raw/compiler-output/PROGRAM.txt (the compiler's output); the run's
 #                 folders are written OUTDIR, FTI_BUILD, FTI_SRC and PREFIX
 #                 in them, so that they can be committed as a record
 #   logs/, build/ the same output as it was written, with the real paths
@@ -358,18 +358,18 @@ make_report() {
   [ $nsuites -gt 0 ] || problems+=("no suite output in raw/: nothing ran")
 
   # Test programs: compiled or not, from the compiler's output kept in
-  # raw/build (the last "rc=" line of each is its final attempt).
+  # raw/compiler-output (the last "rc=" line of each is its final attempt).
   printf 'program\tstatus\tworkarounds\n' >"$dir/build.tsv"
   local p_ exe lang flags srcs status wk
   for p_ in "${PROGRAMS[@]}"; do
     IFS="|" read -r _ exe lang flags srcs <<<"$p_"
-    [ -f "$raw/build/$exe.log" ] || continue
+    [ -f "$raw/compiler-output/$exe.txt" ] || continue
     nbuild=$((nbuild + 1))
-    status=$(awk '/^rc=/ { rc = substr($0, 4) } END { print (rc == "0" ? "ok" : "FAILED") }' "$raw/build/$exe.log")
-    wk=$(sed -n 's/^# workaround added: //p' "$raw/build/$exe.log" | tr '\n' ' ' | sed 's/ $//')
+    status=$(awk '/^rc=/ { rc = substr($0, 4) } END { print (rc == "0" ? "ok" : "FAILED") }' "$raw/compiler-output/$exe.txt")
+    wk=$(sed -n 's/^# workaround added: //p' "$raw/compiler-output/$exe.txt" | tr '\n' ' ' | sed 's/ $//')
     printf '%s\t%s\t%s\n' "$exe" "$status" "${wk:--}" >>"$dir/build.tsv"
     [ "$status" = ok ] ||
-      problems+=("$exe did not build (raw/build/$exe.log): the cases that run it cannot pass")
+      problems+=("$exe did not build (raw/compiler-output/$exe.txt): the cases that run it cannot pass")
   done
   [ $nbuild -gt 0 ] || printf '(none compiled: FTI'"'"'s own binaries)\t-\t-\n' >>"$dir/build.tsv"
 
@@ -649,19 +649,19 @@ suite_needs() {
 mkdir -p "$OUT/raw"
 if [ $REFERENCE -eq 0 ]; then
   note "compiling FTI's test programs against $PREFIX"
-  mkdir -p "$OUT/raw/build"
+  mkdir -p "$OUT/raw/compiler-output"
   for p in "${PROGRAMS[@]}"; do
     IFS='|' read -r dir exe lang flags srcs <<<"$p"
     suite_needs "$dir" || continue
     compile_one "$dir" "$exe" "$lang" "$flags" "$srcs"
     note "  $exe: ${PROG_STATUS[$exe]}${PROG_WORKAROUND[$exe]:+ (workarounds: ${PROG_WORKAROUND[$exe]})}"
     # build.tsv and the summary are computed from this copy
-    sanitize <"$BUILD/$exe.log" >"$OUT/raw/build/$exe.log"
+    sanitize <"$BUILD/$exe.log" >"$OUT/raw/compiler-output/$exe.txt"
   done
 else
   note "reference run: FTI's own test binaries"
   # compiler output of an earlier run into this OUTDIR is not about them
-  rm -rf "$OUT/raw/build"
+  rm -rf "$OUT/raw/compiler-output"
 fi
 
 # ----------------------------------------------------- mpirun with timeout --

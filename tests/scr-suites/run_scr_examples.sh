@@ -32,7 +32,7 @@
 #                 FAIL: unexpected), note
 #   summary.txt   the totals and the verdict
 #   raw/          what those three are computed from: raw/run.txt (the SCR
-#                 commit), raw/build/PROGRAM.log (the compiler's output and
+#                 commit), raw/compiler-output/PROGRAM.txt (the compiler's output and
 #                 exit status), raw/TEST.log (SCR's wrapper's output and exit
 #                 status), raw/testing.N.log (each scenario's output and
 #                 exit status), raw/testing.prefix.txt (the files in the
@@ -179,7 +179,7 @@ make_report() {
         why=${expected_not_built[$name]:-}
         # built: the last "[runner] exit" line of the compiler's log is 0
         built=no
-        [ -f "$raw/build/$name.log" ] && [ "$(exit_of "$raw/build/$name.log")" = 0 ] && built=yes
+        [ -f "$raw/compiler-output/$name.txt" ] && [ "$(exit_of "$raw/compiler-output/$name.txt")" = 0 ] && built=yes
         for mode in serial parallel; do
             t=${mode}_${name}_restart
             n=$((n + 1))
@@ -190,8 +190,8 @@ make_report() {
                     record example "$t" not-built xfail "$why"
                 else
                     fail=$((fail + 1))
-                    note=$(grep -m1 -o "error: .*" "$raw/build/$name.log" 2>/dev/null || echo "see raw/build/$name.log")
-                    [ -f "$raw/build/$name.log" ] || note="no compiler output in raw/build: it was not built"
+                    note=$(grep -m1 -o "error: .*" "$raw/compiler-output/$name.txt" 2>/dev/null || echo "see raw/compiler-output/$name.txt")
+                    [ -f "$raw/compiler-output/$name.txt" ] || note="no compiler output in raw/compiler-output: it was not built"
                     rows+=("| $t | FAIL: not built | $note |")
                     record example "$t" not-built FAIL "did not build: $note"
                 fi
@@ -342,7 +342,7 @@ for f in test_api.c test_common.c run_test.sh test_cleanup.sh; do
 done
 raw=$work/raw
 rm -rf "$raw"
-mkdir -p "$raw/build"
+mkdir -p "$raw/compiler-output"
 commit=$(git -C "$scr_src" rev-parse HEAD 2>/dev/null || echo unknown)
 echo "SCR commit: $commit" >"$raw/run.txt"
 
@@ -375,7 +375,7 @@ build() {  # name, then the compile command
     "$@" >"$work/bin/$name.build.log" 2>&1
     rc=$?
     echo "[runner] exit $rc" >>"$work/bin/$name.build.log"
-    publish "$work/bin/$name.build.log" "build/$name.log"
+    publish "$work/bin/$name.build.log" "compiler-output/$name.txt"
     if [ $rc -eq 0 ]; then built[$name]=yes; else built[$name]=no; fi
     echo "build $name: ${built[$name]/no/FAILED}"
 }
