@@ -128,16 +128,11 @@ const LevelSettings& settings_of(const Config& config, int number) {
     }
 }
 
-LevelSettings& settings_of(Config& config, int number) {
-    return const_cast<LevelSettings&>(settings_of(static_cast<const Config&>(config), number));
-}
-
 Levels::Levels(const Config& config) {
     for (std::size_t i = 0; i < kTraits.size(); ++i) {
         const LevelTraits& traits = kTraits[i];
         LevelDescriptor& d = levels_[i];
         d.traits = &traits;
-        d.number = traits.number;
         d.format = format_at(config.ckpt_io, traits.number);
         if (traits.differential) {
             // Written at L4 and in place, by the ranks themselves, uncompressed (each

@@ -97,7 +97,6 @@ IoMode format_at(IoMode configured, int number);
 // One level as a run's configuration makes it.
 struct LevelDescriptor {
     const LevelTraits* traits = nullptr;
-    int number = 0;
     double interval_minutes = 0.0;  // ckpt_l<L>: FTI_Snapshot's interval; 0 = off
     Codec codec = Codec::none;      // of its files ([compression] l<L>)
     IoMode format = IoMode::posix;  // of its files (format_at)
@@ -137,6 +136,5 @@ class Levels {
 
 // What the configuration sets for base level `number` (L1 to L4).
 const LevelSettings& settings_of(const Config& config, int number);
-LevelSettings& settings_of(Config& config, int number);
 
 }  // namespace mlckpt::core

@@ -136,11 +136,11 @@ class Verifier {
             }
             r.meta = std::move(m);
         } catch (const Error& e) {
-            // Metadata that parses fails its checksum or its structure.
-            r.outcome = from_error(Damage::structure, e);
-            if (r.outcome.damage != Damage::checksum && r.outcome.damage != Damage::unreadable) {
-                r.outcome.damage = Damage::structure;
-            }
+            // Metadata that cannot be used fails its checksum or its structure, or cannot be read.
+            const Damage damage = e.kind() == ErrorKind::io        ? Damage::unreadable
+                                  : e.damage() == Damage::checksum ? Damage::checksum
+                                                                   : Damage::structure;
+            r.outcome = damaged(damage, e.what());
         }
         return r;
     }
