@@ -29,11 +29,11 @@ int agreed_level(const Context& ctx, int level) {
                                        redundancy_name(redundancy_kind(taken.level)) + ") needs groups, but " +
                                        ctx.topo.groups_problem + " (" + ctx.config.path + " [basic] group_size)");
         }
-        if (const auto problem = group_size_problem(taken.level, ctx.topo.group_size)) {
-            fail(ErrorKind::usage,
-                 "level " + std::to_string(taken.level) + " (" + redundancy_name(redundancy_kind(taken.level)) +
-                     ") needs groups of at most " + std::to_string(kMaxParityGroup) + " nodes, but group_size = " +
-                     std::to_string(ctx.topo.group_size) + " (" + ctx.config.path + " [basic] group_size)");
+        if (const auto problem = group_size_problem(ctx.levels[taken.level].redundancy, ctx.topo.group_size)) {
+            fail(ErrorKind::usage, "level " + std::to_string(taken.level) + " (" +
+                                       redundancy_name(redundancy_kind(taken.level)) + ") cannot use groups of " +
+                                       std::to_string(ctx.topo.group_size) + " nodes: " + *problem + " (" +
+                                       ctx.config.path + " [basic] group_size)");
         }
     });
     return taken.level;

@@ -36,8 +36,8 @@ void Promotion::communicate(MPI_Comm app, MPI_Comm group) {
         mine_ = flush_into_shared_file(ctx_, app, ref, {{record_, ctx_.data_path(committed_, ctx_.topo.node_id)}});
     } else if (has_group_redundancy(level_)) {
         run_collectively(app, [&] {
-            mine_ = {record_,
-                     redundancy_of(level_)->write(ctx_.redundancy_io(), own_member(ctx_.topo, group), ref, record_)};
+            mine_ = {record_, redundancy_of(ctx_.levels[level_].redundancy)
+                                  ->write(ctx_.redundancy_io(), own_member(ctx_.topo, group), ref, record_)};
         });
     }
     fault_point("promotion_written", ctx_.rank(), ref.seq);

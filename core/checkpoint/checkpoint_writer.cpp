@@ -19,7 +19,7 @@ CheckpointWriter::CheckpointWriter(Context& ctx, int ckpt_id, int level, const s
     work_ = level_work(ctx, ref_, by_head, from_memory);
     // Read right after it is written: by the head, or for an L2 copy or L3
     // parity made from the file.
-    const bool read_back = by_head || (redundancy_of(level) != nullptr && !from_memory);
+    const bool read_back = by_head || (has_group_redundancy(level) && !from_memory);
     file_ = open_checkpoint_file(ctx, ref_, vars, state, incremental, read_back);
 }
 

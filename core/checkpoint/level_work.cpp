@@ -80,7 +80,7 @@ class RedundancyFromMemory final : public GroupRedundancy {
         // The partner checks the copy it receives against this CRC.
         FileRecord in_memory;
         in_memory.size = content_.size();
-        in_memory.crc32 = redundancy_of(ref_.level)->checks_data_crc() ? content_.crc32() : 0;
+        in_memory.crc32 = redundancy_of(ctx_.levels[ref_.level].redundancy)->checks_data_crc() ? content_.crc32() : 0;
         FileRecord data;
         auto written = std::async(std::launch::async, [&] { return write_file(file, data); });
         FileRecord kept;
@@ -91,7 +91,8 @@ class RedundancyFromMemory final : public GroupRedundancy {
             redundancy_failure = std::current_exception();
         }
         failure = written.get();  // the worker is done before anything is discarded
-        if (!failure && redundancy_of(ref_.level)->checks_data_crc() && data.crc32 != in_memory.crc32) {
+        if (!failure && redundancy_of(ctx_.levels[ref_.level].redundancy)->checks_data_crc() &&
+            data.crc32 != in_memory.crc32) {
             failure = std::make_exception_ptr(
                 Error(ErrorKind::corrupt, "'" + ctx_.data_path(ref_, ctx_.topo.node_id).string() +
                                               "' was written with CRC " + crc32_hex(data.crc32) +
@@ -136,7 +137,7 @@ FileRecord write_group_redundancy(const Context& ctx, const CheckpointRef& ref, 
     FileRecord kept;
     run_collectively(ctx.app, [&] {
         const GroupMember self = own_member(ctx.topo, ctx.group);
-        kept = redundancy_of(ref.level)->write(ctx.redundancy_io(), self, ref, data, content);
+        kept = redundancy_of(ctx.levels[ref.level].redundancy)->write(ctx.redundancy_io(), self, ref, data, content);
     });
     return kept;
 }
@@ -149,12 +150,12 @@ void discard_group_redundancy(const Context& ctx, const CheckpointRef& ref) noex
 }
 
 bool level_work_from_memory(const Context& ctx, const CheckpointRef& ref, bool by_head, bool incremental) {
-    return redundancy_of(ref.level) != nullptr && !by_head && !incremental &&
+    return has_group_redundancy(ref.level) && !by_head && !incremental &&
            ctx.levels[ref.level].format == IoMode::posix && ctx.levels[ref.level].codec == Codec::none;
 }
 
 std::unique_ptr<LevelWork> level_work(Context& ctx, const CheckpointRef& ref, bool by_head, bool from_memory) {
-    const Redundancy* redundancy = redundancy_of(ref.level);
+    const Redundancy* redundancy = redundancy_of(ctx.levels[ref.level].redundancy);
     if (by_head || redundancy == nullptr) return std::make_unique<FileAlone>(ctx, ref);
     if (from_memory) return std::make_unique<RedundancyFromMemory>(ctx, ref);
     return std::make_unique<RedundancyFromFile>(ctx, ref);

@@ -238,6 +238,7 @@ const std::vector<KeySpec>& key_specs() {
         s.push_back(flag_key("basic", "keep_l4_ckpt", &Config::keep_l4_ckpt));
         s.push_back(flag_key("basic", "keep_heads_alive", &Config::keep_heads_alive));
         s.push_back({"basic", "group_size", false, apply_group_size});
+        s.push_back(int_key("basic", "l3_failures", &Config::l3_failures, 0, kMaxParityGroup - 1));
         s.push_back(int_key("basic", "verbosity", &Config::verbosity, 1, 3));
         s.push_back({"basic", "ckpt_io", false, apply_ckpt_io});
         s.push_back(flag_key("basic", "enable_dcp", &Config::enable_dcp));
@@ -439,11 +440,11 @@ void check_consistency(Config& c) {
     const std::string& f = c.path;
     for (int number : kBaseLevels) {
         if (settings_of(c, number).interval_minutes <= 0) continue;
-        if (const auto problem = group_size_problem(number, c.group_size)) {
-            fail(ErrorKind::config, f + ": [basic] group_size = " + std::to_string(c.group_size) + " with ckpt_l" +
-                                        std::to_string(number) + " > 0: " + *problem + "; allowed: 1 to " +
-                                        std::to_string(kMaxParityGroup) + ", or ckpt_l" + std::to_string(number) +
-                                        " = 0");
+        if (const auto problem = group_size_problem(scheme_of(c, number), c.group_size)) {
+            fail(ErrorKind::config,
+                 f + ": [basic] group_size = " + std::to_string(c.group_size) + " with ckpt_l" +
+                     std::to_string(number) + " > 0: " + *problem + "; allowed: " + std::to_string(c.l3_failures + 1) +
+                     " to " + std::to_string(kMaxParityGroup) + ", or ckpt_l" + std::to_string(number) + " = 0");
         }
     }
     if (c.head && c.node_size < 2) {

@@ -43,6 +43,9 @@ struct Config {
     bool keep_l4_ckpt = false;
     bool keep_heads_alive = false;
     int group_size = 4;
+    // mlckpt only: 0 = FTI's L3 parity; k >= 1 = Reed-Solomon sets that
+    // survive any k lost nodes of a group (config/levels.hpp RedundancyScheme).
+    int l3_failures = 0;
     int verbosity = 2;
     IoMode ckpt_io = IoMode::posix;
     bool enable_dcp = false;

@@ -100,9 +100,21 @@ const char* redundancy_name(GroupRedundancy kind) {
     return "none";
 }
 
-std::optional<std::string> group_size_problem(int number, int group_size) {
-    if (redundancy_kind(number) == GroupRedundancy::reed_solomon && group_size > kMaxParityGroup) {
+RedundancyScheme scheme_of(const Config& config, int number) {
+    RedundancyScheme scheme{redundancy_kind(number), 0};
+    if (scheme.kind == GroupRedundancy::reed_solomon) scheme.set_failures = config.l3_failures;
+    return scheme;
+}
+
+std::optional<std::string> group_size_problem(const RedundancyScheme& scheme, int group_size) {
+    if (scheme.kind != GroupRedundancy::reed_solomon) return std::nullopt;
+    if (group_size > kMaxParityGroup) {
         return "Reed-Solomon groups have at most " + std::to_string(kMaxParityGroup) + " nodes";
+    }
+    if (scheme.set_failures > 0 && scheme.set_failures >= group_size) {
+        return "Reed-Solomon sets that survive " + std::to_string(scheme.set_failures) +
+               " lost nodes ([basic] l3_failures) need groups of more than " + std::to_string(scheme.set_failures) +
+               " nodes";
     }
     return std::nullopt;
 }
@@ -134,6 +146,7 @@ Levels::Levels(const Config& config) {
         LevelDescriptor& d = levels_[i];
         d.traits = &traits;
         d.format = format_at(config.ckpt_io, traits.number);
+        d.redundancy = scheme_of(config, traits.number);
         if (traits.differential) {
             // Written at L4 and in place, by the ranks themselves, uncompressed (each
             // block keeps its place in the file).

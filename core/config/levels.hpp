@@ -44,6 +44,18 @@ enum class GroupRedundancy {
     reed_solomon,  // each node keeps parity over the group's files
 };
 
+// How a group's redundancy is made, as a level's configuration sets it
+// and a checkpoint's metadata records it.
+struct RedundancyScheme {
+    GroupRedundancy kind = GroupRedundancy::none;
+    // Reed-Solomon only. 0: FTI's L3, each member keeps parity as large as
+    // the group's largest file, and the group survives the loss of half of
+    // its nodes. k >= 1: SCR's Reed-Solomon sets, k parity chunks per
+    // stripe rotating over the group, which survives the loss of any k of
+    // its nodes ([basic] l3_failures, SCR_SET_FAILURES).
+    int set_failures = 0;
+};
+
 // What a level number means, whatever the configuration.
 struct LevelTraits {
     int number;
@@ -85,9 +97,11 @@ const char* redundancy_name(GroupRedundancy kind);
 
 // The most nodes of a Reed-Solomon group.
 inline constexpr int kMaxParityGroup = 32;
-// Why groups of `group_size` nodes cannot hold level `number`'s
-// redundancy, or nothing when they can.
-std::optional<std::string> group_size_problem(int number, int group_size);
+// The scheme the configuration makes of level `number`'s redundancy.
+RedundancyScheme scheme_of(const Config& config, int number);
+// Why groups of `group_size` nodes cannot hold `scheme`'s redundancy, or
+// nothing when they can.
+std::optional<std::string> group_size_problem(const RedundancyScheme& scheme, int group_size);
 
 // The format of a level's files when the configuration asks for
 // `configured`: L4 differential files are FTI-FF; the shared modes (one
@@ -100,6 +114,7 @@ struct LevelDescriptor {
     double interval_minutes = 0.0;  // ckpt_l<L>: FTI_Snapshot's interval; 0 = off
     Codec codec = Codec::none;      // of its files ([compression] l<L>)
     IoMode format = IoMode::posix;  // of its files (format_at)
+    RedundancyScheme redundancy;    // what rebuilds its files when nodes are lost
     // The level's work (partner copy, parity, L4 copy) is done before
     // FTI_Checkpoint returns (inline_l<L> = 1).
     bool inline_work = true;

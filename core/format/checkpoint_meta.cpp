@@ -294,6 +294,7 @@ std::string serialize_meta(const CheckpointMeta& m) {
     out += "GROUP_SIZE " + std::to_string(m.group_size) + "\n";
     out += "TIME_NS " + std::to_string(m.time_ns) + "\n";
     out += "COMPLETE " + std::string(m.complete ? "1" : "0") + "\n";
+    if (m.set_failures != 0) out += "SET_FAILURES " + std::to_string(m.set_failures) + "\n";
     if (m.is_dataset()) {
         out += "NAME " + m.name + "\n";
         out += "FLAGS " + std::to_string(m.flags) + "\n";
@@ -349,6 +350,13 @@ CheckpointMeta parse_meta(std::string_view text, const std::string& source) {
     m.time_ns = in.expect_number<std::int64_t>("TIME_NS");
     m.complete = in.expect_number<int>("COMPLETE") == 1;
     std::pair<std::string_view, std::string_view> line = in.next();
+    if (line.first == "SET_FAILURES") {  // L3 as Reed-Solomon sets
+        m.set_failures = in.number<int>(line.second);
+        if (m.set_failures < 1 || m.set_failures >= m.group_size) {
+            in.error("SET_FAILURES must be from 1 to GROUP_SIZE - 1 (" + std::to_string(m.group_size - 1) + ")");
+        }
+        line = in.next();
+    }
     if (line.first == "NAME") {  // a dataset of application files
         m.name = std::string(line.second);
         m.flags = in.expect_number<int>("FLAGS");

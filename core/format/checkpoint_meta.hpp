@@ -103,6 +103,9 @@ struct CheckpointMeta {
     int ranks = 0;       // application ranks of the run that wrote it
     int node_size = 0;   // [basic] node_size of the run (heads included)
     int group_size = 0;  // nodes per group (L2, L3)
+    // L3: 0 for FTI's parity, k for Reed-Solomon sets surviving k lost nodes
+    // (config/levels.hpp RedundancyScheme). Written only when not 0.
+    int set_failures = 0;
     std::int64_t time_ns = 0;
     bool complete = false;
     // Datasets of application files (scr.h): the name given at

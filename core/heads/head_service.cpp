@@ -121,7 +121,8 @@ HeadService::Verdict HeadService::process(const std::vector<std::string>& posts)
                 }
                 GroupMember m = head_member(ctx_.topo, sector_, static_cast<int>(i));
                 mine.push_back(data[i]);
-                mine.push_back(redundancy_of(ref.level)->write(ctx_.redundancy_io(), m, ref, data[i]));
+                mine.push_back(
+                    redundancy_of(ctx_.levels[ref.level].redundancy)->write(ctx_.redundancy_io(), m, ref, data[i]));
             }
         });
         if (is_global(ref.level) && is_shared(ctx_.levels[ref.level].format)) {

@@ -42,21 +42,25 @@ class GroupFunctions final : public Redundancy {
 
 }  // namespace
 
-const Redundancy* redundancy_of(int level) {
+const Redundancy* redundancy_of(const RedundancyScheme& scheme) {
     // A partner copy is checked against its file's CRC-32; parity has nothing to check it against.
     static const GroupFunctions partner_copy(write_partner_copy, repair_partner_copies, partner_copy_loss, true,
                                              redundancy_name(GroupRedundancy::partner_copy));
     static const GroupFunctions parity(write_parity, repair_parity, parity_loss, false,
                                        redundancy_name(GroupRedundancy::reed_solomon));
-    switch (redundancy_kind(level)) {
+    switch (scheme.kind) {
         case GroupRedundancy::partner_copy:
             return &partner_copy;
         case GroupRedundancy::reed_solomon:
-            return &parity;
+            return scheme.set_failures > 0 ? set_parity(scheme.set_failures) : &parity;
         case GroupRedundancy::none:
             break;
     }
     return nullptr;
+}
+
+const Redundancy* redundancy_of(const CheckpointMeta& meta) {
+    return redundancy_of(RedundancyScheme{redundancy_kind(meta.level), meta.set_failures});
 }
 
 }  // namespace mlckpt::core

@@ -30,11 +30,6 @@ struct GroupState {
     std::uint64_t parity_size = 0;  // S: the largest data size of the group
 };
 
-struct Expected {  // what rebuilt files must match (unknown for new parity)
-    std::optional<std::uint32_t> data_crc;
-    std::optional<std::uint32_t> parity_crc;
-};
-
 std::size_t stripe_bytes(const RedundancyIo& io, int k) {
     // Every member receives k source stripes: bound that buffer.
     std::size_t cap = (256u << 20) / static_cast<std::size_t>(k);
@@ -44,7 +39,7 @@ std::size_t stripe_bytes(const RedundancyIo& io, int k) {
 // Computes this member's missing fragments; returns the CRC of its parity.
 // `content`: this member's data in memory, or null to read its file.
 std::uint32_t code_group(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, const GroupState& st,
-                         const Expected& expect, const MemoryContent* content = nullptr) {
+                         const RebuiltCrcs& expect, const MemoryContent* content = nullptr) {
     const int k = m.size;
     const int me = m.position;
     const auto self = static_cast<std::size_t>(me);
@@ -257,7 +252,7 @@ FileRecord repair_parity(const RedundancyIo& io, const GroupMember& m, const Che
     }
     st.parity_size = *std::max_element(st.sizes.begin(), st.sizes.end());
     const FileRecord* stored = meta.redundancy_held_by(m.app_rank);
-    Expected expect;
+    RebuiltCrcs expect;
     expect.data_crc = meta.file_of(m.app_rank).crc32;
     if (stored != nullptr) expect.parity_crc = stored->crc32;
     std::uint32_t crc = any_lost ? code_group(io, m, ref, st, expect) : stored->crc32;

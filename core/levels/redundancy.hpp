@@ -102,6 +102,17 @@ std::optional<std::string> parity_loss(const GroupView& g, const std::vector<Hol
 FileRecord repair_parity(const RedundancyIo& io, const GroupMember& m, const CheckpointMeta& meta,
                          const CheckpointRef& ref, const Holdings& held);
 
+// What the files a parity scheme rebuilds must match: the CRC-32s the
+// metadata records (none for parity being made).
+struct RebuiltCrcs {
+    std::optional<std::uint32_t> data_crc;
+    std::optional<std::uint32_t> parity_crc;
+};
+
+// The record of the parity file `m` keeps: `size` bytes of CRC-32 `crc`.
+FileRecord parity_record(const RedundancyIo& io, const GroupMember& m, const CheckpointRef& ref, std::uint64_t size,
+                         std::uint32_t crc);
+
 // The redundancy of one level as one object, whoever does its work (the
 // application rank inline, the node's head) and whenever (at checkpoint
 // time, at restart): L2 partner copies, L3 Reed-Solomon parity. A new kind
@@ -127,12 +138,18 @@ class Redundancy {
     // Whether write() checks the data against the CRC-32 of `data` (a copy
     // does; parity has nothing to check it against).
     virtual bool checks_data_crc() const = 0;
-    // For messages: "partner copy", "Reed-Solomon".
+    // For messages: "partner copy", "Reed-Solomon", "Reed-Solomon sets".
     virtual const char* name() const = 0;
 };
 
-// The redundancy of `level`; nullptr for levels without one (L1, L4, L4
+// L3 as SCR's Reed-Solomon sets, surviving `failures` lost nodes of a
+// group (levels/set_parity.cpp); nullptr outside 1..kMaxParityGroup-1.
+const Redundancy* set_parity(int failures);
+
+// The redundancy a scheme makes; nullptr for none (L1, L4, L4
 // differential).
-const Redundancy* redundancy_of(int level);
+const Redundancy* redundancy_of(const RedundancyScheme& scheme);
+// The redundancy of a checkpoint, as its metadata records it.
+const Redundancy* redundancy_of(const CheckpointMeta& meta);
 
 }  // namespace mlckpt::core

@@ -9,21 +9,30 @@
 
 namespace mlckpt::core {
 
-ReedSolomon::ReedSolomon(int k) : k_(k) {
-    if (k < 1 || k > 127) fail(ErrorKind::usage, "Reed-Solomon group of " + std::to_string(k) + " is invalid");
-    matrix_.resize(static_cast<std::size_t>(2 * k * k));
-    // Identity on top, Cauchy below: every k x k submatrix is invertible.
-    gf_gen_cauchy1_matrix(matrix_.data(), 2 * k, k);
+ReedSolomon::ReedSolomon(int data, int parity) : data_(data), parity_(parity) {
+    if (data < 1 || parity < 1 || data + parity > 255) {
+        fail(ErrorKind::usage, "a Reed-Solomon code of " + std::to_string(data) + " data and " +
+                                   std::to_string(parity) + " parity fragments is invalid (each at least 1, " +
+                                   "at most 255 in all)");
+    }
+    matrix_.resize(static_cast<std::size_t>((data + parity) * data));
+    // Identity on top, Cauchy below: every data x data submatrix is invertible.
+    gf_gen_cauchy1_matrix(matrix_.data(), data + parity, data);
 }
 
 ReedSolomon::Plan ReedSolomon::plan(const std::vector<int>& sources, const std::vector<int>& targets) const {
-    const auto k = static_cast<std::size_t>(k_);
+    const auto k = static_cast<std::size_t>(data_);
     std::vector<int> sorted = sources;
     std::sort(sorted.begin(), sorted.end());
     if (sources.size() != k || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() || sorted.front() < 0 ||
-        sorted.back() >= 2 * k_) {
-        fail(ErrorKind::not_recoverable, "Reed-Solomon decoding needs " + std::to_string(k_) + " distinct fragments, " +
-                                             std::to_string(sources.size()) + " given");
+        sorted.back() >= data_ + parity_) {
+        fail(ErrorKind::not_recoverable, "Reed-Solomon decoding needs " + std::to_string(data_) +
+                                             " distinct fragments, " + std::to_string(sources.size()) + " given");
+    }
+    for (int row : targets) {
+        if (row < 0 || row >= data_ + parity_) {
+            fail(ErrorKind::usage, "Reed-Solomon fragment " + std::to_string(row) + " does not exist");
+        }
     }
     // B = rows `sources` of the generator; fragment r = A[r] * B^-1 * sources.
     std::vector<unsigned char> b(k * k);
@@ -31,7 +40,7 @@ ReedSolomon::Plan ReedSolomon::plan(const std::vector<int>& sources, const std::
     for (std::size_t i = 0; i < k; ++i) {
         std::copy_n(&matrix_[static_cast<std::size_t>(sources[i]) * k], k, &b[i * k]);
     }
-    if (gf_invert_matrix(b.data(), inverse.data(), k_) != 0) {
+    if (gf_invert_matrix(b.data(), inverse.data(), data_) != 0) {
         fail(ErrorKind::not_recoverable, "Reed-Solomon decoding matrix is singular");
     }
     std::vector<unsigned char> coefficients(targets.size() * k, 0);
@@ -45,7 +54,7 @@ ReedSolomon::Plan ReedSolomon::plan(const std::vector<int>& sources, const std::
     }
     Plan p{sources, targets, std::vector<unsigned char>(32 * k * targets.size())};
     if (!targets.empty()) {
-        ec_init_tables(k_, static_cast<int>(targets.size()), coefficients.data(), p.tables.data());
+        ec_init_tables(data_, static_cast<int>(targets.size()), coefficients.data(), p.tables.data());
     }
     return p;
 }

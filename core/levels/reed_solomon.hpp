@@ -1,6 +1,8 @@
-// Reed-Solomon erasure code with k data and k parity fragments (ISA-L, GF(2^8)).
-// Fragment rows 0..k-1 are the data, rows k..2k-1 the parity; any k of the
-// 2k fragments determine all the others.
+// Reed-Solomon erasure code over GF(2^8) (ISA-L): `data` data fragments and
+// `parity` parity fragments. Fragment rows 0..data-1 are the data, rows
+// data..data+parity-1 the parity; any `data` of the fragments determine all
+// the others. FTI's L3 is the square code (k data, k parity); SCR's RS sets
+// take n - k data and k parity.
 #pragma once
 
 #include <cstddef>
@@ -11,12 +13,15 @@ namespace mlckpt::core {
 
 class ReedSolomon {
   public:
-    explicit ReedSolomon(int k);  // 1 <= k <= 127
+    explicit ReedSolomon(int k) : ReedSolomon(k, k) {}
+    // 1 <= data, 1 <= parity, data + parity <= 255.
+    ReedSolomon(int data, int parity);
 
-    int k() const { return k_; }
+    int data() const { return data_; }
+    int parity() const { return parity_; }
 
-    // Prepares computing the fragments `targets` (rows) from the k fragments
-    // `sources` (rows, distinct). Throws when sources are not k distinct rows.
+    // Prepares computing the fragments `targets` (rows) from `data` distinct
+    // fragments `sources` (rows). Throws when they are not.
     struct Plan {
         std::vector<int> sources;
         std::vector<int> targets;
@@ -30,8 +35,9 @@ class ReedSolomon {
                       const std::vector<unsigned char*>& out);
 
   private:
-    int k_;
-    std::vector<unsigned char> matrix_;  // 2k x k, row-major
+    int data_;
+    int parity_;
+    std::vector<unsigned char> matrix_;  // (data + parity) x data, row-major
 };
 
 }  // namespace mlckpt::core

@@ -77,6 +77,14 @@ void allgatherv(const void* in, int count, void* out, const int* counts, const i
     wait_for(request, step, {comm, Peer::kEveryRank});
 }
 
+void alltoallv(const void* in, const int* in_counts, const int* in_displs, void* out, const int* out_counts,
+               const int* out_displs, MPI_Datatype type, MPI_Comm comm, const char* step) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check_mpi(MPI_Ialltoallv(in, in_counts, in_displs, type, out, out_counts, out_displs, type, comm, &request),
+              "MPI_Ialltoallv");
+    wait_for(request, step, {comm, Peer::kEveryRank});
+}
+
 void reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
             const char* step) {
     MPI_Request request = MPI_REQUEST_NULL;

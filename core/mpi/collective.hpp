@@ -48,6 +48,8 @@ void allgather(const void* in, void* out, int count, MPI_Datatype type, MPI_Comm
 // MPI_IN_PLACE as `in` works as in MPI_Allgatherv.
 void allgatherv(const void* in, int count, void* out, const int* counts, const int* displs, MPI_Datatype type,
                 MPI_Comm comm, const char* step = "MPI_Iallgatherv");
+void alltoallv(const void* in, const int* in_counts, const int* in_displs, void* out, const int* out_counts,
+               const int* out_displs, MPI_Datatype type, MPI_Comm comm, const char* step = "MPI_Ialltoallv");
 void reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
             const char* step = "MPI_Ireduce");
 void bcast(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm, const char* step = "MPI_Ibcast");

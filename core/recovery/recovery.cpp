@@ -186,7 +186,7 @@ void Recovery::settle_recovery(std::exception_ptr failure, const std::vector<int
             if (!e.remote()) {
                 ctx_.log.warning("cannot recover from checkpoint " + std::to_string(failed.ckpt_id) + ": " + e.what());
             }
-            const bool repairable = redundancy_of(failed.level) != nullptr && !source_->data_verified;
+            const bool repairable = has_group_redundancy(failed.level) && !source_->data_verified;
             Selection next =
                 repairable ? repair_checkpoint(ctx_, failed) : select_checkpoint(ctx_, Verification::structure, failed);
             if (!next.source) {

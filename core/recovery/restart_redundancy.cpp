@@ -20,7 +20,7 @@ struct RestartRedundancyCheck::Check {
 
 void RestartRedundancyCheck::start(const std::optional<RecoverySource>& source) {
     check_.reset();
-    if (!source || !source->redundancy || redundancy_of(source->ref.level) == nullptr) return;
+    if (!source || !source->redundancy || !has_group_redundancy(source->ref.level)) return;
     auto check = std::make_shared<Check>();
     check->ref = source->ref;
     check->io = source->io;
@@ -46,13 +46,14 @@ void RestartRedundancyCheck::settle() {
     int any = 0;
     allreduce(&damaged, &any, 1, MPI_INT, MPI_MAX, ctx_.app, "whether the restart's redundancy is damaged");
     if (any == 0 || !ctx_.catalog.contains(check->ref.seq, check->ref.level)) return;
-    const Redundancy& redundancy = *redundancy_of(check->ref.level);
     if (damaged) {
-        ctx_.log.warning(std::string("the ") + redundancy.name() + " kept here for checkpoint " +
-                         std::to_string(check->ref.ckpt_id) + " is damaged (" + check->problem + "); rebuilding it");
+        ctx_.log.warning(std::string("the ") + redundancy_name(redundancy_kind(check->ref.level)) +
+                         " kept here for checkpoint " + std::to_string(check->ref.ckpt_id) + " is damaged (" +
+                         check->problem + "); rebuilding it");
     }
     try {
         const CheckpointMeta meta = distribute_meta(ctx_, check->ref, MetaScope::group).meta;
+        const Redundancy& redundancy = *redundancy_of(meta);
         const StorageLayout layout = ctx_.layout.for_checkpoint(meta);  // the checkpoint's file names
         RedundancyIo io = ctx_.redundancy_io();
         io.layout = &layout;

@@ -16,7 +16,7 @@ std::optional<std::string> misfit(const CheckpointMeta& meta, const RunShape& ru
         return "it was written by " + std::to_string(meta.ranks) + " application ranks, this run has " +
                std::to_string(*run.app_ranks) + "; restart with the same number of ranks";
     }
-    if (redundancy_of(meta.level) != nullptr &&
+    if (has_group_redundancy(meta.level) &&
         (meta.node_size != run.node_size || meta.group_size != run.group_size || !run.groups_valid)) {
         return "it was written with node_size = " + std::to_string(meta.node_size) +
                " and group_size = " + std::to_string(meta.group_size) +
@@ -29,7 +29,7 @@ std::optional<std::string> misfit(const CheckpointMeta& meta, const RunShape& ru
 std::optional<std::string> grouped_loss_beyond_repair(const CheckpointMeta& meta,
                                                       const std::function<bool(int)>& data_sound,
                                                       const std::function<bool(int)>& redundancy_sound) {
-    const Redundancy* redundancy = redundancy_of(meta.level);
+    const Redundancy* redundancy = redundancy_of(meta);
     if (redundancy == nullptr) return "level " + std::to_string(meta.level) + " keeps no redundancy";
     std::vector<GroupView> groups;
     try {

@@ -53,7 +53,7 @@ RecoverySource own_recovery_source(const Context& ctx, const CheckpointMeta& met
     // L1 and L4 files are found where the metadata says they were written;
     // L2 and L3 need the same groups, hence the same nodes. An L4
     // differential file's directory goes with its name (DcpNames).
-    const bool own = rec.rank == ctx.rank() && redundancy_of(ref.level) == nullptr;
+    const bool own = rec.rank == ctx.rank() && !has_group_redundancy(ref.level);
     fs::path path;
     if (own && is_differential(ref.level)) {
         path = ctx.layout.for_checkpoint(meta).ckpt_dir(ref, rec.node) / rec.file;
@@ -109,7 +109,7 @@ RecoverySource check_candidate(Context& ctx, const CheckpointRef& ref, const Ran
     RecoverySource source = own_recovery_source(ctx, meta, ref);
     const FileRecord* own = source.record.rank == ctx.rank() ? &source.record : nullptr;
     const int node = ctx.topo.node_id;
-    const Redundancy* redundancy = redundancy_of(ref.level);
+    const Redundancy* redundancy = redundancy_of(meta);
     const bool grouped = redundancy != nullptr;
     Holdings mine;
     const bool whole = check == Verification::whole;

@@ -34,7 +34,7 @@ CheckpointMeta stream_view(const Context& ctx, const DatasetInfo& copy) {
 // Collective over the group: rebuilds the files the group lost from what
 // the others hold. `data_ok`: this rank's files all verified.
 void repair_group(Context& ctx, const DatasetInfo& copy, bool data_ok, bool redundancy_ok) {
-    const Redundancy* redundancy = redundancy_of(copy.ref.level);
+    const Redundancy* redundancy = redundancy_of(copy.meta);
     const GroupMember member = own_member(ctx.topo, ctx.group);
     const std::vector<FileRecord> mine = copy.meta.files_of_rank(ctx.rank());
     const fs::path stream = ctx.layout.data_file(copy.ref, ctx.rank(), ctx.topo.node_id);
@@ -138,7 +138,7 @@ std::optional<LoadedDataset> load_dataset(Context& ctx, const DatasetInfo& copy,
         return std::nullopt;
     }
     if (ctx.rank() == 0 && !report.empty()) {
-        ctx.log.warning(what + ": rebuilt from its " + redundancy_of(copy.ref.level)->name() + " (" + report + ")");
+        ctx.log.warning(what + ": rebuilt from its " + redundancy_of(copy.meta)->name() + " (" + report + ")");
     }
     return loaded;
 }

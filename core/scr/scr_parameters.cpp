@@ -39,7 +39,6 @@ const std::set<std::string>& without_effect() {
                                                "SCR_FETCH_BYPASS",
                                                "SCR_DISTRIBUTE",
                                                "SCR_GROUP",
-                                               "SCR_SET_FAILURES",
                                                "SCR_MPI_BUF_SIZE",
                                                "SCR_FILE_BUF_SIZE",
                                                "SCR_LOG_ENABLE",
@@ -374,6 +373,7 @@ ScrSettings resolve_scr_settings(const ScrParameterTable& app, const EnvLookup& 
         s.copy_level = it->second;
     }
     number("SCR_SET_SIZE", s.set_size, 1, "an integer >= 1");
+    number("SCR_SET_FAILURES", s.set_failures, 1, "an integer >= 1");
     number("SCR_CACHE_SIZE", s.cache_size, 1, "an integer >= 1");
     flag("SCR_CACHE_BYPASS", s.cache_bypass);
     number("SCR_FLUSH", s.flush, 0, "an integer >= 0 (0: no periodic flush)");

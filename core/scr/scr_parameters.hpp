@@ -69,6 +69,7 @@ struct ScrSettings {
     std::string copy_type = "XOR";                // SCR_COPY_TYPE: SINGLE, PARTNER, XOR or RS
     int copy_level = kL3;                         // SINGLE L1, PARTNER L2, XOR and RS L3 (Reed-Solomon)
     int set_size = 8;                             // SCR_SET_SIZE: nodes per redundancy set
+    int set_failures = 2;                         // SCR_SET_FAILURES: lost nodes an RS set survives
     int cache_size = 1;                           // SCR_CACHE_SIZE: checkpoints kept in cache
     bool cache_bypass = true;                     // SCR_CACHE_BYPASS: files written straight to the prefix (SCR 3)
     int flush = 10;                               // SCR_FLUSH: every n-th checkpoint goes to the prefix; 0: never

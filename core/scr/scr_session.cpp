@@ -27,6 +27,8 @@ Config engine_config(const ScrSettings& s, int group_size) {
     c.glbl_dir = s.prefix;
     c.meta_dir = s.prefix;
     c.group_size = group_size;
+    // RS: Reed-Solomon sets; a set of n nodes survives at most n - 1 lost.
+    if (s.copy_type == "RS") c.l3_failures = std::max(0, std::min(s.set_failures, group_size - 1));
     c.verbosity = s.debug > 0 ? 1 : 2;
     c.exec_id = kScrPrefixDir;
     c.wait_timeout = s.wait_timeout;
@@ -89,6 +91,12 @@ ScrSession::ScrSession(ScrSettings settings, MPI_Comm world, fs::path cwd)
       datasets_(ctx_) {
     ctx_.log.set_tag("SCR");
     ctx_.restart_recorded = true;  // there is no configuration file to record a restart in
+    const int failures = ctx_.levels[settings_.copy_level].redundancy.set_failures;
+    if (failures > 0 && failures < settings_.set_failures) {
+        settings_.warnings.push_back("SCR_SET_FAILURES=" + std::to_string(settings_.set_failures) + ": a set of " +
+                                     std::to_string(ctx_.topo.group_size) + " nodes survives at most " +
+                                     std::to_string(failures) + " lost; RS sets survive " + std::to_string(failures));
+    }
     init();
 }
 

@@ -171,6 +171,7 @@ void commit_metadata(const Context& ctx, MPI_Comm comm, const CheckpointRef& ref
         meta.ranks = ctx.topo.app_size;
         meta.node_size = ctx.config.node_size;
         meta.group_size = ctx.config.group_size;
+        meta.set_failures = ctx.levels[ref.level].redundancy.set_failures;
         meta.time_ns = now_ns();
         meta.complete = true;
         if (dataset != nullptr) {

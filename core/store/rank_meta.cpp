@@ -100,7 +100,7 @@ RankMeta distribute_meta(const Context& ctx, const CheckpointRef& ref, MetaScope
         if (check) check(whole);
         check_one_record_per_rank(whole, source);
     });
-    if (scope == MetaScope::group && redundancy_of(ref.level) != nullptr) add_group_records(ctx.group, out.meta);
+    if (scope == MetaScope::group && has_group_redundancy(ref.level)) add_group_records(ctx.group, out.meta);
     return out;
 }
 

@@ -4,6 +4,7 @@
 // recovery is compared bit for bit with what was written.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -112,6 +113,93 @@ TEST(L3, HalfOfTheGroupPlusOneLost) {
 TEST(L3, HalfOfEachGroupLost) {
     ASSERT_GE(world_size(), 16);
     survives(FTI_L3, {0, 1, 6, 7});
+}
+
+// L3 as Reed-Solomon sets ([basic] l3_failures = k): a group of four nodes
+// survives any k lost nodes, and refuses k + 1, naming what is lost.
+ConfigOptions sets_of_four(int failures) {
+    ConfigOptions o = groups_of_four();
+    o.basic["l3_failures"] = std::to_string(failures);
+    return o;
+}
+
+void set_survives(int failures, std::initializer_list<int> nodes) {
+    std::string cfg = config(sets_of_four(failures));
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L3, 1);
+    delete_nodes(nodes);
+    verify_predicts(cfg, FTI_L3, "");
+    recover_then_finalize(cfg, 1);
+}
+
+void set_refuses(int failures, std::initializer_list<int> nodes) {
+    std::string cfg = config(sets_of_four(failures));
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L3, 1);
+    delete_nodes(nodes);
+    const std::string why = "Reed-Solomon sets of 4 nodes with " + std::to_string(failures) + " parity chunk";
+    verify_predicts(cfg, FTI_L3, why);
+    if (!start(cfg, FTI_NREC)) return;
+    const std::string error = FTI_LastError();
+    for (const std::string& piece : {why, std::string("lost the data of rank")}) {
+        EXPECT_NE(error.find(piece), std::string::npos) << error;
+    }
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
+}
+
+TEST(L3Sets, TwoFailuresSurviveTwoLostNodes) {
+    set_survives(2, {0, 2});
+}
+TEST(L3Sets, TwoFailuresSurviveTwoAdjacentLostNodes) {
+    set_survives(2, {3, 0});
+}
+TEST(L3Sets, TwoFailuresRefuseThreeLostNodes) {
+    set_refuses(2, {0, 1, 3});
+}
+TEST(L3Sets, OneFailureSurvivesOneLostNode) {
+    set_survives(1, {1});
+}
+TEST(L3Sets, OneFailureRefusesTwoLostNodes) {
+    set_refuses(1, {1, 2});
+}
+TEST(L3Sets, ThreeFailuresSurviveAllButOneNode) {
+    set_survives(3, {0, 1, 3});
+}
+
+// Each node keeps k / (n - k) of the set's largest file: with one failure
+// in a set of four, a third. A node's file overwritten and its parity
+// truncated (one fragment of each stripe) are found and rebuilt bit for bit.
+TEST(L3Sets, ParityIsAShareOfTheSetAndDamageIsRepaired) {
+    std::string cfg = config(sets_of_four(1));
+    if (phase() == 1) return checkpoint_then_crash(cfg, 1, FTI_L3, 1);
+    // The groups: the ranks of each node index (even ranks, odd ranks).
+    std::uintmax_t largest[2] = {0, 0};
+    for (int rank = 0; rank < world_size(); ++rank) {
+        largest[rank % 2] = std::max(largest[rank % 2], fs::file_size(the_file(data_file(1, rank))));
+    }
+    auto parity = files_matching("Ckpt1-RSed[0-9]+" + ckpt_ext_regex());
+    ASSERT_EQ(parity.size(), static_cast<std::size_t>(world_size()));
+    for (const fs::path& f : parity) {
+        const int holder = std::stoi(f.filename().string().substr(std::string("Ckpt1-RSed").size()));
+        EXPECT_EQ(fs::file_size(f), (largest[holder % 2] + 2) / 3) << f;
+    }
+    std::erase_if(parity, [](const fs::path& f) { return f.string().find("/node0/") == std::string::npos; });
+    ASSERT_FALSE(parity.empty());
+    const fs::path original = the_file(data_file(1, 0));  // on node 0
+    const auto original_size = fs::file_size(original);
+    const auto parity_size = fs::file_size(parity.front());
+    world_barrier();
+    if (world_rank() == 0) {
+        overwrite_in_place(original, original_size / 3, 64);
+        truncate_file(parity.front(), parity_size / 2);
+    }
+    world_barrier();
+    if (!start(cfg)) return;
+    MPI_Barrier(FTI_COMM_WORLD);
+    EXPECT_EQ(fs::file_size(parity.front()), parity_size) << "parity rebuilt";
+    Dataset d(app_rank());
+    d.protect();
+    ASSERT_FTI(FTI_SCES, FTI_Recover());
+    EXPECT_TRUE(d.matches(1));
+    ASSERT_FTI(FTI_SCES, FTI_Finalize());
 }
 
 // Damage instead of loss: an original overwritten in place on one rank, a

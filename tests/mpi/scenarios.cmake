@@ -7,6 +7,7 @@
 set(MLCKPT_SANITIZED_SEPARATE_NODES
     mpi.multinode.SeparateNodes.EachNodeHasItsOwnNameAndStorage.np8
     mpi.multinode.L2.OneNodeLost.np8 mpi.multinode.L3.OneNodeLost.np8
+    mpi.multinode.L3Sets.TwoFailuresSurviveTwoLostNodes.np8
     mpi.multinode.heads.L2.OneNodeLost.np8
     mpi.multinode.RankMeta.EachRankReceivesItsOwnRecordsAndItsGroupsOnly.np8
     mpi.multinode.Staging.EveryFileArrivesComplete.np8
@@ -117,6 +118,14 @@ foreach(test L1.OneNodeLostIsRefused
              L3.NoLoss L3.OneNodeLost L3.HalfOfTheGroupLost L3.HalfOfTheGroupPlusOneLost
              L2.DamageIsRepaired L3.DamageIsRepaired)
   mlckpt_add_mpi_scenario(${test} RANKS 8 16 PHASES ok ok)
+endforeach()
+# L3 as Reed-Solomon sets ([basic] l3_failures): k lost nodes of a set of
+# four survived, k + 1 refused; the parity's size and its repair.
+foreach(test L3Sets.TwoFailuresSurviveTwoLostNodes L3Sets.TwoFailuresSurviveTwoAdjacentLostNodes
+             L3Sets.TwoFailuresRefuseThreeLostNodes L3Sets.OneFailureSurvivesOneLostNode
+             L3Sets.OneFailureRefusesTwoLostNodes L3Sets.ThreeFailuresSurviveAllButOneNode
+             L3Sets.ParityIsAShareOfTheSetAndDamageIsRepaired)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok)
 endforeach()
 foreach(test L2.DamagedCopyIsRebuiltAfterTheRestart L3.DamagedParityIsRebuiltAfterTheRestart)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok)
@@ -324,7 +333,7 @@ mlckpt_add_mpi_scenario(Verify.L4Differential RANKS 4 PHASES ok 1:ok)
 
 # scr.h: files the application writes itself, under the same levels.
 foreach(t RoundTripSingle RoundTripPartner RoundTripXor PartnerSurvivesNodeLoss XorSurvivesHalfASet
-          DamagedFilesAreRebuiltPartner DamagedFilesAreRebuiltXor PrefixServesWhenTheCacheIsLost
+          RsSetsSurviveTheirFailures DamagedFilesAreRebuiltPartner DamagedFilesAreRebuiltXor PrefixServesWhenTheCacheIsLost
           BypassWritesToThePrefix)
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 4 8 PHASES ok ok)
 endforeach()
@@ -347,7 +356,7 @@ mlckpt_add_mpi_scenario(ScrFiles.ConfigDescriptorsAndConfFile RANKS 1 4 PHASES o
 mlckpt_add_mpi_scenario(ScrFiles.FileWrittenAgainByAnotherRankRetiresTheOlderCopy RANKS 4 PHASES ok)
 # scr.h datasets on separate nodes: each node's cache its own, a lost
 # node's whole disk gone between the launches.
-foreach(t RoundTripPartner RoundTripXor PartnerSurvivesNodeLoss XorSurvivesHalfASet)
+foreach(t RoundTripPartner RoundTripXor PartnerSurvivesNodeLoss XorSurvivesHalfASet RsSetsSurviveTheirFailures)
   mlckpt_add_mpi_scenario(ScrFiles.${t} RANKS 8 PHASES ok ok NODES 4)
 endforeach()
 foreach(fault after_data_write:1 during_redundancy:2 before_meta_commit:0 during_flush:3)
@@ -437,6 +446,13 @@ foreach(test L1.OneNodeLostIsRefused
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok NODES 4)
   mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES killed ok NODES 4 HEADS)
 endforeach()
+# Reed-Solomon sets on separate nodes: k lost nodes recovered, k + 1 refused
+# (also with heads, which encode for their node's ranks).
+foreach(test L3Sets.TwoFailuresSurviveTwoLostNodes L3Sets.TwoFailuresRefuseThreeLostNodes
+             L3Sets.OneFailureRefusesTwoLostNodes)
+  mlckpt_add_mpi_scenario(${test} RANKS 8 PHASES ok ok NODES 4)
+endforeach()
+mlckpt_add_mpi_scenario(L3Sets.TwoFailuresSurviveTwoLostNodes RANKS 8 PHASES killed ok NODES 4 HEADS)
 # Eight nodes, two groups of four: the losses each group survives, and the
 # ones it refuses cleanly.
 foreach(test L2.TwoNonAdjacentNodesLost L2.TwoAdjacentNodesLost L3.HalfOfEachGroupLost

@@ -231,6 +231,26 @@ TEST(ScrFiles, XorSurvivesHalfASet) {
     ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
 }
 
+// RS: Reed-Solomon sets of SCR_SET_FAILURES (here 1, of a set of 4 nodes
+// with 8 ranks, of 2 with 4): each node keeps a share of the set's largest
+// stream as parity, the metadata records the scheme, and the set survives
+// that many lost nodes.
+TEST(ScrFiles, RsSetsSurviveTheirFailures) {
+    std::map<std::string, std::string> params = copy_type("RS");
+    params["SCR_SET_FAILURES"] = "1";
+    if (phase() == 1) return two_datasets_then_crash(params);
+    if (world_rank() == 0) {
+        const std::vector<fs::path> metas = paths_matching(".*/prefix/\\.scr/ckpt[0-9]+\\.l3\\.meta");
+        ASSERT_EQ(metas.size(), 2u);
+        const std::vector<char> bytes = slurp(metas.front());
+        EXPECT_NE(std::string(bytes.begin(), bytes.end()).find("SET_FAILURES 1\n"), std::string::npos);
+    }
+    delete_cached_nodes({world_size() >= 8 ? 2 : 0});
+    init(params);
+    restart_from(2);
+    ASSERT_EQ(SCR_Finalize(), SCR_SUCCESS);
+}
+
 // A truncated file and an overwritten one are found by their CRC-32 and
 // rebuilt from the redundancy, in the cache, where a later restart finds
 // them intact.

@@ -57,10 +57,30 @@ TEST(LevelTraits, FormatFollowsTheLevel) {
 }
 
 TEST(LevelTraits, ReedSolomonGroupsHaveALimit) {
-    EXPECT_FALSE(group_size_problem(kL3, kMaxParityGroup));
-    ASSERT_TRUE(group_size_problem(kL3, kMaxParityGroup + 1));
-    EXPECT_NE(group_size_problem(kL3, 33)->find("at most 32 nodes"), std::string::npos);
-    EXPECT_FALSE(group_size_problem(kL2, 100)) << "partner copies have no limit";
+    const RedundancyScheme fti_l3{GroupRedundancy::reed_solomon, 0};
+    EXPECT_FALSE(group_size_problem(fti_l3, kMaxParityGroup));
+    ASSERT_TRUE(group_size_problem(fti_l3, kMaxParityGroup + 1));
+    EXPECT_NE(group_size_problem(fti_l3, 33)->find("at most 32 nodes"), std::string::npos);
+    EXPECT_FALSE(group_size_problem({GroupRedundancy::partner_copy, 0}, 100)) << "partner copies have no limit";
+}
+
+TEST(LevelTraits, ReedSolomonSetsNeedMoreNodesThanTheySurviveLosing) {
+    const RedundancyScheme two{GroupRedundancy::reed_solomon, 2};
+    EXPECT_FALSE(group_size_problem(two, 3));
+    ASSERT_TRUE(group_size_problem(two, 2));
+    EXPECT_NE(group_size_problem(two, 2)->find("more than 2 nodes"), std::string::npos);
+}
+
+TEST(LevelDescriptors, L3FailuresMakeReedSolomonSets) {
+    Config config;
+    config.l3_failures = 2;
+    const Levels levels(config);
+    EXPECT_EQ(levels[kL3].redundancy.kind, GroupRedundancy::reed_solomon);
+    EXPECT_EQ(levels[kL3].redundancy.set_failures, 2);
+    EXPECT_EQ(levels[kL2].redundancy.kind, GroupRedundancy::partner_copy);
+    EXPECT_EQ(levels[kL2].redundancy.set_failures, 0) << "only Reed-Solomon has sets";
+    EXPECT_EQ(levels[kL4].redundancy.kind, GroupRedundancy::none);
+    EXPECT_EQ(Levels(Config{})[kL3].redundancy.set_failures, 0) << "FTI's L3 by default";
 }
 
 Config configured(bool head, bool async_snapshot) {

@@ -51,10 +51,11 @@ TEST(ScrParameters, EnvironmentBeforeUserFileBeforeScrConfig) {
     app.apply("SCR_SET_SIZE=");  // unset again
     ScrSettings s =
         resolve_scr_settings(app, env_of({{"SCR_FLUSH", "2"}, {"MY_BASE", "/scratch"}}), dir.path().string());
-    EXPECT_EQ(s.flush, 2);       // environment
-    EXPECT_EQ(s.cache_size, 3);  // the user file over SCR_Config
-    EXPECT_EQ(s.copy_level, 2);  // SCR_Config, any case
-    EXPECT_EQ(s.set_size, 8);    // unset: the default
+    EXPECT_EQ(s.flush, 2);         // environment
+    EXPECT_EQ(s.cache_size, 3);    // the user file over SCR_Config
+    EXPECT_EQ(s.copy_level, 2);    // SCR_Config, any case
+    EXPECT_EQ(s.set_size, 8);      // unset: the default
+    EXPECT_EQ(s.set_failures, 2);  // SCR's default
     EXPECT_EQ(s.cache_base, "/scratch/cache");
     ASSERT_EQ(s.warnings.size(), 1u);  // the descriptor line
     EXPECT_NE(s.warnings[0].find(".scrconf line 6"), std::string::npos) << s.warnings[0];
@@ -67,7 +68,8 @@ TEST(ScrParameters, BadValuesAreNamed) {
     for (auto [key, value, allowed] :
          {std::tuple{"SCR_COPY_TYPE", "FILE", "SINGLE, PARTNER, XOR or RS"},
           std::tuple{"SCR_CACHE_SIZE", "0", "an integer >= 1"}, std::tuple{"SCR_FLUSH", "ten", "an integer >= 0"},
-          std::tuple{"SCR_CACHE_BYPASS", "2", "0 or 1"}, std::tuple{"SCR_CHECKPOINT_SECONDS", "-1", "a number >= 0"}}) {
+          std::tuple{"SCR_CACHE_BYPASS", "2", "0 or 1"}, std::tuple{"SCR_CHECKPOINT_SECONDS", "-1", "a number >= 0"},
+          std::tuple{"SCR_SET_FAILURES", "0", "an integer >= 1"}}) {
         const std::string message = test::error_message(ErrorKind::config, [&] {
             resolve_scr_settings({}, env_of({{key, value}}), dir.path().string());
         });

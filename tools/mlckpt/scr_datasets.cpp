@@ -218,6 +218,11 @@ void ScrPrefix::rebuild(const DatasetCopy& copy, const CopyCheck& check, std::ve
         fail(ErrorKind::not_recoverable,
              check.reason.empty() ? std::string("the copy cannot be rebuilt") : check.reason);
     }
+    if (copy.meta.set_failures > 0) {
+        fail(ErrorKind::not_recoverable,
+             "its L3 parity is kept as Reed-Solomon sets (SET_FAILURES " + std::to_string(copy.meta.set_failures) +
+                 "), which only a restart rebuilds; run the application to restart from it");
+    }
     std::string failed;
     if (redundancy_kind(copy.ref.level) == GroupRedundancy::partner_copy) {
         failed = rebuild_partner(copy, check, written);
