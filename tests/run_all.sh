@@ -4,6 +4,9 @@
 # Sanitizer) and runs the whole suite on both builds, whatever the first one
 # gives; then builds the fuzz targets with clang (build-fuzz/: libFuzzer, the
 # readers alone) and fuzzes each for MLCKPT_FUZZ_SECONDS (10 by default).
+# The sanitizer build compiles while the optimised suite runs, the fuzz
+# build while the sanitizer suite runs (at a lower priority; their output
+# in build-asan.build.log and build-fuzz.build.log).
 # The three are reported at the end, each by its table per label (ran,
 # passed, failed, skipped: a label whose tests all skipped fails, unless
 # this machine cannot run it and its probe says why) and CTest's summary;
@@ -130,9 +133,31 @@ fi
 
 echo "== building (RelWithDebInfo, line tables) in build/"
 build "$repo/build" "${optimised[@]}" "${suite_points[@]}"
-echo "== building with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/"
-build "$repo/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMLCKPT_SANITIZE=ON -DMLCKPT_BUILD_BENCH=OFF -DMLCKPT_UNITY_CORE=ON \
-    -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1
+
+# The next build compiles while a suite runs. A suite keeps the cores
+# about two-thirds busy (its tests wait on launches, syncs and each other);
+# the build, at a lower priority, takes what they leave, and the suite
+# runs on a loaded machine, as its tests must pass on one. Its output goes
+# to DIR.build.log, shown when it fails.
+background_build() {  # background_build DIR TARGET [CMAKE OPTIONS...]: starts it; `finish_build DIR` waits
+    local dir=$1 target=$2
+    shift 2
+    configure "$dir" "$@"
+    echo "== building $dir in the background (output: $dir.build.log)"
+    nice -n 10 cmake --build "$dir" -j 2 ${target:+--target "$target"} > "$dir.build.log" 2>&1 &
+    background_pid=$!
+}
+finish_build() {  # finish_build DIR: 0 when the background build of DIR succeeded
+    local rc=0
+    wait "$background_pid" || rc=$?
+    if [[ $rc -ne 0 ]]; then
+        echo "== the build in $1 failed:"
+        tail -n 60 "$1.build.log"
+    fi
+    return "$rc"
+}
+background_build "$repo/build-asan" "" -DCMAKE_BUILD_TYPE=Debug -DMLCKPT_SANITIZE=ON -DMLCKPT_BUILD_BENCH=OFF \
+    -DMLCKPT_UNITY_CORE=ON -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1
 
 # Labels that may run nothing on this machine, each with the reason its
 # probe gave (tests/support/label_summary.py prints it); any other label
@@ -179,6 +204,9 @@ fuzzed=0
 # that only separate nodes run (tests/mpi/scenarios.cmake) stay in both
 # suites.
 suite "optimised build" "$repo/build" -LE '^multinode_matrix$' || optimised=$?
+echo "== the sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer) in build-asan/"
+sanitizer_built=1
+finish_build "$repo/build-asan" || sanitizer_built=0
 # Without what the optimised build runs and the sanitizers add nothing to:
 # the "large" MPI runs (8 or more ranks besides a smaller run of the same
 # scenario, or of a format's or codec's variant: the smaller runs, and the
@@ -194,17 +222,22 @@ suite "optimised build" "$repo/build" -LE '^multinode_matrix$' || optimised=$?
 # test is the order of writes and syncs, the same in both builds; the
 # restarts they make are the MPI scenarios' restarts). They would double the
 # sanitizer suite's time.
-suite "sanitizer build" "$repo/build-asan" -LE '^(large|build_checks|docs|footprint|multinode_matrix)$' \
-    -E '^powerloss\.crash\.' || sanitized=$?
-
 # Only the fuzz targets and the part of core they read with: the rest of the
-# project is built and tested above. Built last, so that a failure here
-# keeps nothing else from running.
-echo "== building the fuzz targets with clang (libFuzzer, ASan + UBSan) in build-fuzz/"
-if (configure "$repo/build-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DMLCKPT_FUZZ=ON \
-        -DMLCKPT_BUILD_EXAMPLES=OFF -DMLCKPT_BUILD_BENCH=OFF &&
-    cmake --build "$repo/build-fuzz" -j 2 --target mlckpt_fuzz); then
-    fuzz_built=1
+# project is built and tested here. Built with clang while the sanitizer
+# suite runs, and run last, so that a failure here keeps nothing else from
+# running.
+fuzz_built=1
+(background_build "$repo/build-fuzz" mlckpt_fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DMLCKPT_FUZZ=ON -DMLCKPT_BUILD_EXAMPLES=OFF -DMLCKPT_BUILD_BENCH=OFF && wait "$background_pid") &
+background_pid=$!
+if [[ $sanitizer_built -eq 1 ]]; then
+    suite "sanitizer build" "$repo/build-asan" -LE '^(large|build_checks|docs|footprint|multinode_matrix)$' \
+        -E '^powerloss\.crash\.' || sanitized=$?
+else
+    sanitized=1
+fi
+echo "== the fuzz targets (clang, libFuzzer, ASan + UBSan) in build-fuzz/"
+if finish_build "$repo/build-fuzz"; then
     suite "fuzz targets" "$repo/build-fuzz" -L '^fuzz$' || fuzzed=$?
 else
     fuzz_built=0
@@ -221,5 +254,9 @@ fi
 echo "== summary of the optimised build"
 summary "$repo/build"
 echo "== summary of the sanitizer build"
-summary "$repo/build-asan"
+if [[ $sanitizer_built -eq 1 ]]; then
+    summary "$repo/build-asan"
+else
+    echo "not built: see the build's output above ($repo/build-asan.build.log)"
+fi
 [[ $optimised -eq 0 && $sanitized -eq 0 && $fuzzed -eq 0 ]]
