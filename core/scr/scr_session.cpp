@@ -375,7 +375,7 @@ void ScrSession::commit_output(const Output& out, std::vector<FileRecord> record
 
 void ScrSession::flush_to_prefix(const CheckpointRef& cached, const std::vector<FileRecord>& records,
                                  const CheckpointMeta& label) {
-    const CheckpointRef target{cached.seq, 4, cached.ckpt_id, cached.own_dir};
+    const CheckpointRef target{cached.seq, kL4, cached.ckpt_id, cached.own_dir};
     run_collectively(ctx_.app, [&] {
         for (const FileRecord& f : records) {
             if (f.type != "FULL") continue;

@@ -8,7 +8,8 @@ parsing of the levels its API accepts (core/config/api_level.*).
 
 A level rule is written as a question to the descriptors (is_global(level),
 levels[level].promoted_after_commit, for (int level : kBaseLevels) ...),
-never as `level == 4`, `level <= 3` or `level - 1`. Prints every place that
+never as `level == 4`, `level <= 3`, `level - 1` or a number in a
+CheckpointRef (`{seq, 4, id}`: kL4). Prints every place that
 breaks this (file, line, the text) and exits 1 when there is one; with
 --count, prints the number of such places per file and in all, and exits 0.
 """
@@ -33,6 +34,8 @@ RULES = [
     re.compile(NAME + ARITHMETIC + r"\d+\b"),
     re.compile(NAME + r"\s+(?:<=|>=|<|>)\s+" + r"[A-Za-z_.>()\-]*" + NAME),
     re.compile(r"\bcase\s+k[A-Z][A-Za-z0-9]*Level\b"),
+    # A level written as a number where a checkpoint is named: {seq, 4, id}.
+    re.compile(r"\bCheckpointRef\b[^{;]*\{[^,{}]+,\s*\d+\s*[,}]"),
 ]
 NOT_LEVELS = re.compile(r"verbosity|log_level|LogLevel|level_of_compression|compression_level|clevel|"
                         r"zstd_level|deflate_level|kMaxParityGroup", re.I)
