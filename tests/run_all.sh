@@ -4,9 +4,8 @@
 # Sanitizer) and runs the whole suite on both builds, whatever the first one
 # gives; then builds the fuzz targets with clang (build-fuzz/: libFuzzer, the
 # readers alone) and fuzzes each for MLCKPT_FUZZ_SECONDS (10 by default).
-# The sanitizer build compiles while the optimised suite runs, the fuzz
-# build while the sanitizer suite runs (at a lower priority; their output
-# in build-asan.build.log and build-fuzz.build.log).
+# The sanitizer build compiles while the optimised suite runs (at a lower
+# priority; its output in build-asan.build.log).
 # The three are reported at the end, each by its table per label (ran,
 # passed, failed, skipped: a label whose tests all skipped fails, unless
 # this machine cannot run it and its probe says why) and CTest's summary;
@@ -134,17 +133,17 @@ fi
 echo "== building (RelWithDebInfo, line tables) in build/"
 build "$repo/build" "${optimised[@]}" "${suite_points[@]}"
 
-# The next build compiles while a suite runs. A suite keeps the cores
-# about two-thirds busy (its tests wait on launches, syncs and each other);
-# the build, at a lower priority, takes what they leave, and the suite
-# runs on a loaded machine, as its tests must pass on one. Its output goes
-# to DIR.build.log, shown when it fails.
-background_build() {  # background_build DIR TARGET [CMAKE OPTIONS...]: starts it; `finish_build DIR` waits
-    local dir=$1 target=$2
-    shift 2
+# The sanitizer build compiles while the optimised suite runs. That suite
+# keeps the cores about two-thirds busy (its tests wait on launches, syncs
+# and each other); the build, at a lower priority, takes what they leave,
+# and the suite runs on a loaded machine, as its tests must pass on one.
+# Its output goes to DIR.build.log, shown when it fails.
+background_build() {  # background_build DIR [CMAKE OPTIONS...]: starts it; `finish_build DIR` waits
+    local dir=$1
+    shift
     configure "$dir" "$@"
     echo "== building $dir in the background (output: $dir.build.log)"
-    nice -n 10 cmake --build "$dir" -j 2 ${target:+--target "$target"} > "$dir.build.log" 2>&1 &
+    nice -n 10 cmake --build "$dir" -j 2 > "$dir.build.log" 2>&1 &
     background_pid=$!
 }
 finish_build() {  # finish_build DIR: 0 when the background build of DIR succeeded
@@ -156,7 +155,7 @@ finish_build() {  # finish_build DIR: 0 when the background build of DIR succeed
     fi
     return "$rc"
 }
-background_build "$repo/build-asan" "" -DCMAKE_BUILD_TYPE=Debug -DMLCKPT_SANITIZE=ON -DMLCKPT_BUILD_BENCH=OFF \
+background_build "$repo/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMLCKPT_SANITIZE=ON -DMLCKPT_BUILD_BENCH=OFF \
     -DMLCKPT_UNITY_CORE=ON -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1
 
 # Labels that may run nothing on this machine, each with the reason its
@@ -222,22 +221,23 @@ finish_build "$repo/build-asan" || sanitizer_built=0
 # test is the order of writes and syncs, the same in both builds; the
 # restarts they make are the MPI scenarios' restarts). They would double the
 # sanitizer suite's time.
-# Only the fuzz targets and the part of core they read with: the rest of the
-# project is built and tested here. Built with clang while the sanitizer
-# suite runs, and run last, so that a failure here keeps nothing else from
-# running.
-fuzz_built=1
-(background_build "$repo/build-fuzz" mlckpt_fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DMLCKPT_FUZZ=ON -DMLCKPT_BUILD_EXAMPLES=OFF -DMLCKPT_BUILD_BENCH=OFF && wait "$background_pid") &
-background_pid=$!
 if [[ $sanitizer_built -eq 1 ]]; then
     suite "sanitizer build" "$repo/build-asan" -LE '^(large|build_checks|docs|footprint|multinode_matrix)$' \
         -E '^powerloss\.crash\.' || sanitized=$?
 else
     sanitized=1
 fi
-echo "== the fuzz targets (clang, libFuzzer, ASan + UBSan) in build-fuzz/"
-if finish_build "$repo/build-fuzz"; then
+
+# Only the fuzz targets and the part of core they read with: the rest of the
+# project is built and tested above. Built last, so that a failure here
+# keeps nothing else from running; not beside the sanitizer suite, which
+# keeps the cores busier than the optimised one (measured: it lost more
+# time than the build took).
+echo "== building the fuzz targets with clang (libFuzzer, ASan + UBSan) in build-fuzz/"
+if (configure "$repo/build-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DMLCKPT_FUZZ=ON \
+        -DMLCKPT_BUILD_EXAMPLES=OFF -DMLCKPT_BUILD_BENCH=OFF &&
+    cmake --build "$repo/build-fuzz" -j 2 --target mlckpt_fuzz); then
+    fuzz_built=1
     suite "fuzz targets" "$repo/build-fuzz" -L '^fuzz$' || fuzzed=$?
 else
     fuzz_built=0
