@@ -316,9 +316,13 @@ class SetParity final : public Redundancy {
         const FileRecord* stored = meta.redundancy_held_by(m.app_rank);
         const bool any_lost =
             std::any_of(held.begin(), held.end(), [](const Holdings& h) { return !h.data_ok || !h.redundancy_ok; });
-        if (!any_lost && stored != nullptr) return *stored;
-        RebuiltCrcs expect{meta.file_of(m.app_rank).crc32, stored ? std::optional(stored->crc32) : std::nullopt};
-        const std::uint32_t crc = code_sets(io, m, ref, k_, sizes, held, expect);
+        std::uint32_t crc = 0;
+        if (any_lost) {
+            RebuiltCrcs expect{meta.file_of(m.app_rank).crc32, stored ? std::optional(stored->crc32) : std::nullopt};
+            crc = code_sets(io, m, ref, k_, sizes, held, expect);
+        }
+        // The parity kept here is as recorded unless this member rebuilt it.
+        if (mine.redundancy_ok && stored != nullptr) return *stored;
         return parity_record(io, m, ref, parity_size(m.size, sizes), crc);
     }
 
